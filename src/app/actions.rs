@@ -1,0 +1,33 @@
+//! Everything the panels can ask for, applied by the app at the end of the frame.
+
+use crate::tasks::TaskKind;
+
+#[must_use]
+#[derive(Clone, Debug, PartialEq)]
+pub enum AppAction {
+    /// Start a run, or resume a paused one (applying pending edits first).
+    StartOrResume,
+    Pause,
+    StepOnce,
+    /// Fresh weights from the edited config.
+    Reset,
+    /// Apply pending edits to the live model.
+    Apply,
+    /// The learner agreed to lose trained weights for an architecture change.
+    ConfirmApply,
+    CancelApply,
+    SetTask(TaskKind),
+    LoadPreset(String),
+    OpenExperiment,
+    SaveExperiment,
+    SaveRun,
+    LoadRun,
+    ExportPlots,
+    ExportAttention,
+    ExportCsv,
+    Undo,
+    Redo,
+    SetProbe(String),
+    ToggleHelp,
+    DismissBanner,
+}

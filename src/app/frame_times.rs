@@ -1,0 +1,64 @@
+//! Frame-time log: with `AW_FRAME_TIMES=1`, the CPU time of every frame is kept and
+//! p50 / p95 / max are printed to stderr every few seconds and when the window closes.
+
+use std::time::{Duration, Instant};
+
+#[derive(Default)]
+pub struct FrameTimes {
+    enabled: bool,
+    samples_ms: Vec<f32>,
+    last_report: Option<Instant>,
+}
+
+/// p50, p95 and max of a set of frame times in milliseconds.
+pub fn percentiles(samples_ms: &[f32]) -> Option<(f32, f32, f32)> {
+    if samples_ms.is_empty() {
+        return None;
+    }
+    let mut sorted = samples_ms.to_vec();
+    sorted.sort_by(f32::total_cmp);
+    let at = |q: f32| sorted[((sorted.len() - 1) as f32 * q).round() as usize];
+    Some((at(0.5), at(0.95), *sorted.last().expect("non-empty")))
+}
+
+impl FrameTimes {
+    pub fn from_env() -> Self {
+        Self {
+            enabled: std::env::var_os("AW_FRAME_TIMES").is_some(),
+            ..Self::default()
+        }
+    }
+
+    pub fn record(&mut self, frame: Duration) {
+        if !self.enabled {
+            return;
+        }
+        self.samples_ms.push(frame.as_secs_f32() * 1000.0);
+        let due = self.last_report.is_none_or(|t| t.elapsed() >= Duration::from_secs(5));
+        if due {
+            self.report("so far");
+            self.last_report = Some(Instant::now());
+        }
+    }
+
+    pub fn report(&self, when: &str) {
+        if let Some((p50, p95, max)) = percentiles(&self.samples_ms) {
+            eprintln!(
+                "frame times {when}: {} frames, p50 {p50:.2} ms, p95 {p95:.2} ms, max {max:.2} ms",
+                self.samples_ms.len()
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_of_a_known_set() {
+        let samples: Vec<f32> = (1..=100).map(|i| i as f32).collect();
+        assert_eq!(percentiles(&samples), Some((51.0, 95.0, 100.0)));
+        assert_eq!(percentiles(&[]), None);
+    }
+}

@@ -1,0 +1,508 @@
+//! The window: state, event draining, actions. Drawing lives in `crate::ui`.
+//! It sends `TrainCommand`s and reads `TrainEvent`s; it never touches a tensor.
+
+pub mod actions;
+pub mod files;
+mod frame_times;
+pub mod run_view;
+pub mod series;
+pub mod state;
+pub mod undo;
+
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::{Duration, Instant};
+
+use eframe::egui;
+
+use actions::AppAction;
+use frame_times::FrameTimes;
+use run_view::{Banner, BannerKind, RunStatus, RunView};
+use state::{PersistedState, STORAGE_KEY};
+use undo::UndoStack;
+
+use crate::config::{ConfigProblem, ExperimentConfig, keeps_all_weights, preset, validate};
+use crate::tasks::TaskConfig;
+use crate::training::{TrainCommand, TrainEvent, TrainerHandle};
+use crate::ui;
+use crate::ui::attention_panel::{AttentionAction, AttentionPanel};
+use crate::ui::model_editor::TaskFacts;
+
+/// Longest time one frame spends folding in trainer events.
+const EVENT_BUDGET: Duration = Duration::from_millis(4);
+
+/// Open the window and run until it is closed.
+pub fn run() -> eframe::Result<()> {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Attention Workbench")
+            .with_inner_size([1440.0, 900.0])
+            .with_min_inner_size([900.0, 600.0]),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "Attention Workbench",
+        options,
+        Box::new(|cc| {
+            let stored = cc.storage.and_then(|s| s.get_string(STORAGE_KEY)).map(|s| PersistedState::from_stored(&s));
+            let mut app = WorkbenchApp::new(cc.egui_ctx.clone(), stored.unwrap_or_default());
+            if std::env::var_os("AW_AUTOSTART").is_some() {
+                app.perform(AppAction::StartOrResume);
+            }
+            Ok(Box::new(app))
+        }),
+    )
+}
+
+/// The validation of the edited config, recomputed only when it changes.
+struct Checked {
+    config: ExperimentConfig,
+    problems: Vec<ConfigProblem>,
+    facts: Option<TaskFacts>,
+}
+
+impl Checked {
+    fn of(config: &ExperimentConfig) -> Self {
+        let facts = config.task.build().ok().map(|t| TaskFacts { vocab: t.vocab().len(), seq_len: t.seq_len() });
+        Self { config: config.clone(), problems: validate(config), facts }
+    }
+}
+
+pub struct WorkbenchApp {
+    pub state: PersistedState,
+    /// The config the trainer has.
+    applied: ExperimentConfig,
+    checked: Checked,
+    undo: UndoStack<ExperimentConfig>,
+    /// The config when the current (possibly multi-frame) edit started.
+    edit_start: Option<ExperimentConfig>,
+    pub view: RunView,
+    trainer: TrainerHandle,
+    events: Receiver<TrainEvent>,
+    /// An edit that would lose trained weights, waiting for the learner's yes.
+    confirm_apply: Option<ExperimentConfig>,
+    attention_panel: AttentionPanel,
+    help_open: bool,
+    frame_times: FrameTimes,
+    notices_tx: Sender<Banner>,
+    notices: Receiver<Banner>,
+    plots_rect: Option<egui::Rect>,
+    attention_rect: Option<egui::Rect>,
+    ctx: egui::Context,
+}
+
+impl WorkbenchApp {
+    pub fn new(ctx: egui::Context, state: PersistedState) -> Self {
+        let (tx, events) = channel();
+        let wake_ctx = ctx.clone();
+        let waker: crate::training::Waker = Arc::new(move || wake_ctx.request_repaint());
+        let trainer = TrainerHandle::spawn(state.config.clone(), tx, Some(waker));
+        let (notices_tx, notices) = channel();
+        Self {
+            applied: state.config.clone(),
+            checked: Checked::of(&state.config),
+            state,
+            undo: UndoStack::default(),
+            edit_start: None,
+            view: RunView::default(),
+            trainer,
+            events,
+            confirm_apply: None,
+            attention_panel: AttentionPanel::default(),
+            help_open: false,
+            frame_times: FrameTimes::from_env(),
+            notices_tx,
+            notices,
+            plots_rect: None,
+            attention_rect: None,
+            ctx,
+        }
+    }
+
+    /// Validation problems of the edited config.
+    pub fn problems(&self) -> &[ConfigProblem] {
+        &self.checked.problems
+    }
+
+    pub fn can_start(&self) -> bool {
+        self.checked.problems.is_empty()
+    }
+
+    /// Whether edits wait to be sent to the trainer.
+    pub fn has_pending_edits(&self) -> bool {
+        self.state.config != self.applied
+    }
+
+    pub fn can_undo(&self) -> bool {
+        self.undo.can_undo()
+    }
+
+    /// Fold in trainer events for at most `EVENT_BUDGET`.
+    pub fn drain_events(&mut self) {
+        let start = Instant::now();
+        while start.elapsed() < EVENT_BUDGET {
+            match self.events.try_recv() {
+                Ok(event) => self.view.apply(event),
+                Err(_) => break,
+            }
+        }
+        while let Ok(notice) = self.notices.try_recv() {
+            self.view.banner = Some(notice);
+        }
+        if self.view.status == RunStatus::Running {
+            // keep the progress bar and ETA moving even between events
+            self.ctx.request_repaint_after(Duration::from_millis(250));
+        }
+    }
+
+    /// Draw the whole window and apply what the learner did. Tests call this directly.
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        let frame_start = Instant::now();
+        self.drain_events();
+        let before = self.state.config.clone();
+        let mut actions = Vec::new();
+        self.shortcuts(ui.ctx(), &mut actions);
+        ui.ctx().set_visuals(if self.state.dark_mode { egui::Visuals::dark() } else { egui::Visuals::light() });
+
+        egui::Panel::top("menu").show(ui, |ui| {
+            ui::menu_bar::menu_bar_ui(ui, &mut self.state, self.undo.can_undo(), self.undo.can_redo(), &mut actions);
+        });
+        egui::Panel::top("top_bar").show(ui, |ui| {
+            let can_start = self.can_start();
+            let pending = self.has_pending_edits();
+            ui::top_bar::top_bar_ui(ui, &mut self.state.config, &self.state.preset, &self.view, can_start, pending, &mut actions);
+            if let Some(banner) = &self.view.banner {
+                ui::banner::banner_ui(ui, banner, &mut actions);
+            }
+        });
+        if self.state.layout.model_editor {
+            egui::Panel::left("model_editor").resizable(true).default_size(330.0).show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    ui::model_editor::model_editor_ui(ui, &mut self.state.config, &self.checked.problems, self.checked.facts.as_ref());
+                });
+            });
+        }
+        if self.state.layout.lesson {
+            egui::Panel::right("lesson").resizable(true).default_size(300.0).show(ui, |ui| {
+                ui::lesson_panel::lesson_panel_ui(ui);
+            });
+        }
+        if self.state.layout.plots {
+            let response = egui::Panel::bottom("plots").resizable(true).default_size(260.0).show(ui, |ui| {
+                ui::plots_panel::plots_ui(ui, &self.view, &mut self.state.plots);
+            });
+            self.plots_rect = Some(response.response.rect);
+        }
+        let central = egui::CentralPanel::default().show(ui, |ui| {
+            if self.state.layout.attention {
+                let action = self.attention_panel.ui(ui, self.view.attention.as_ref(), &mut self.state.probe_text, self.view.probe_error.as_deref());
+                if let Some(AttentionAction::SetProbe(text)) = action {
+                    actions.push(AppAction::SetProbe(text));
+                }
+            } else {
+                ui.label("The attention panel is hidden (View menu).");
+            }
+        });
+        self.attention_rect = Some(central.response.rect);
+        self.confirm_modal(ui.ctx(), &mut actions);
+        if self.help_open {
+            ui::menu_bar::help_window(ui.ctx(), &mut self.help_open);
+        }
+
+        let pointer_down = ui.ctx().input(|i| i.pointer.any_down());
+        self.track_edit(before, pointer_down);
+        for action in actions {
+            self.perform(action);
+        }
+        self.frame_times.record(frame_start.elapsed());
+    }
+
+    /// Undo bookkeeping and validation after the panels changed the config.
+    fn track_edit(&mut self, before: ExperimentConfig, pointer_down: bool) {
+        if self.state.config != before && self.edit_start.is_none() {
+            self.edit_start = Some(before);
+        }
+        if !pointer_down && let Some(start) = self.edit_start.take() {
+            if start != self.state.config {
+                self.undo.record(start);
+            } else {
+                return;
+            }
+        }
+        if self.checked.config != self.state.config {
+            self.checked = Checked::of(&self.state.config);
+            self.auto_apply();
+        }
+    }
+
+    /// With no training progress to lose, the live model follows edits at once.
+    fn auto_apply(&mut self) {
+        let untouched = self.view.step == 0 && self.view.status != RunStatus::Running;
+        if untouched && self.can_start() && self.has_pending_edits() {
+            self.send_config();
+        }
+    }
+
+    fn send_config(&mut self) {
+        self.applied = self.state.config.clone();
+        self.trainer.send(TrainCommand::ApplyConfig(Box::new(self.applied.clone())));
+    }
+
+    /// Apply edits; asks first when trained weights would be lost.
+    fn apply_edits(&mut self) -> bool {
+        if !self.has_pending_edits() {
+            return true;
+        }
+        if !self.can_start() {
+            return false;
+        }
+        if self.view.step > 0 && !self.keeps_weights() {
+            self.confirm_apply = Some(self.state.config.clone());
+            return false;
+        }
+        self.send_config();
+        true
+    }
+
+    fn keeps_weights(&self) -> bool {
+        let vocab = |c: &ExperimentConfig| c.task.build().map(|t| c.model_vocab_size(t.vocab().len())).unwrap_or(0);
+        self.applied.task == self.state.config.task
+            && keeps_all_weights(&self.applied.model, vocab(&self.applied), &self.state.config.model, vocab(&self.state.config))
+    }
+
+    pub fn perform(&mut self, action: AppAction) {
+        match action {
+            AppAction::StartOrResume => {
+                if self.apply_edits() {
+                    let command = if self.view.status == RunStatus::Paused { TrainCommand::Resume } else { TrainCommand::Start };
+                    self.trainer.send(command);
+                }
+            }
+            AppAction::Pause => self.trainer.send(TrainCommand::Pause),
+            AppAction::StepOnce => {
+                if self.apply_edits() {
+                    self.trainer.send(TrainCommand::StepOnce);
+                }
+            }
+            AppAction::Reset => {
+                if self.can_start() {
+                    if self.has_pending_edits() {
+                        self.send_config();
+                    }
+                    self.trainer.send(TrainCommand::Reset);
+                }
+            }
+            AppAction::Apply => {
+                self.apply_edits();
+            }
+            AppAction::ConfirmApply => {
+                if let Some(config) = self.confirm_apply.take() {
+                    self.state.config = config;
+                    self.send_config();
+                    self.trainer.send(TrainCommand::Reset);
+                }
+            }
+            AppAction::CancelApply => self.confirm_apply = None,
+            AppAction::SetTask(kind) => {
+                self.edit(|config| {
+                    config.task = TaskConfig::for_kind(kind);
+                    let needed = config.task.build().map(|t| t.seq_len()).unwrap_or(0);
+                    config.model.max_len = config.model.max_len.max(needed);
+                });
+                self.state.probe_text.clear();
+            }
+            AppAction::LoadPreset(name) => {
+                if let Some(mut config) = preset(&name) {
+                    let current = &self.state.config;
+                    config.task = current.task.clone();
+                    config.seed = current.seed;
+                    config.backend = current.backend;
+                    let needed = config.task.build().map(|t| t.seq_len()).unwrap_or(0);
+                    config.model.max_len = config.model.max_len.max(needed);
+                    self.edit(|c| *c = config);
+                    self.state.preset = name;
+                }
+            }
+            AppAction::OpenExperiment => {
+                if let Some(path) = files::dialogs::open_json("Open experiment") {
+                    self.open_experiment(&path);
+                } else {
+                    self.notice(BannerKind::Info, "open cancelled: nothing changed".into());
+                }
+            }
+            AppAction::SaveExperiment => {
+                if let Some(path) = files::dialogs::save_file("Save experiment", "experiment.json", "json") {
+                    self.save_experiment(&path);
+                } else {
+                    self.notice(BannerKind::Info, "save cancelled: nothing was written".into());
+                }
+            }
+            AppAction::SaveRun => match files::dialogs::pick_folder("Save the run into a folder") {
+                Some(dir) => self.trainer.send(TrainCommand::Save(dir)),
+                None => self.notice(BannerKind::Info, "save cancelled: nothing was written".into()),
+            },
+            AppAction::LoadRun => match files::dialogs::pick_folder("Load a run folder") {
+                Some(dir) => self.load_run(dir),
+                None => self.notice(BannerKind::Info, "load cancelled: the current run is unchanged".into()),
+            },
+            AppAction::ExportCsv => match files::dialogs::save_file("Export metrics", "metrics.csv", "csv") {
+                Some(path) => self.trainer.send(TrainCommand::ExportMetrics(path)),
+                None => self.notice(BannerKind::Info, "export cancelled".into()),
+            },
+            AppAction::ExportPlots => self.export_png(self.plots_rect, "plots.png"),
+            AppAction::ExportAttention => self.export_png(self.attention_rect, "attention.png"),
+            AppAction::Undo => {
+                if let Some(previous) = self.undo.undo(&self.state.config) {
+                    self.state.config = previous;
+                }
+            }
+            AppAction::Redo => {
+                if let Some(next) = self.undo.redo(&self.state.config) {
+                    self.state.config = next;
+                }
+            }
+            AppAction::SetProbe(text) => {
+                self.state.probe_text = text.clone();
+                self.trainer.send(TrainCommand::SetProbe(text));
+            }
+            AppAction::ToggleHelp => self.help_open = !self.help_open,
+            AppAction::DismissBanner => self.view.banner = None,
+        }
+        if self.checked.config != self.state.config {
+            self.checked = Checked::of(&self.state.config);
+            self.auto_apply();
+        }
+    }
+
+    /// A one-shot edit (menu, task, preset): recorded for undo at once.
+    fn edit(&mut self, change: impl FnOnce(&mut ExperimentConfig)) {
+        let before = self.state.config.clone();
+        change(&mut self.state.config);
+        if before != self.state.config {
+            self.undo.record(before);
+        }
+    }
+
+    /// Load an experiment file into the editor (the dialog's path, or a test's).
+    pub fn open_experiment(&mut self, path: &std::path::Path) {
+        match files::load_experiment(path) {
+            Ok(config) => {
+                self.edit(|c| *c = config);
+                self.notice(BannerKind::Info, format!("opened {}", path.display()));
+            }
+            Err(err) => self.notice(BannerKind::Error, format!("could not open the experiment: {err}; the current one is unchanged")),
+        }
+    }
+
+    pub fn save_experiment(&mut self, path: &std::path::Path) {
+        match files::save_experiment(path, &self.state.config) {
+            Ok(()) => self.notice(BannerKind::Info, format!("saved {}", path.display())),
+            Err(err) => self.notice(BannerKind::Error, format!("could not save the experiment: {err}")),
+        }
+    }
+
+    pub fn load_run(&mut self, dir: std::path::PathBuf) {
+        match crate::runs::read_json::<ExperimentConfig>(&dir.join(crate::runs::CONFIG_FILE)) {
+            Ok(config) => {
+                self.edit(|c| *c = config.clone());
+                self.applied = config;
+                self.checked = Checked::of(&self.state.config);
+                self.trainer.send(TrainCommand::Load(dir));
+            }
+            Err(err) => self.notice(BannerKind::Error, format!("could not load the run: {err}; the current run is unchanged")),
+        }
+    }
+
+    fn notice(&mut self, kind: BannerKind, text: String) {
+        self.view.banner = Some(Banner { kind, text });
+    }
+
+    fn export_png(&mut self, rect: Option<egui::Rect>, default_name: &str) {
+        let Some(rect) = rect else {
+            return self.notice(BannerKind::Warning, "that panel is hidden; show it first (View menu)".into());
+        };
+        let Some(path) = files::dialogs::save_file("Export PNG", default_name, "png") else {
+            return self.notice(BannerKind::Info, "export cancelled".into());
+        };
+        let tx = self.notices_tx.clone();
+        let ctx = self.ctx.clone();
+        let ppp = self.ctx.pixels_per_point();
+        self.ctx.request_screenshot(move |image| {
+            let banner = match files::save_png_region(&image, rect, ppp, &path) {
+                Ok(()) => Banner { kind: BannerKind::Info, text: format!("wrote {}", path.display()) },
+                Err(err) => Banner { kind: BannerKind::Error, text: format!("could not export: {err}") },
+            };
+            let _ = tx.send(banner);
+            ctx.request_repaint();
+        });
+    }
+
+    fn shortcuts(&mut self, ctx: &egui::Context, actions: &mut Vec<AppAction>) {
+        use egui::{Key, KeyboardShortcut, Modifiers};
+        let typing = ctx.text_edit_focused();
+        ctx.input_mut(|input| {
+            if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::O)) {
+                actions.push(AppAction::OpenExperiment);
+            }
+            if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::S)) {
+                actions.push(AppAction::SaveExperiment);
+            }
+            if !typing {
+                if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z)) {
+                    actions.push(AppAction::Redo);
+                }
+                if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Z)) {
+                    actions.push(AppAction::Undo);
+                }
+                if input.consume_key(Modifiers::NONE, Key::Space) {
+                    actions.push(if self.view.status == RunStatus::Running { AppAction::Pause } else { AppAction::StartOrResume });
+                }
+                if input.consume_key(Modifiers::NONE, Key::S) {
+                    actions.push(AppAction::StepOnce);
+                }
+                if input.consume_key(Modifiers::NONE, Key::R) {
+                    actions.push(AppAction::Reset);
+                }
+            }
+            if input.consume_key(Modifiers::NONE, Key::F1) {
+                actions.push(AppAction::ToggleHelp);
+            }
+        });
+    }
+
+    fn confirm_modal(&mut self, ctx: &egui::Context, actions: &mut Vec<AppAction>) {
+        if self.confirm_apply.is_none() {
+            return;
+        }
+        egui::Modal::new(egui::Id::unique("confirm_apply")).show(ctx, |ui| {
+            ui.heading("Start from fresh weights?");
+            ui.label(format!(
+                "This change alters the shape of some weights, so the model trained for {} steps cannot keep them. \
+                 Apply it and start from fresh weights?",
+                self.view.step
+            ));
+            ui.horizontal(|ui| {
+                if ui.button("Apply and reset").clicked() {
+                    actions.push(AppAction::ConfirmApply);
+                }
+                if ui.button("Keep training the current model").clicked() {
+                    actions.push(AppAction::CancelApply);
+                }
+            });
+        });
+    }
+}
+
+impl eframe::App for WorkbenchApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        storage.set_string(STORAGE_KEY, self.state.to_stored());
+    }
+
+    fn on_exit(&mut self) {
+        self.frame_times.report("at exit");
+    }
+}

@@ -1,0 +1,136 @@
+//! A time series for plots whose memory stays bounded however long the run:
+//! when it grows past its capacity, neighbouring points are averaged in pairs and
+//! later points are averaged in buckets twice as wide. Recent and old history are
+//! thinned alike, so the curve keeps its shape.
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    points: Vec<[f64; 2]>,
+    capacity: usize,
+    /// Raw points averaged into one stored point.
+    stride: usize,
+    bucket: Vec<[f64; 2]>,
+}
+
+impl Default for Series {
+    fn default() -> Self {
+        Self::with_capacity(Self::default_capacity())
+    }
+}
+
+impl Series {
+    /// Points a curve keeps at most (older ones are merged).
+    pub const fn default_capacity() -> usize {
+        4096
+    }
+
+    pub fn with_capacity(capacity: usize) -> Self {
+        Self {
+            points: Vec::new(),
+            capacity: capacity.max(4),
+            stride: 1,
+            bucket: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, x: f64, y: f64) {
+        if !y.is_finite() {
+            return;
+        }
+        self.bucket.push([x, y]);
+        if self.bucket.len() >= self.stride {
+            self.points.push(mean(&self.bucket));
+            self.bucket.clear();
+        }
+        if self.points.len() > self.capacity {
+            self.points = self.points.chunks(2).map(mean).collect();
+            self.stride *= 2;
+        }
+    }
+
+    /// Stored points plus the partial bucket, for drawing.
+    pub fn points(&self) -> Vec<[f64; 2]> {
+        let mut out = self.points.clone();
+        if !self.bucket.is_empty() {
+            out.push(mean(&self.bucket));
+        }
+        out
+    }
+
+    /// Points smoothed by an exponential moving average (0 = raw, 0.99 = very smooth).
+    pub fn smoothed(&self, smoothing: f64) -> Vec<[f64; 2]> {
+        let smoothing = smoothing.clamp(0.0, 0.999);
+        let mut value = None;
+        self.points()
+            .into_iter()
+            .map(|[x, y]| {
+                let v = match value {
+                    Some(prev) => smoothing * prev + (1.0 - smoothing) * y,
+                    None => y,
+                };
+                value = Some(v);
+                [x, v]
+            })
+            .collect()
+    }
+
+    pub fn last(&self) -> Option<[f64; 2]> {
+        self.bucket.last().or(self.points.last()).copied()
+    }
+
+    pub fn len(&self) -> usize {
+        self.points.len() + usize::from(!self.bucket.is_empty())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn clear(&mut self) {
+        *self = Self::with_capacity(self.capacity);
+    }
+}
+
+fn mean(points: &[[f64; 2]]) -> [f64; 2] {
+    let n = points.len() as f64;
+    let (sx, sy) = points.iter().fold((0.0, 0.0), |(sx, sy), p| (sx + p[0], sy + p[1]));
+    [sx / n, sy / n]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_stays_bounded_and_the_range_is_kept() {
+        let mut s = Series::with_capacity(100);
+        for i in 0..100_000 {
+            s.push(i as f64, (i % 7) as f64);
+        }
+        assert!(s.len() <= 101, "{} points", s.len());
+        let points = s.points();
+        assert!(points[0][0] < 1000.0);
+        assert!(points.last().unwrap()[0] > 99_000.0);
+        assert!(points.windows(2).all(|w| w[0][0] < w[1][0]));
+    }
+
+    #[test]
+    fn smoothing_zero_is_raw_and_high_smoothing_flattens() {
+        let mut s = Series::default();
+        for i in 0..50 {
+            s.push(i as f64, if i % 2 == 0 { 0.0 } else { 1.0 });
+        }
+        assert_eq!(s.smoothed(0.0), s.points());
+        let smooth = s.smoothed(0.95);
+        let tail = &smooth[40..];
+        assert!(tail.iter().all(|p| (p[1] - 0.5).abs() < 0.2));
+    }
+
+    #[test]
+    fn non_finite_values_are_skipped() {
+        let mut s = Series::default();
+        s.push(1.0, f64::NAN);
+        s.push(2.0, 3.0);
+        assert_eq!(s.points(), vec![[2.0, 3.0]]);
+    }
+}

@@ -1,0 +1,104 @@
+//! What the window remembers between launches (eframe persistence): the experiment
+//! being edited, which panels are shown, the theme, the probe and plot settings.
+//! `serde(default)` lets an older or damaged save load with defaults filled in.
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::ExperimentConfig;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PersistedState {
+    /// The experiment as edited (applied to the model when valid).
+    pub config: ExperimentConfig,
+    /// The preset the config started from, for the preset menu.
+    pub preset: String,
+    pub layout: Layout,
+    pub dark_mode: bool,
+    pub probe_text: String,
+    pub plots: PlotSettings,
+}
+
+impl Default for PersistedState {
+    fn default() -> Self {
+        Self {
+            config: ExperimentConfig::default(),
+            preset: "lesson".to_string(),
+            layout: Layout::default(),
+            dark_mode: true,
+            probe_text: String::new(),
+            plots: PlotSettings::default(),
+        }
+    }
+}
+
+/// Which panels are shown.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Layout {
+    pub model_editor: bool,
+    pub lesson: bool,
+    pub plots: bool,
+    pub attention: bool,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Self {
+            model_editor: true,
+            lesson: true,
+            plots: true,
+            attention: true,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PlotSettings {
+    pub log_scale: bool,
+    /// EMA factor, 0 = raw.
+    pub smoothing: f32,
+}
+
+impl Default for PlotSettings {
+    fn default() -> Self {
+        Self {
+            log_scale: true,
+            smoothing: 0.6,
+        }
+    }
+}
+
+/// The key eframe stores the state under.
+pub const STORAGE_KEY: &str = "attention-workbench-state";
+
+impl PersistedState {
+    pub fn to_stored(&self) -> String {
+        serde_json::to_string(self).expect("state serialises")
+    }
+
+    /// Parse a stored state; anything unreadable gives the defaults.
+    pub fn from_stored(text: &str) -> Self {
+        serde_json::from_str(text).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_round_trips_and_damaged_saves_fall_back() {
+        let mut state = PersistedState::default();
+        state.layout.plots = false;
+        state.config.model.d_model = 32;
+        state.probe_text = "a b |".into();
+        assert_eq!(PersistedState::from_stored(&state.to_stored()), state);
+        assert_eq!(PersistedState::from_stored("{ broken"), PersistedState::default());
+        // a save from an older version without some fields still loads
+        let partial = PersistedState::from_stored(r#"{"dark_mode": false}"#);
+        assert!(!partial.dark_mode);
+        assert!(partial.layout.attention);
+    }
+}

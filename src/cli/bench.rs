@@ -1,0 +1,107 @@
+//! `attention-workbench bench`: training throughput of presets on the reverse task
+//! (16 tokens, separator, 16 reversed: sequence 33, batch 64, Adam), the same model
+//! and task as `shared/bench/torch_reference.py`, for a side-by-side ratio.
+//!
+//! Method, like the reference: warm-up steps, then timed steps, median of repeats.
+//! Our timed step also generates its batch and reads back the loss and every
+//! gradient norm (the trainer always does), which the reference does not.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Args;
+
+use super::BackendArg;
+use crate::config::{BackendChoice, PRESET_NAMES, preset};
+use crate::tasks::{TaskConfig, TaskKind};
+use crate::training::backend::set_cpu_threads;
+use crate::training::{Session, StepOutcome};
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Preset(s) to measure (default: lesson and large).
+    #[arg(long)]
+    preset: Vec<String>,
+    /// CPU threads for the backend (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Backend to measure.
+    #[arg(long, value_enum, default_value = "cpu")]
+    backend: BackendArg,
+    /// Timed steps per repeat.
+    #[arg(long, default_value_t = 100)]
+    steps: usize,
+    /// Untimed steps before each repeat.
+    #[arg(long, default_value_t = 10)]
+    warmup: usize,
+    /// Repeats; the median is reported.
+    #[arg(long, default_value_t = 3)]
+    repeats: usize,
+    /// One JSON object per preset.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    if let Some(threads) = args.threads {
+        set_cpu_threads(threads);
+    }
+    let threads = rayon::current_num_threads();
+    let presets: Vec<String> = if args.preset.is_empty() {
+        vec!["lesson".to_string(), "large".to_string()]
+    } else {
+        args.preset.clone()
+    };
+    for name in &presets {
+        let mut config = preset(name).ok_or_else(|| {
+            anyhow::anyhow!("unknown preset \"{name}\"; the presets are: {}", PRESET_NAMES.join(", "))
+        })?;
+        config.task = TaskConfig::for_kind(TaskKind::Reverse);
+        config.batch_size = 64;
+        config.backend = BackendChoice::from(args.backend);
+        let mut session = Session::new(config)?;
+        let used = session.backend().info.used.clone();
+        let tokens_per_step = (64 * session.task().seq_len()) as f64;
+        let mut rates = Vec::with_capacity(args.repeats);
+        for _ in 0..args.repeats.max(1) {
+            for _ in 0..args.warmup {
+                step(&mut session)?;
+            }
+            let start = Instant::now();
+            for _ in 0..args.steps.max(1) {
+                step(&mut session)?;
+            }
+            rates.push(args.steps.max(1) as f64 / start.elapsed().as_secs_f64());
+        }
+        rates.sort_by(f64::total_cmp);
+        let median = rates[rates.len() / 2];
+        if args.json {
+            let line = serde_json::json!({
+                "preset": name,
+                "steps_per_s": round3(median),
+                "tokens_per_s": round3(median * tokens_per_step),
+                "threads": threads,
+                "backend": used,
+                "all_steps_per_s": rates.iter().map(|r| round3(*r)).collect::<Vec<_>>(),
+            });
+            println!("{line}");
+        } else {
+            println!(
+                "{name:<8} {used:<14} {threads} threads  {median:8.2} steps/s  {:10.0} tokens/s",
+                median * tokens_per_step
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn step(session: &mut Session) -> anyhow::Result<()> {
+    match session.step(false) {
+        StepOutcome::Done { .. } => Ok(()),
+        StepOutcome::NonFinite { step, .. } => anyhow::bail!("the loss went non-finite at step {step}"),
+    }
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}

@@ -1,0 +1,52 @@
+//! `attention-workbench eval DIR`: load a run folder and measure it on the held-out set.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::runs::load_run;
+use crate::training::backend::set_cpu_threads;
+
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    /// The run folder (made by `train --save` or the window's Save run).
+    dir: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// CPU threads for the backend (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
+    if let Some(threads) = args.threads {
+        set_cpu_threads(threads);
+    }
+    let mut session = load_run(&args.dir)?;
+    let eval = session.evaluate();
+    if args.json {
+        let line = serde_json::json!({
+            "event": "eval",
+            "dir": args.dir,
+            "task": session.config().task.kind.name(),
+            "step": eval.step,
+            "loss": eval.loss,
+            "accuracy": eval.accuracy,
+            "sequence_accuracy": eval.sequence_accuracy,
+        });
+        println!("{line}");
+    } else {
+        println!(
+            "{} ({} after {} steps): held-out loss {:.4}, accuracy {:.1}%, whole sequences right {:.1}%",
+            args.dir.display(),
+            session.config().task.kind.name(),
+            eval.step,
+            eval.loss,
+            100.0 * eval.accuracy,
+            100.0 * eval.sequence_accuracy
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

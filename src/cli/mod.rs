@@ -1,0 +1,132 @@
+//! The headless command line: the same `training` code as the window, without one.
+
+mod bench;
+mod eval;
+mod train;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::config::{BackendChoice, ExperimentConfig, PRESET_NAMES, preset};
+use crate::tasks::{TaskConfig, TaskKind};
+
+#[derive(Parser, Debug)]
+#[command(name = "attention-workbench", version, about = "Learn attention by training a small Transformer live. No command opens the window.")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Train a model headlessly and print progress (one JSON object per line with --json).
+    Train(train::TrainArgs),
+    /// Evaluate a saved run folder on its task's held-out set.
+    Eval(eval::EvalArgs),
+    /// Measure training throughput (steps/s, tokens/s) of presets on the reverse task.
+    Bench(bench::BenchArgs),
+    /// List the tasks and presets.
+    List,
+    /// Print a preset's experiment config as JSON (a starting point for --config files).
+    Config {
+        /// Preset to print.
+        #[arg(long, default_value = "lesson")]
+        preset: String,
+        /// Task to put in it.
+        #[arg(long)]
+        task: Option<String>,
+    },
+}
+
+/// Run a headless command; errors are one line on stderr and a non-zero exit.
+pub fn run(command: Command) -> ExitCode {
+    let result = match command {
+        Command::Train(args) => train::run(args),
+        Command::Eval(args) => eval::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::List => {
+            list();
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Config { preset, task } => base_config(Some(&preset), None, task.as_deref()).map(|config| {
+            println!("{}", config.to_json());
+            ExitCode::SUCCESS
+        }),
+    };
+    result.unwrap_or_else(|err| {
+        eprintln!("error: {err:#}");
+        ExitCode::from(2)
+    })
+}
+
+fn list() {
+    println!("tasks:");
+    for kind in TaskKind::ALL {
+        println!("  {:<11} {}", kind.name(), kind.describe());
+    }
+    println!("presets:");
+    for name in PRESET_NAMES {
+        let config = preset(name).expect("listed preset");
+        let m = &config.model;
+        println!(
+            "  {:<11} d_model {}, {} heads, d_ff {}, {} layers",
+            name,
+            m.d_model,
+            m.layers[0].heads,
+            m.layers[0].d_ff,
+            m.layers.len()
+        );
+    }
+}
+
+/// The experiment named by `--preset` or `--config`, with `--task` applied.
+pub(crate) fn base_config(
+    preset_name: Option<&str>,
+    config_file: Option<&PathBuf>,
+    task: Option<&str>,
+) -> anyhow::Result<ExperimentConfig> {
+    let mut config = match (preset_name, config_file) {
+        (Some(_), Some(_)) => anyhow::bail!("give either --preset or --config, not both"),
+        (_, Some(path)) => crate::runs::read_json::<ExperimentConfig>(path)?,
+        (name, None) => {
+            let name = name.unwrap_or("lesson");
+            preset(name).ok_or_else(|| {
+                anyhow::anyhow!("unknown preset \"{name}\"; the presets are: {}", PRESET_NAMES.join(", "))
+            })?
+        }
+    };
+    if let Some(name) = task {
+        let kind = TaskKind::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = TaskKind::ALL.iter().map(|k| k.name()).collect();
+            anyhow::anyhow!("unknown task \"{name}\"; the tasks are: {}", names.join(", "))
+        })?;
+        if kind != config.task.kind {
+            config.task = TaskConfig::for_kind(kind);
+        }
+        let needed = config.task.build().map(|t| t.seq_len()).unwrap_or(0);
+        config.model.max_len = config.model.max_len.max(needed);
+    }
+    Ok(config)
+}
+
+/// `--backend` values.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum BackendArg {
+    Cpu,
+    Gpu,
+    Ndarray,
+    Flex,
+}
+
+impl From<BackendArg> for BackendChoice {
+    fn from(arg: BackendArg) -> Self {
+        match arg {
+            BackendArg::Cpu => BackendChoice::Cpu,
+            BackendArg::Gpu => BackendChoice::Gpu,
+            BackendArg::Ndarray => BackendChoice::Ndarray,
+            BackendArg::Flex => BackendChoice::Flex,
+        }
+    }
+}

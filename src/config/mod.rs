@@ -1,0 +1,239 @@
+//! The one source of truth for an experiment: what task, what model, how to train it.
+//!
+//! `ExperimentConfig` nests a `ModelConfig`, which holds one `LayerConfig` per layer.
+//! Everything is plain serde data: lessons, the GUI, the CLI and run folders all read
+//! and write these structs as JSON, and the trainer rebuilds the model from them.
+
+mod estimate;
+mod layout;
+mod presets;
+mod validate;
+
+pub use estimate::{MemoryEstimate, estimate_memory, parameter_count};
+pub use layout::{keeps_all_weights, param_layout};
+pub use presets::{PRESET_NAMES, preset};
+pub use validate::{ConfigProblem, validate};
+
+use serde::{Deserialize, Serialize};
+
+use crate::tasks::TaskConfig;
+
+/// A whole experiment: task + model + training knobs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ExperimentConfig {
+    /// Which toy task generates the batches, and its size knobs.
+    pub task: TaskConfig,
+    /// The Transformer.
+    pub model: ModelConfig,
+    /// Which optimizer updates the weights.
+    pub optimizer: OptimizerKind,
+    /// Peak learning rate.
+    pub lr: f64,
+    /// Steps of linear learning-rate warm-up from 0 to `lr` (0 = none).
+    pub warmup_steps: usize,
+    /// Clip the global gradient L2 norm to this value (None = no clipping).
+    pub clip_grad_norm: Option<f32>,
+    /// Sequences per training step.
+    pub batch_size: usize,
+    /// Training steps of a run.
+    pub steps: usize,
+    /// Evaluate on the held-out set every this many steps (0 = only at the end).
+    pub eval_interval: usize,
+    /// Sequences in the fixed held-out evaluation set.
+    pub eval_size: usize,
+    /// Send an attention snapshot of the probe example every this many steps (0 = never).
+    pub attention_interval: usize,
+    /// Seed for weights, batches and dropout: the same seed gives the same run on CPU.
+    pub seed: u64,
+    /// Where the model runs.
+    pub backend: BackendChoice,
+    /// Refuse configurations whose estimated training memory exceeds this many MiB.
+    pub memory_limit_mib: usize,
+}
+
+impl Default for ExperimentConfig {
+    fn default() -> Self {
+        preset("lesson").expect("the lesson preset exists")
+    }
+}
+
+/// The Transformer: global knobs plus a list of layers the learner can edit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ModelConfig {
+    /// Token vocabulary size. None = take it from the task (the usual case).
+    pub vocab_size: Option<usize>,
+    /// Longest sequence the model accepts (learned positions have one row per position).
+    pub max_len: usize,
+    /// Width of every token vector.
+    pub d_model: usize,
+    /// How the model learns where a token is.
+    pub positional: PositionalEncoding,
+    /// Probability of zeroing an activation while training (0 = off).
+    pub dropout: f64,
+    /// Multiplies every initial weight (1.0 = PyTorch's defaults).
+    pub init_scale: f64,
+    /// The layer stack, applied in order.
+    pub layers: Vec<LayerConfig>,
+}
+
+impl Default for ModelConfig {
+    fn default() -> Self {
+        preset("lesson").expect("the lesson preset exists").model
+    }
+}
+
+/// One Transformer block: attention sublayer then feed-forward sublayer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LayerConfig {
+    /// Number of attention heads; each gets d_k = d_model / heads dimensions.
+    pub heads: usize,
+    /// Whether the attention sublayer runs at all.
+    pub attention: bool,
+    /// Softmax attention, or a plain average over visible positions.
+    pub attention_kind: AttentionKind,
+    /// Divide scores by sqrt(d_k) before the softmax.
+    pub scale: bool,
+    /// Which key positions each query may see.
+    pub mask: MaskKind,
+    /// Width of the sliding window (only used by `MaskKind::SlidingWindow`).
+    pub window: usize,
+    /// Whether the feed-forward sublayer runs at all.
+    pub ffn: bool,
+    /// Hidden width of the feed-forward sublayer.
+    pub d_ff: usize,
+    /// Non-linearity inside the feed-forward sublayer.
+    pub activation: Activation,
+    /// Add each sublayer's input to its output.
+    pub residual: bool,
+    /// Where LayerNorm sits relative to each sublayer.
+    pub norm: NormPlacement,
+}
+
+impl Default for LayerConfig {
+    fn default() -> Self {
+        Self {
+            heads: 4,
+            attention: true,
+            attention_kind: AttentionKind::Softmax,
+            scale: true,
+            mask: MaskKind::Causal,
+            window: 4,
+            ffn: true,
+            d_ff: 256,
+            activation: Activation::Gelu,
+            residual: true,
+            norm: NormPlacement::Post,
+        }
+    }
+}
+
+/// How position information enters the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PositionalEncoding {
+    /// No position information: attention sees a bag of tokens.
+    None,
+    /// Fixed sine/cosine waves added to the token vectors.
+    Sinusoidal,
+    /// One trained vector per position.
+    Learned,
+}
+
+/// How attention weights are computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttentionKind {
+    /// softmax(QKᵀ/√d_k): each query chooses what to read.
+    Softmax,
+    /// Every visible position gets the same weight: the "fixed vector" of pre-attention models.
+    UniformAverage,
+}
+
+/// Which keys a query may attend to (always combined with the padding mask).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MaskKind {
+    /// Position i sees positions 0..=i.
+    Causal,
+    /// Every position sees every position.
+    Bidirectional,
+    /// Position i sees the `window` positions i-window+1..=i (causal and local).
+    SlidingWindow,
+}
+
+/// Non-linearity of the feed-forward sublayer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Activation {
+    Relu,
+    Gelu,
+    /// No non-linearity: the FFN collapses to one linear map.
+    None,
+}
+
+/// Where LayerNorm is applied in a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NormPlacement {
+    /// x = LN(x + f(x)), as in the original Transformer.
+    Post,
+    /// x = x + f(LN(x)), as in GPT-2; a final LN follows the stack.
+    Pre,
+    /// No normalisation.
+    None,
+}
+
+/// The optimizer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptimizerKind {
+    Adam,
+    AdamW,
+    Sgd,
+}
+
+/// Where training runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BackendChoice {
+    /// The default CPU backend.
+    Cpu,
+    /// The GPU through wgpu (Vulkan / Metal / DX12); falls back to CPU when no adapter exists.
+    Gpu,
+    /// burn's ndarray CPU backend, by name.
+    Ndarray,
+    /// burn's flex CPU backend, by name.
+    Flex,
+}
+
+impl ExperimentConfig {
+    /// Read an experiment from JSON text; the error says what was wrong and where.
+    pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// Pretty JSON, the format of experiment files and run folders.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("config serialises")
+    }
+
+    /// The vocabulary size the model is built with, given the task's vocabulary size.
+    pub fn model_vocab_size(&self, task_vocab_size: usize) -> usize {
+        self.model.vocab_size.unwrap_or(task_vocab_size)
+    }
+}
+
+impl ModelConfig {
+    /// d_k of a layer; only meaningful when the config is valid.
+    pub fn head_dim(&self, layer: &LayerConfig) -> usize {
+        self.d_model / layer.heads.max(1)
+    }
+
+    /// Whether a final LayerNorm follows the stack (any pre-LN layer asks for one).
+    pub fn has_final_norm(&self) -> bool {
+        self.layers.iter().any(|l| l.norm == NormPlacement::Pre)
+    }
+}

@@ -1,0 +1,55 @@
+//! Named starting points that lessons, the CLI and the window refer to by name.
+//!
+//! `lesson` and `large` match `shared/bench/torch_reference.py` exactly (post-LN,
+//! GELU, learned positions, causal mask, biases everywhere, Adam at 1e-3, batch 64)
+//! so throughput can be compared one to one.
+
+use super::{
+    BackendChoice, ExperimentConfig, LayerConfig, ModelConfig, OptimizerKind, PositionalEncoding,
+};
+use crate::tasks::TaskConfig;
+
+/// Every preset name, in the order menus show them.
+pub const PRESET_NAMES: &[&str] = &["tiny", "lesson", "large"];
+
+/// The experiment a preset names, or None for an unknown name.
+pub fn preset(name: &str) -> Option<ExperimentConfig> {
+    let (d_model, heads, d_ff, layers) = match name {
+        // Fast enough for classroom demos and tests: trains in a couple of seconds.
+        "tiny" => (32, 2, 64, 1),
+        // The default model of the lessons (d_model 64, 4 heads, d_ff 256, 2 layers).
+        "lesson" => (64, 4, 256, 2),
+        // The bigger benchmark model (d_model 128, 8 heads, d_ff 512, 4 layers).
+        "large" => (128, 8, 512, 4),
+        _ => return None,
+    };
+    let layer = LayerConfig {
+        heads,
+        d_ff,
+        ..LayerConfig::default()
+    };
+    Some(ExperimentConfig {
+        task: TaskConfig::default(),
+        model: ModelConfig {
+            vocab_size: None,
+            max_len: 64,
+            d_model,
+            positional: PositionalEncoding::Learned,
+            dropout: 0.0,
+            init_scale: 1.0,
+            layers: vec![layer; layers],
+        },
+        optimizer: OptimizerKind::Adam,
+        lr: 1e-3,
+        warmup_steps: 0,
+        clip_grad_norm: None,
+        batch_size: 64,
+        steps: 1500,
+        eval_interval: 100,
+        eval_size: 256,
+        attention_interval: 25,
+        seed: 0,
+        backend: BackendChoice::Cpu,
+        memory_limit_mib: 4096,
+    })
+}

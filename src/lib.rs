@@ -1,0 +1,16 @@
+//! Attention Workbench: learn how attention and Transformers work by editing and
+//! training a small one live.
+//!
+//! Flow, one direction only:
+//! lesson → [`config::ExperimentConfig`] → [`model`] (burn) → [`training`] worker
+//! thread → plain-data [`training::TrainEvent`]s → `app` panels.
+//! The model/training side never draws; the app side never touches a tensor.
+
+pub mod app;
+pub mod cli;
+pub mod config;
+pub mod model;
+pub mod runs;
+pub mod tasks;
+pub mod training;
+pub mod ui;

@@ -1,0 +1,142 @@
+//! Multi-head self-attention written out by hand ("Attention Is All You Need", 3.2),
+//! so every head's weights and every intermediate can be shown to the learner.
+//!
+//! For each head: Q = xW_q, K = xW_k, V = xW_v; scores = QKᵀ (÷ √d_k when scaling
+//! is on); blocked cells are filled with a large negative number; softmax over keys;
+//! the weighted sum of V; heads are concatenated and projected by W_o.
+
+use burn::module::Module;
+use burn::nn::Linear;
+use burn::tensor::activation::softmax;
+use burn::tensor::{Bool, Tensor, TensorData};
+
+use super::mask::KeepMask;
+use crate::config::AttentionKind;
+
+/// What blocked cells are filled with before the softmax. Finite, so a row with
+/// every key blocked stays a number; such rows are then zeroed (see `mask.rs`).
+pub const BLOCKED_SCORE: f32 = -1.0e9;
+
+/// A mask prepared once per forward pass and shared by the layers that use it.
+pub struct MaskTensors {
+    pub host: KeepMask,
+    /// `[mask_batch, 1, seq, seq]`, true where the key is hidden from the query.
+    pub blocked: Tensor<4, Bool>,
+    /// `[mask_batch, 1, seq, seq]` 1/0 keep-mask, present only when some row is
+    /// entirely blocked and must be zeroed after the softmax.
+    pub zero_empty_rows: Option<Tensor<4>>,
+}
+
+impl MaskTensors {
+    pub fn new(host: KeepMask, device: &burn::tensor::Device) -> Self {
+        let shape = [host.batch, 1, host.seq, host.seq];
+        let blocked = Tensor::<4, Bool>::from_data(TensorData::new(host.blocked(), shape), device);
+        let zero_empty_rows = host
+            .has_empty_row()
+            .then(|| Tensor::<4>::from_data(TensorData::new(host.as_f32(), shape), device));
+        Self {
+            host,
+            blocked,
+            zero_empty_rows,
+        }
+    }
+}
+
+/// One head's computation, stage by stage, for the step-through view.
+/// Every tensor is `[batch, seq, d_k]` or `[batch, seq, seq]`.
+#[derive(Clone, Debug)]
+pub struct HeadTrace {
+    pub q: Tensor<3>,
+    pub k: Tensor<3>,
+    pub v: Tensor<3>,
+    /// QKᵀ before scaling.
+    pub raw_scores: Tensor<3>,
+    /// After ÷√d_k (equal to `raw_scores` when scaling is off).
+    pub scaled_scores: Tensor<3>,
+    /// The keep-mask the head used.
+    pub mask: KeepMask,
+    /// Softmax output (the attention weights).
+    pub weights: Tensor<3>,
+    /// weights × V.
+    pub output: Tensor<3>,
+}
+
+#[derive(Module, Debug)]
+pub struct SelfAttention {
+    pub wq: Linear,
+    pub wk: Linear,
+    pub wv: Linear,
+    pub wo: Linear,
+    #[module(skip)]
+    pub heads: usize,
+    #[module(skip)]
+    pub kind: AttentionKind,
+    #[module(skip)]
+    pub scale: bool,
+}
+
+pub struct AttentionOutput {
+    /// `[batch, seq, d_model]`
+    pub output: Tensor<3>,
+    /// `[batch, heads, seq, seq]`
+    pub weights: Tensor<4>,
+    pub trace: Option<HeadTrace>,
+}
+
+impl SelfAttention {
+    /// x: `[batch, seq, d_model]`; `trace_head` asks for one head's intermediates.
+    pub fn forward(&self, x: Tensor<3>, mask: &MaskTensors, trace_head: Option<usize>) -> AttentionOutput {
+        let [batch, seq, d_model] = x.dims();
+        let heads = self.heads;
+        let d_k = d_model / heads;
+        let split = |t: Tensor<3>| t.reshape([batch, seq, heads, d_k]).swap_dims(1, 2); // [batch, heads, seq, d_k]
+
+        let v = split(self.wv.forward(x.clone())); // [batch, heads, seq, d_k]
+        let (q, k, raw, scaled, weights) = match self.kind {
+            AttentionKind::Softmax => {
+                let q = split(self.wq.forward(x.clone())); // [batch, heads, seq, d_k]
+                let k = split(self.wk.forward(x)); // [batch, heads, seq, d_k]
+                let raw = q.clone().matmul(k.clone().swap_dims(2, 3)); // [batch, heads, seq, seq]
+                let scaled = if self.scale {
+                    raw.clone().div_scalar((d_k as f32).sqrt()) // [batch, heads, seq, seq]
+                } else {
+                    raw.clone()
+                };
+                let filled = scaled.clone().mask_fill(mask.blocked.clone(), BLOCKED_SCORE); // [batch, heads, seq, seq]
+                let mut weights = softmax(filled, 3); // [batch, heads, seq, seq]
+                if let Some(keep) = &mask.zero_empty_rows {
+                    weights = weights * keep.clone(); // [batch, heads, seq, seq]: empty rows -> 0
+                }
+                (Some(q), Some(k), Some(raw), Some(scaled), weights)
+            }
+            AttentionKind::UniformAverage => {
+                let host = &mask.host;
+                let shape = [host.batch, 1, seq, seq];
+                let uniform = Tensor::<4>::from_data(TensorData::new(host.uniform_weights(), shape), &v.device());
+                let weights = uniform.expand([batch, heads, seq, seq]); // [batch, heads, seq, seq]
+                (None, None, None, None, weights)
+            }
+        };
+        let context = weights.clone().matmul(v.clone()); // [batch, heads, seq, d_k]
+        let trace = trace_head.filter(|h| *h < heads).map(|h| {
+            let head = |t: Tensor<4>| t.slice_dim(1, h..h + 1).squeeze_dim::<3>(1); // [batch, seq, *]
+            let zeros = || Tensor::<3>::zeros([batch, seq, seq], &v.device());
+            HeadTrace {
+                q: q.clone().map(head).unwrap_or_else(|| Tensor::zeros([batch, seq, d_k], &v.device())),
+                k: k.clone().map(head).unwrap_or_else(|| Tensor::zeros([batch, seq, d_k], &v.device())),
+                v: head(v.clone()),
+                raw_scores: raw.clone().map(head).unwrap_or_else(zeros),
+                scaled_scores: scaled.clone().map(head).unwrap_or_else(zeros),
+                mask: mask.host.clone(),
+                weights: head(weights.clone()),
+                output: head(context.clone()),
+            }
+        });
+        let merged = context.swap_dims(1, 2).reshape([batch, seq, d_model]); // [batch, seq, d_model]
+        AttentionOutput {
+            output: self.wo.forward(merged), // [batch, seq, d_model]
+            weights,
+            trace,
+        }
+    }
+}

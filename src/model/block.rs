@@ -1,0 +1,98 @@
+//! One Transformer layer: an attention sublayer and a feed-forward sublayer, each
+//! wrapped by the residual connection and LayerNorm as the layer's knobs say.
+//!
+//! post-LN: x = LN(x + f(x))   pre-LN: x = x + f(LN(x))   none: x = x + f(x)
+//! (without the residual the "x +" disappears).
+
+use burn::module::Module;
+use burn::nn::{LayerNorm, Linear};
+use burn::tensor::Tensor;
+use burn::tensor::activation::{gelu, relu};
+
+use super::attention::{AttentionOutput, HeadTrace, MaskTensors, SelfAttention};
+use super::dropout::Dropout;
+use crate::config::{Activation, NormPlacement};
+
+/// Position-wise feed-forward network: Linear → activation → Linear.
+#[derive(Module, Debug)]
+pub struct FeedForward {
+    pub up: Linear,
+    pub down: Linear,
+    #[module(skip)]
+    pub activation: Activation,
+}
+
+impl FeedForward {
+    /// x: `[batch, seq, d_model]` -> `[batch, seq, d_model]`
+    pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
+        let hidden = self.up.forward(x); // [batch, seq, d_ff]
+        let hidden = match self.activation {
+            Activation::Relu => relu(hidden),
+            Activation::Gelu => gelu(hidden),
+            Activation::None => hidden,
+        };
+        self.down.forward(hidden) // [batch, seq, d_model]
+    }
+}
+
+#[derive(Module, Debug)]
+pub struct Block {
+    pub attention: Option<SelfAttention>,
+    pub attention_norm: Option<LayerNorm>,
+    pub ffn: Option<FeedForward>,
+    pub ffn_norm: Option<LayerNorm>,
+    #[module(skip)]
+    pub residual: bool,
+    #[module(skip)]
+    pub norm: NormPlacement,
+}
+
+/// What one layer hands back besides its output.
+pub struct BlockExtras {
+    /// `[batch, heads, seq, seq]`, when the layer has attention.
+    pub weights: Option<Tensor<4>>,
+    pub trace: Option<HeadTrace>,
+}
+
+impl Block {
+    /// x: `[batch, seq, d_model]` -> `[batch, seq, d_model]`
+    pub fn forward(
+        &self,
+        x: Tensor<3>,
+        mask: &MaskTensors,
+        trace_head: Option<usize>,
+        dropout: &mut Dropout,
+    ) -> (Tensor<3>, BlockExtras) {
+        let mut extras = BlockExtras {
+            weights: None,
+            trace: None,
+        };
+        let mut x = x;
+        if let Some(attention) = &self.attention {
+            x = self.sublayer(x, self.attention_norm.as_ref(), |h| {
+                let AttentionOutput { output, weights, trace } = attention.forward(h, mask, trace_head);
+                extras.weights = Some(weights);
+                extras.trace = trace;
+                dropout.apply(output)
+            });
+        }
+        if let Some(ffn) = &self.ffn {
+            x = self.sublayer(x, self.ffn_norm.as_ref(), |h| dropout.apply(ffn.forward(h)));
+        }
+        (x, extras)
+    }
+
+    fn sublayer(
+        &self,
+        x: Tensor<3>,
+        norm: Option<&LayerNorm>,
+        f: impl FnOnce(Tensor<3>) -> Tensor<3>,
+    ) -> Tensor<3> {
+        let add = |x: Tensor<3>, y: Tensor<3>| if self.residual { x + y } else { y };
+        match (self.norm, norm) {
+            (NormPlacement::Post, Some(ln)) => ln.forward(add(x.clone(), f(x))), // [batch, seq, d_model]
+            (NormPlacement::Pre, Some(ln)) => add(x.clone(), f(ln.forward(x))), // [batch, seq, d_model]
+            _ => add(x.clone(), f(x)), // [batch, seq, d_model]
+        }
+    }
+}

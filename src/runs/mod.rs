@@ -1,0 +1,142 @@
+//! Run folders: one folder per saved run, holding
+//!
+//! - `config.json`  the `ExperimentConfig` (the source of truth for the architecture)
+//! - `weights.bpk`  the weights, in burn's burnpack format
+//! - `metrics.json` every step's and evaluation's metrics
+//! - `run.json`     what saved it, at which step, on which backend
+//!
+//! Every file is written to a temporary name and renamed into place, so a crash
+//! mid-save never leaves a half-written file behind. Loading checks each file and
+//! names the file and the problem; nothing here panics on bad input.
+
+mod atomic;
+mod weights;
+
+pub use atomic::write_atomic;
+
+use std::path::{Path, PathBuf};
+
+use burn::module::Module;
+use serde::{Deserialize, Serialize};
+
+use crate::config::ExperimentConfig;
+use crate::training::{MetricsHistory, Session, SessionError};
+
+pub const CONFIG_FILE: &str = "config.json";
+pub const WEIGHTS_FILE: &str = "weights.bpk";
+pub const METRICS_FILE: &str = "metrics.json";
+pub const RUN_FILE: &str = "run.json";
+
+/// What `run.json` holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
+    pub format: String,
+    pub version: u32,
+    pub step: usize,
+    pub parameters: usize,
+    pub backend: String,
+    pub saved_unix_secs: u64,
+}
+
+const FORMAT: &str = "attention-workbench run";
+
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("{0}: not a run folder (it does not exist or is not a folder)")]
+    NotAFolder(PathBuf),
+    #[error("{path}: {why}")]
+    File { path: PathBuf, why: String },
+    #[error("{path}: {source}")]
+    Config {
+        path: PathBuf,
+        #[source]
+        source: SessionError,
+    },
+    #[error("{path}: the weights do not fit the architecture in config.json: {why}")]
+    Mismatch { path: PathBuf, why: String },
+}
+
+fn file_error(path: &Path, why: impl Into<String>) -> RunError {
+    RunError::File {
+        path: path.to_path_buf(),
+        why: why.into(),
+    }
+}
+
+/// Save the session as a run folder (created if needed; files are replaced atomically).
+pub fn save_run(dir: &Path, session: &Session) -> Result<(), RunError> {
+    std::fs::create_dir_all(dir).map_err(|e| file_error(dir, format!("cannot create the folder: {e}")))?;
+    let json = |value: &dyn erased::Json, name: &str| -> Result<(), RunError> {
+        let path = dir.join(name);
+        write_atomic(&path, value.to_json().as_bytes()).map_err(|e| file_error(&path, e.to_string()))
+    };
+    json(session.config(), CONFIG_FILE)?;
+    json(session.history(), METRICS_FILE)?;
+    weights::save(&dir.join(WEIGHTS_FILE), session.model().valid())?;
+    let info = RunInfo {
+        format: FORMAT.to_string(),
+        version: 1,
+        step: session.step_count(),
+        parameters: session.parameters(),
+        backend: session.backend().info.used.clone(),
+        saved_unix_secs: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs()),
+    };
+    json(&info, RUN_FILE)
+}
+
+/// Load a run folder into a new session (on the backend its config names).
+pub fn load_run(dir: &Path) -> Result<Session, RunError> {
+    if !dir.is_dir() {
+        return Err(RunError::NotAFolder(dir.to_path_buf()));
+    }
+    let config_path = dir.join(CONFIG_FILE);
+    let config: ExperimentConfig = read_json(&config_path)?;
+    let metrics_path = dir.join(METRICS_FILE);
+    let history: MetricsHistory = if metrics_path.exists() {
+        read_json(&metrics_path)?
+    } else {
+        MetricsHistory::default()
+    };
+    let mut session = Session::new(config).map_err(|source| RunError::Config {
+        path: config_path,
+        source,
+    })?;
+    let model = weights::load(&dir.join(WEIGHTS_FILE), session.model())?;
+    session.restore(model, history);
+    Ok(session)
+}
+
+/// Read the config of a run folder (or an experiment file) with file-named errors.
+pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, RunError> {
+    let text = std::fs::read_to_string(path).map_err(|e| file_error(path, format!("cannot read: {e}")))?;
+    serde_json::from_str(&text).map_err(|e| file_error(path, format!("not valid: {e}")))
+}
+
+/// Every step and evaluation as CSV: `step,loss,accuracy,lr,grad_norm,eval_loss,eval_accuracy,eval_sequence_accuracy`
+/// (eval columns are empty on steps without an evaluation).
+pub fn metrics_csv(history: &MetricsHistory) -> String {
+    let mut out = String::from("step,loss,accuracy,lr,grad_norm,eval_loss,eval_accuracy,eval_sequence_accuracy\n");
+    let mut evals = history.evals.iter().peekable();
+    for s in &history.steps {
+        out += &format!("{},{},{},{},{}", s.step, s.loss, s.accuracy, s.lr, s.grad_norm);
+        match evals.next_if(|e| e.step == s.step) {
+            Some(e) => out += &format!(",{},{},{}\n", e.loss, e.accuracy, e.sequence_accuracy),
+            None => out += ",,,\n",
+        }
+    }
+    out
+}
+
+/// Serialising the different files through one helper.
+mod erased {
+    pub trait Json {
+        fn to_json(&self) -> String;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn to_json(&self) -> String {
+            serde_json::to_string_pretty(self).expect("plain data serialises")
+        }
+    }
+}

@@ -1,0 +1,250 @@
+//! Toy tasks: each one defines its vocabulary, generates reproducible examples from a
+//! seed, says which positions count in the loss, and offers a fixed probe example for
+//! attention pictures.
+//!
+//! Every task is framed as next-token prediction over one sequence, the way a
+//! decoder-only Transformer is trained: `targets[t]` is the token that follows
+//! position `t`, and only positions with `loss_mask[t]` are scored.
+
+mod batch;
+mod brackets;
+mod charlm;
+mod induction;
+mod lookup;
+mod modadd;
+mod rng;
+mod sequence;
+mod vocab;
+mod word_order;
+
+pub use batch::{Batch, Example};
+pub use charlm::{BUILTIN_CORPORA, builtin_corpus};
+pub use rng::Rng;
+pub use vocab::Vocab;
+
+use serde::{Deserialize, Serialize};
+
+/// Which split an example comes from: held-out examples never appear in training
+/// for tasks with a finite example space (modular addition, character LM).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split {
+    Train,
+    Eval,
+}
+
+/// Names of the toy tasks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskKind {
+    Copy,
+    Reverse,
+    Sort,
+    Lookup,
+    Induction,
+    ModAdd,
+    Brackets,
+    WordOrder,
+    CharLm,
+}
+
+impl TaskKind {
+    pub const ALL: [TaskKind; 9] = [
+        TaskKind::Copy,
+        TaskKind::Reverse,
+        TaskKind::Sort,
+        TaskKind::Lookup,
+        TaskKind::Induction,
+        TaskKind::ModAdd,
+        TaskKind::Brackets,
+        TaskKind::WordOrder,
+        TaskKind::CharLm,
+    ];
+
+    /// The name used in JSON and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            TaskKind::Copy => "copy",
+            TaskKind::Reverse => "reverse",
+            TaskKind::Sort => "sort",
+            TaskKind::Lookup => "lookup",
+            TaskKind::Induction => "induction",
+            TaskKind::ModAdd => "mod_add",
+            TaskKind::Brackets => "brackets",
+            TaskKind::WordOrder => "word_order",
+            TaskKind::CharLm => "char_lm",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<TaskKind> {
+        let wanted = name.replace('-', "_").to_lowercase();
+        Self::ALL.into_iter().find(|k| k.name() == wanted)
+    }
+
+    /// One line on what the task asks of the model.
+    pub fn describe(self) -> &'static str {
+        match self {
+            TaskKind::Copy => "repeat a random sequence after a separator",
+            TaskKind::Reverse => "write a random sequence backwards after a separator",
+            TaskKind::Sort => "write a random sequence in sorted order after a separator",
+            TaskKind::Lookup => "key-value pairs, then a key: answer its value",
+            TaskKind::Induction => "a random sequence shown twice: predict the repeat",
+            TaskKind::ModAdd => "a + b = ? modulo a prime",
+            TaskKind::Brackets => "is a bracket string balanced? (variable length, padded)",
+            TaskKind::WordOrder => "\"cat chases dog\": who does the chasing?",
+            TaskKind::CharLm => "predict the next character of a small text",
+        }
+    }
+}
+
+/// A task and its size knobs, as stored in an experiment.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TaskConfig {
+    /// Which task.
+    pub kind: TaskKind,
+    /// Items per example: tokens to copy/reverse/sort, pairs for lookup, the repeated
+    /// block for induction, the longest bracket string, the window for char_lm.
+    pub length: usize,
+    /// Distinct symbols: the alphabet for copy/reverse/sort/induction, keys for lookup,
+    /// the modulus for mod_add, nouns for word_order. Unused by brackets and char_lm.
+    pub symbols: usize,
+    /// Corpus of char_lm: "english", "chinese", or a path to a UTF-8 text file.
+    pub corpus: String,
+}
+
+impl Default for TaskConfig {
+    fn default() -> Self {
+        Self::for_kind(TaskKind::Reverse)
+    }
+}
+
+impl TaskConfig {
+    /// The sizes a task is meant to be tried with first.
+    pub fn for_kind(kind: TaskKind) -> Self {
+        let (length, symbols) = match kind {
+            TaskKind::Copy | TaskKind::Reverse | TaskKind::Sort => (16, 16),
+            TaskKind::Lookup => (4, 8),
+            TaskKind::Induction => (12, 16),
+            TaskKind::ModAdd => (1, 13),
+            TaskKind::Brackets => (12, 2),
+            TaskKind::WordOrder => (1, 6),
+            TaskKind::CharLm => (32, 0),
+        };
+        Self {
+            kind,
+            length,
+            symbols,
+            corpus: "english".to_string(),
+        }
+    }
+
+    /// Build the task, reading its corpus if it has one.
+    pub fn build(&self) -> Result<Box<dyn Task>, TaskError> {
+        self.check_sizes()?;
+        Ok(match self.kind {
+            TaskKind::Copy | TaskKind::Reverse | TaskKind::Sort => Box::new(
+                sequence::SequenceTask::new(self.kind, self.length, self.symbols),
+            ),
+            TaskKind::Lookup => Box::new(lookup::LookupTask::new(self.length, self.symbols)),
+            TaskKind::Induction => {
+                Box::new(induction::InductionTask::new(self.length, self.symbols))
+            }
+            TaskKind::ModAdd => Box::new(modadd::ModAddTask::new(self.symbols)),
+            TaskKind::Brackets => Box::new(brackets::BracketsTask::new(self.length)),
+            TaskKind::WordOrder => Box::new(word_order::WordOrderTask::new(self.symbols)),
+            TaskKind::CharLm => Box::new(charlm::CharLmTask::load(&self.corpus, self.length)?),
+        })
+    }
+
+    fn check_sizes(&self) -> Result<(), TaskError> {
+        let bad = |knob: &str, why: String| {
+            Err(TaskError::BadSize {
+                knob: knob.to_string(),
+                why,
+            })
+        };
+        let (min_len, max_len, min_sym, max_sym) = match self.kind {
+            TaskKind::Copy | TaskKind::Reverse | TaskKind::Sort => (1, 256, 2, 256),
+            TaskKind::Lookup => (1, 64, 2, 26),
+            TaskKind::Induction => (2, 256, 2, 256),
+            TaskKind::ModAdd => (0, usize::MAX, 2, 97),
+            TaskKind::Brackets => (2, 256, 0, usize::MAX),
+            TaskKind::WordOrder => (0, usize::MAX, 2, word_order::NOUNS.len()),
+            TaskKind::CharLm => (2, 1024, 0, usize::MAX),
+        };
+        if self.length < min_len || self.length > max_len {
+            return bad(
+                "task.length",
+                format!("{} needs a length from {min_len} to {max_len}", self.kind.name()),
+            );
+        }
+        if self.symbols < min_sym || self.symbols > max_sym {
+            return bad(
+                "task.symbols",
+                format!("{} needs symbols from {min_sym} to {max_sym}", self.kind.name()),
+            );
+        }
+        if self.kind == TaskKind::Lookup && self.length > self.symbols {
+            return bad(
+                "task.length",
+                format!(
+                    "lookup needs distinct keys: {} pairs need at least {} symbols",
+                    self.length, self.length
+                ),
+            );
+        }
+        if self.kind == TaskKind::ModAdd && !modadd::is_prime(self.symbols) {
+            return bad(
+                "task.symbols",
+                format!("mod_add needs a prime modulus, {} is not prime", self.symbols),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Something a task could not be built from.
+#[derive(Debug, thiserror::Error)]
+pub enum TaskError {
+    #[error("{knob}: {why}")]
+    BadSize { knob: String, why: String },
+    #[error("corpus {path}: {why}")]
+    Corpus { path: String, why: String },
+}
+
+/// A toy task: vocabulary, example generator, probe example.
+pub trait Task: Send + Sync {
+    fn kind(&self) -> TaskKind;
+    fn vocab(&self) -> &Vocab;
+    /// Length of every example's token sequence (shorter ones are padded).
+    fn seq_len(&self) -> usize;
+    /// One example drawn with `rng` from `split`.
+    fn example(&self, rng: &mut Rng, split: Split) -> Example;
+    /// A fixed example for attention pictures; the same on every run.
+    fn probe(&self) -> Example {
+        self.example(&mut Rng::new(0x5EED_0F_9A0BE), Split::Eval)
+    }
+
+    /// A batch of `size` examples.
+    fn batch(&self, rng: &mut Rng, split: Split, size: usize) -> Batch {
+        let examples: Vec<Example> = (0..size).map(|_| self.example(rng, split)).collect();
+        Batch::from_examples(&examples, self.seq_len())
+    }
+}
+
+/// Tokens the learner typed, turned into an example of this task (loss on every
+/// position whose next token is known).
+pub fn parse_probe(task: &dyn Task, text: &str) -> Result<Example, String> {
+    let tokens = task.vocab().parse(text)?;
+    if tokens.is_empty() {
+        return Err("type at least one token".to_string());
+    }
+    if tokens.len() > task.seq_len() {
+        return Err(format!(
+            "{} tokens is longer than this task's sequences ({}); shorten the probe",
+            tokens.len(),
+            task.seq_len()
+        ));
+    }
+    Ok(Example::next_token(tokens, 1))
+}

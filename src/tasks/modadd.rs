@@ -1,0 +1,79 @@
+//! Modular addition `a + b = c (mod p)`. A fifth of all (a, b) pairs is held out
+//! for evaluation, so eval accuracy measures generalisation, not memory.
+
+use super::{Example, Rng, Split, Task, TaskKind, Vocab};
+
+pub struct ModAddTask {
+    modulus: usize,
+    vocab: Vocab,
+}
+
+pub fn is_prime(n: usize) -> bool {
+    n >= 2 && (2..n).take_while(|d| d * d <= n).all(|d| n % d != 0)
+}
+
+impl ModAddTask {
+    pub fn new(modulus: usize) -> Self {
+        let mut labels: Vec<String> = (0..modulus).map(|i| i.to_string()).collect();
+        labels.push("+".to_string());
+        labels.push("=".to_string());
+        Self {
+            modulus,
+            vocab: Vocab::new(labels),
+        }
+    }
+
+    /// Whether the pair (a, b) belongs to the held-out split (a fixed hash, ~20%).
+    fn held_out(&self, a: usize, b: usize) -> bool {
+        let h = (a as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (b as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        (h >> 32) % 5 == 0
+    }
+}
+
+impl Task for ModAddTask {
+    fn kind(&self) -> TaskKind {
+        TaskKind::ModAdd
+    }
+
+    fn vocab(&self) -> &Vocab {
+        &self.vocab
+    }
+
+    fn seq_len(&self) -> usize {
+        5
+    }
+
+    fn example(&self, rng: &mut Rng, split: Split) -> Example {
+        let p = self.modulus;
+        let (a, b) = loop {
+            let (a, b) = (rng.below(p), rng.below(p));
+            if self.held_out(a, b) == (split == Split::Eval) {
+                break (a, b);
+            }
+        };
+        let plus = p as u32;
+        let equals = p as u32 + 1;
+        let sequence = vec![a as u32, plus, b as u32, equals, ((a + b) % p) as u32];
+        Example::next_token(sequence, 4)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_are_right_and_splits_do_not_overlap() {
+        let task = ModAddTask::new(13);
+        let mut rng = Rng::new(1);
+        for split in [Split::Train, Split::Eval] {
+            for _ in 0..50 {
+                let ex = task.example(&mut rng, split);
+                let (a, b, c) = (ex.tokens[0], ex.tokens[2], ex.tokens[4]);
+                assert_eq!((a + b) % 13, c);
+                assert_eq!(task.held_out(a as usize, b as usize), split == Split::Eval);
+            }
+        }
+        assert!(is_prime(13) && !is_prime(12));
+    }
+}

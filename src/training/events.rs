@@ -1,0 +1,168 @@
+//! What crosses the thread boundary: plain data only (numbers, strings, `Vec<f32>`).
+//! The window and the CLI read these; neither ever sees a tensor.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::config::ExperimentConfig;
+
+/// Where a run is executing, and why, if not where it was asked to.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BackendInfo {
+    /// What the config asked for ("cpu", "gpu", ...).
+    pub requested: String,
+    /// What is used, e.g. "cpu (ndarray)" or "gpu (wgpu)".
+    pub used: String,
+    /// The GPU adapter's name, when on a GPU.
+    pub adapter: Option<String>,
+    /// Why the run is not on the requested backend.
+    pub fallback_reason: Option<String>,
+}
+
+/// One training step.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct StepMetrics {
+    pub step: usize,
+    pub loss: f32,
+    /// Token accuracy on the training batch's scored positions.
+    pub accuracy: f32,
+    pub lr: f64,
+    /// Global gradient L2 norm before clipping.
+    pub grad_norm: f32,
+    pub steps_per_s: f32,
+    pub tokens_per_s: f32,
+}
+
+/// One pass over the fixed held-out set.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct EvalMetrics {
+    pub step: usize,
+    pub loss: f32,
+    /// Token accuracy over scored positions.
+    pub accuracy: f32,
+    /// Share of sequences with every scored position right.
+    pub sequence_accuracy: f32,
+}
+
+/// Gradient health of one parameter group (e.g. `layers.0.attention.wq`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GroupGradient {
+    pub group: String,
+    /// Which layer it belongs to ("embedding", "layer 0", ..., "head").
+    pub layer: String,
+    pub grad_norm: f32,
+    pub weight_norm: f32,
+    /// ‖Δw‖ / ‖w‖ of the optimizer step (how fast the group is changing).
+    pub update_ratio: f32,
+}
+
+/// Gradient norms per layer and per group at one step.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GradientReport {
+    pub step: usize,
+    /// (layer name, gradient L2 norm) in model order.
+    pub layers: Vec<(String, f32)>,
+    pub groups: Vec<GroupGradient>,
+}
+
+/// Attention weights of every layer and head on the probe sequence.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AttentionSnapshot {
+    pub step: usize,
+    /// Labels of the probe tokens (both axes of every map).
+    pub tokens: Vec<String>,
+    /// The model's prediction for the token after each position.
+    pub predictions: Vec<String>,
+    /// Per layer: None when the layer has no attention, else one `seq × seq`
+    /// row-major matrix (rows = queries, columns = keys) per head.
+    pub layers: Vec<Option<Vec<Vec<f32>>>>,
+    /// Per layer `seq × seq` keep-mask (true = the query may see the key).
+    pub masks: Vec<Option<Vec<bool>>>,
+}
+
+/// Which quantity went non-finite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NonFiniteKind {
+    Loss,
+    Gradient,
+}
+
+/// Everything the trainer reports.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum TrainEvent {
+    /// A session was built (fresh, reset, or loaded); the run has not started yet.
+    Ready {
+        parameters: usize,
+        backend: BackendInfo,
+        seq_len: usize,
+        vocab: Vec<String>,
+    },
+    Started { step: usize },
+    Step(StepMetrics),
+    Eval(EvalMetrics),
+    Gradients(GradientReport),
+    Attention(AttentionSnapshot),
+    /// The loss or a gradient became NaN/inf: the step was not applied and the run
+    /// is paused. `group` names the first parameter group whose gradient went bad.
+    NonFinite {
+        step: usize,
+        kind: NonFiniteKind,
+        group: Option<String>,
+        hint: String,
+    },
+    Paused { step: usize },
+    Resumed { step: usize },
+    Stopped { step: usize },
+    /// A new config took effect. `kept_weights` says whether every parameter was
+    /// carried over; `reset_groups` lists those that start fresh.
+    ConfigApplied {
+        kept_weights: bool,
+        reset_params: Vec<String>,
+        message: String,
+    },
+    /// The typed probe was refused; the message says why.
+    ProbeRejected { message: String },
+    Saved { dir: PathBuf },
+    /// The metrics were written as CSV.
+    Exported { path: PathBuf },
+    Finished {
+        step: usize,
+        loss: f32,
+        accuracy: f32,
+        eval_loss: f32,
+        eval_accuracy: f32,
+        eval_sequence_accuracy: f32,
+        elapsed_secs: f32,
+    },
+    Error { message: String },
+}
+
+/// What the window or the CLI asks the trainer to do.
+#[derive(Clone, Debug)]
+pub enum TrainCommand {
+    /// Train until `steps` (from where the run is).
+    Start,
+    Pause,
+    Resume,
+    /// Train exactly one step, then pause.
+    StepOnce,
+    /// Stop training; the model is kept.
+    Stop,
+    /// Fresh weights from the current config.
+    Reset,
+    /// Switch to a new config, keeping weights whose shapes still match.
+    ApplyConfig(Box<ExperimentConfig>),
+    /// Use this typed sequence as the probe for attention pictures.
+    SetProbe(String),
+    /// Save the run folder.
+    Save(PathBuf),
+    /// Load a run folder (config, weights, metrics) in place of the current run.
+    Load(PathBuf),
+    /// Write every step's and evaluation's metrics as CSV.
+    ExportMetrics(PathBuf),
+    /// End the worker thread.
+    Shutdown,
+}

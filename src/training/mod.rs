@@ -1,0 +1,19 @@
+//! Training: the session (model + optimizer + task stepped by hand), the worker
+//! thread that runs it, and the plain-data events it sends. No egui in here.
+
+pub mod backend;
+mod events;
+mod grad_stats;
+mod history;
+mod loss;
+mod session;
+mod timer;
+mod worker;
+
+pub use events::{
+    AttentionSnapshot, BackendInfo, EvalMetrics, GradientReport, GroupGradient, NonFiniteKind,
+    StepMetrics, TrainCommand, TrainEvent,
+};
+pub use history::{EvalRecord, MetricsHistory, StepRecord};
+pub use session::{Session, SessionError, StepOutcome};
+pub use worker::{TrainerHandle, Waker};

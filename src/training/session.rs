@@ -1,0 +1,430 @@
+//! A training session: one model, its optimizer, its task and its metrics, stepped
+//! by hand. The worker thread and the tests drive this directly; nothing here knows
+//! about threads or windows.
+//!
+//! One step = batch → forward → masked cross-entropy → backward → one read-back
+//! (loss, hits, every gradient's squared norm) → non-finite check → clip → optimizer.
+
+use burn::module::Module;
+use burn::optim::{AdamConfig, AdamWConfig, GradientsParams, ModuleOptimizer, SgdConfig};
+use burn::tensor::{Device, Int, Tensor, TensorData};
+
+use super::backend::{ResolvedBackend, resolve};
+use super::events::{
+    AttentionSnapshot, EvalMetrics, GradientReport, GroupGradient, NonFiniteKind, StepMetrics,
+};
+use super::grad_stats::{for_each_param, grad_square_sums, group_of, layer_of, scale_grads};
+use super::history::MetricsHistory;
+use super::loss::scored_cross_entropy;
+use super::timer::StepTimer;
+use crate::config::{ConfigProblem, ExperimentConfig, OptimizerKind, validate};
+use crate::model::{Capture, Dropout, TransferReport, Transformer, mask::KeepMask, transfer_matching};
+use crate::tasks::{Batch, Example, Rng, Split, Task, TaskError, parse_probe};
+
+/// Largest evaluation chunk pushed through the model at once.
+const EVAL_CHUNK: usize = 256;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error("invalid config:\n{}", .0.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
+    Invalid(Vec<ConfigProblem>),
+    #[error(transparent)]
+    Task(#[from] TaskError),
+}
+
+/// The result of one step.
+pub enum StepOutcome {
+    Done {
+        metrics: StepMetrics,
+        gradients: Option<GradientReport>,
+    },
+    /// Nothing was applied; the weights are those of the step before.
+    NonFinite {
+        step: usize,
+        kind: NonFiniteKind,
+        group: Option<String>,
+    },
+}
+
+pub struct Session {
+    config: ExperimentConfig,
+    task: Box<dyn Task>,
+    backend: ResolvedBackend,
+    /// Autodiff device the model trains on.
+    train_device: Device,
+    model: Option<Transformer>,
+    optim: ModuleOptimizer,
+    data_rng: Rng,
+    step: usize,
+    eval_batch: Batch,
+    probe: Example,
+    history: MetricsHistory,
+    timer: StepTimer,
+}
+
+impl Session {
+    /// Validate the config and build a fresh model from its seed.
+    pub fn new(config: ExperimentConfig) -> Result<Self, SessionError> {
+        let problems = validate(&config);
+        if !problems.is_empty() {
+            return Err(SessionError::Invalid(problems));
+        }
+        let task = config.task.build()?;
+        let backend = resolve(config.backend);
+        let train_device = backend.device.clone().autodiff();
+        let vocab = config.model_vocab_size(task.vocab().len());
+        let model = Transformer::new(&config.model, vocab, config.seed, &train_device);
+        let eval_batch = task.batch(&mut Rng::stream(10_000, 4), Split::Eval, config.eval_size);
+        let probe = task.probe();
+        Ok(Self {
+            optim: build_optimizer(config.optimizer),
+            data_rng: Rng::stream(config.seed, 2),
+            task,
+            backend,
+            train_device,
+            model: Some(model),
+            step: 0,
+            eval_batch,
+            probe,
+            history: MetricsHistory::default(),
+            timer: StepTimer::default(),
+            config,
+        })
+    }
+
+    pub fn config(&self) -> &ExperimentConfig {
+        &self.config
+    }
+
+    pub fn task(&self) -> &dyn Task {
+        self.task.as_ref()
+    }
+
+    pub fn backend(&self) -> &ResolvedBackend {
+        &self.backend
+    }
+
+    pub fn step_count(&self) -> usize {
+        self.step
+    }
+
+    pub fn history(&self) -> &MetricsHistory {
+        &self.history
+    }
+
+    pub fn model(&self) -> &Transformer {
+        self.model.as_ref().expect("the model is only taken during a step")
+    }
+
+    pub fn parameters(&self) -> usize {
+        crate::config::parameter_count(&self.config.model, self.model().tok_emb.dims()[0])
+    }
+
+    /// Call when training pauses, so the pause does not count as a slow step.
+    pub fn pause_timer(&mut self) {
+        self.timer.pause();
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.step >= self.config.steps
+    }
+
+    /// Put loaded weights and metrics in place (run folders).
+    pub fn restore(&mut self, model: Transformer, history: MetricsHistory) {
+        self.step = history.steps.last().map(|s| s.step).unwrap_or(0);
+        self.data_rng = Rng::stream(self.config.seed ^ self.step as u64, 2);
+        self.model = Some(model);
+        self.history = history;
+    }
+
+    /// Learning rate at a step: linear warm-up, then constant.
+    pub fn lr_at(&self, step: usize) -> f64 {
+        let warmup = self.config.warmup_steps;
+        if warmup > 0 && step < warmup {
+            self.config.lr * (step + 1) as f64 / warmup as f64
+        } else {
+            self.config.lr
+        }
+    }
+
+    /// One optimizer step; `report_gradients` also measures update/weight ratios.
+    pub fn step(&mut self, report_gradients: bool) -> StepOutcome {
+        let batch = self.task.batch(&mut self.data_rng, Split::Train, self.config.batch_size);
+        let model = self.model.take().expect("model present between steps");
+        let mut dropout = match self.config.model.dropout {
+            p if p > 0.0 => Dropout::train(p, Rng::stream(self.config.seed ^ self.step as u64, 3)),
+            _ => Dropout::off(),
+        };
+        let (tokens, targets, weights) = batch_tensors(&batch, &self.train_device);
+        let padding = batch.has_padding().then_some(&batch.padding[..]);
+        let out = model.forward(tokens, padding, Capture::default(), &mut dropout);
+        let scored = scored_cross_entropy(out.logits, targets, weights, batch.scored());
+        let grads = GradientsParams::from_grads(scored.loss.backward(), &model);
+        let squares = grad_square_sums(&model, &grads);
+
+        // One read-back per step: [loss, hits, ‖g‖² of every parameter...]
+        let mut parts = vec![scored.loss.inner(), scored.correct.inner()];
+        parts.extend(squares.iter().map(|(_, sq)| sq.clone()));
+        let values = read_vec(Tensor::cat(parts, 0));
+        let (loss, hits, grad_sq) = (values[0], values[1], &values[2..]);
+
+        if !loss.is_finite() || grad_sq.iter().any(|v| !v.is_finite()) {
+            let group = squares
+                .iter()
+                .zip(grad_sq)
+                .find(|(_, v)| !v.is_finite())
+                .map(|((path, _), _)| group_of(path).to_string());
+            self.model = Some(model);
+            let kind = if loss.is_finite() { NonFiniteKind::Gradient } else { NonFiniteKind::Loss };
+            return StepOutcome::NonFinite {
+                step: self.step + 1,
+                kind,
+                group,
+            };
+        }
+
+        let grad_norm = grad_sq.iter().sum::<f32>().sqrt();
+        let grads = match self.config.clip_grad_norm {
+            Some(clip) if grad_norm > clip => scale_grads(&model, grads, clip / grad_norm),
+            _ => grads,
+        };
+        let before = report_gradients.then(|| weight_snapshot(&model));
+        let lr = self.lr_at(self.step);
+        let model = self.optim.step(lr, model, grads);
+        let gradients = before.map(|before| {
+            gradient_report(self.step + 1, &model, before, &squares, grad_sq)
+        });
+        self.model = Some(model);
+        self.step += 1;
+
+        let steps_per_s = self.timer.tick();
+        let metrics = StepMetrics {
+            step: self.step,
+            loss,
+            accuracy: hits / batch.scored().max(1) as f32,
+            lr,
+            grad_norm,
+            steps_per_s,
+            tokens_per_s: steps_per_s * (batch.batch_size * batch.seq_len) as f32,
+        };
+        self.history.push_step(&metrics);
+        StepOutcome::Done { metrics, gradients }
+    }
+
+    /// Loss and accuracy on the fixed held-out set (no dropout, no gradients).
+    pub fn evaluate(&mut self) -> EvalMetrics {
+        let model = self.model().valid();
+        let device = &self.backend.device;
+        let batch = &self.eval_batch;
+        let (mut loss_sum, mut hits, mut scored_total) = (0.0f64, 0.0f64, 0usize);
+        let (mut sequences_right, seq) = (0usize, batch.seq_len);
+        for start in (0..batch.batch_size).step_by(EVAL_CHUNK) {
+            let rows = EVAL_CHUNK.min(batch.batch_size - start);
+            let chunk = slice_batch(batch, start, rows);
+            let scored = chunk.scored();
+            let (tokens, targets, weights) = batch_tensors(&chunk, device);
+            let padding = chunk.has_padding().then_some(&chunk.padding[..]);
+            let out = model.forward(tokens, padding, Capture::default(), &mut Dropout::off());
+            let result = scored_cross_entropy(out.logits, targets, weights, scored);
+            let summary = read_vec(Tensor::cat(vec![result.loss, result.correct], 0));
+            loss_sum += summary[0] as f64 * scored as f64;
+            hits += summary[1] as f64;
+            scored_total += scored;
+            let predictions = read_ints(result.predictions);
+            for row in 0..rows {
+                let span = row * seq..(row + 1) * seq;
+                let right = span.clone().all(|i| chunk.loss_weights[i] == 0.0 || predictions[i] == chunk.targets[i]);
+                sequences_right += right as usize;
+            }
+        }
+        let metrics = EvalMetrics {
+            step: self.step,
+            loss: (loss_sum / scored_total.max(1) as f64) as f32,
+            accuracy: (hits / scored_total.max(1) as f64) as f32,
+            sequence_accuracy: sequences_right as f32 / batch.batch_size.max(1) as f32,
+        };
+        self.history.push_eval(&metrics);
+        metrics
+    }
+
+    /// Every layer's and head's attention on the probe sequence.
+    pub fn attention_snapshot(&self) -> AttentionSnapshot {
+        let model = self.model().valid();
+        let device = &self.backend.device;
+        let probe = &self.probe;
+        let seq = probe.len();
+        let tokens = Tensor::<2, Int>::from_data(
+            TensorData::new(probe.tokens.iter().map(|&t| t as i64).collect::<Vec<_>>(), [1, seq]),
+            device,
+        );
+        let padding = probe.padding.iter().any(|p| *p).then_some(&probe.padding[..]);
+        let capture = Capture {
+            attention: true,
+            trace: None,
+        };
+        let out = model.forward(tokens, padding, capture, &mut Dropout::off());
+        let predictions = read_ints(out.logits.argmax(2).reshape([seq]));
+        let heads: Vec<usize> = out.attention.iter().map(|a| a.as_ref().map_or(0, |w| w.dims()[1])).collect();
+        let flat: Vec<Tensor<1>> = out.attention.into_iter().flatten().map(|w| w.flatten::<1>(0, 3)).collect();
+        let values = if flat.is_empty() { Vec::new() } else { read_vec(Tensor::cat(flat, 0)) };
+        let mut offset = 0;
+        let mut layers = Vec::with_capacity(heads.len());
+        let mut masks = Vec::with_capacity(heads.len());
+        for (layer, &h) in self.config.model.layers.iter().zip(&heads) {
+            if h == 0 {
+                layers.push(None);
+                masks.push(None);
+                continue;
+            }
+            let per_head = seq * seq;
+            let maps = (0..h).map(|i| values[offset + i * per_head..offset + (i + 1) * per_head].to_vec()).collect();
+            offset += h * per_head;
+            layers.push(Some(maps));
+            let keep = KeepMask::build(layer.mask, layer.window, seq, padding.map(|p| (p, 1)));
+            masks.push(Some(keep.keep));
+        }
+        let vocab = self.task.vocab();
+        AttentionSnapshot {
+            step: self.step,
+            tokens: vocab.render(&probe.tokens),
+            predictions: predictions.iter().map(|&p| vocab.label(p as u32).to_string()).collect(),
+            layers,
+            masks,
+        }
+    }
+
+    /// Use a typed sequence as the probe; the error says which token is unknown.
+    pub fn set_probe(&mut self, text: &str) -> Result<(), String> {
+        let probe = parse_probe(self.task.as_ref(), text)?;
+        if probe.len() > self.config.model.max_len {
+            return Err(format!(
+                "the probe has {} tokens but the model's max_len is {}",
+                probe.len(),
+                self.config.model.max_len
+            ));
+        }
+        self.probe = probe;
+        Ok(())
+    }
+
+    /// Switch to a new config. Weights whose path and shape are unchanged are kept
+    /// (with their optimizer state); the others start fresh from the seed.
+    pub fn apply_config(&mut self, config: ExperimentConfig) -> Result<TransferReport, SessionError> {
+        let mut next = Session::new(config)?;
+        let same_task = next.config.task == self.config.task;
+        let fresh = next.model.take().expect("new model");
+        let (model, report) = transfer_matching(self.model(), fresh);
+        next.model = Some(model);
+        if same_task {
+            next.probe = self.probe.clone();
+        }
+        if next.config.optimizer == self.config.optimizer && next.backend.info == self.backend.info {
+            next.optim = self.optim.clone();
+        }
+        next.step = self.step;
+        next.data_rng = self.data_rng.clone();
+        next.history = std::mem::take(&mut self.history);
+        *self = next;
+        Ok(report)
+    }
+}
+
+fn build_optimizer(kind: OptimizerKind) -> ModuleOptimizer {
+    match kind {
+        OptimizerKind::Adam => AdamConfig::new().with_epsilon(1e-8).init(),
+        OptimizerKind::AdamW => AdamWConfig::new().with_epsilon(1e-8).with_weight_decay(0.01).init(),
+        OptimizerKind::Sgd => SgdConfig::new().init(),
+    }
+}
+
+/// tokens `[batch, seq]`, targets `[batch, seq]`, loss weights `[batch, seq]`.
+fn batch_tensors(batch: &Batch, device: &Device) -> (Tensor<2, Int>, Tensor<2, Int>, Tensor<2>) {
+    let shape = [batch.batch_size, batch.seq_len];
+    let tokens = Tensor::<2, Int>::from_data(TensorData::new(batch.tokens.clone(), shape), device);
+    let targets = Tensor::<2, Int>::from_data(TensorData::new(batch.targets.clone(), shape), device);
+    let weights = Tensor::<2>::from_data(TensorData::new(batch.loss_weights.clone(), shape), device);
+    (tokens, targets, weights)
+}
+
+fn slice_batch(batch: &Batch, start: usize, rows: usize) -> Batch {
+    let span = start * batch.seq_len..(start + rows) * batch.seq_len;
+    Batch {
+        batch_size: rows,
+        seq_len: batch.seq_len,
+        tokens: batch.tokens[span.clone()].to_vec(),
+        targets: batch.targets[span.clone()].to_vec(),
+        loss_weights: batch.loss_weights[span.clone()].to_vec(),
+        padding: batch.padding[span].to_vec(),
+    }
+}
+
+pub(crate) fn read_vec<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
+    tensor.into_data().convert::<f32>().try_into_vec::<f32>().expect("f32 data")
+}
+
+fn read_ints<const D: usize>(tensor: Tensor<D, Int>) -> Vec<i64> {
+    tensor.into_data().convert::<i64>().try_into_vec::<i64>().expect("int data")
+}
+
+/// Flattened copies of every weight before the optimizer step.
+fn weight_snapshot(model: &Transformer) -> Vec<(String, Tensor<1>)> {
+    let mut out = Vec::new();
+    for_each_param(model, |path, _, value| out.push((path.to_string(), value)));
+    out
+}
+
+/// Per-group gradient norm, weight norm and update ratio; per-layer gradient norm.
+fn gradient_report(
+    step: usize,
+    after: &Transformer,
+    before: Vec<(String, Tensor<1>)>,
+    squares: &[(String, Tensor<1>)],
+    grad_sq: &[f32],
+) -> GradientReport {
+    let before: std::collections::HashMap<String, Tensor<1>> = before.into_iter().collect();
+    let mut parts = Vec::new();
+    let mut paths = Vec::new();
+    for_each_param(after, |path, _, new| {
+        if let Some(old) = before.get(path).filter(|_| squares.iter().any(|(p, _)| p == path)) {
+            parts.push(old.clone().square().sum()); // [1] ‖w‖²
+            parts.push((new - old.clone()).square().sum()); // [1] ‖Δw‖²
+            paths.push(path.to_string());
+        }
+    });
+    let values = if parts.is_empty() { Vec::new() } else { read_vec(Tensor::cat(parts, 0)) };
+    let mut groups: Vec<GroupGradient> = Vec::new();
+    let mut sums: Vec<(f32, f32, f32)> = Vec::new(); // per group: ‖g‖², ‖w‖², ‖Δw‖²
+    for (i, path) in paths.iter().enumerate() {
+        let g2 = squares.iter().zip(grad_sq).find(|((p, _), _)| p == path).map_or(0.0, |(_, v)| *v);
+        let name = group_of(path);
+        let index = match groups.iter().position(|g| g.group == name) {
+            Some(index) => index,
+            None => {
+                groups.push(GroupGradient {
+                    group: name.to_string(),
+                    layer: layer_of(path),
+                    grad_norm: 0.0,
+                    weight_norm: 0.0,
+                    update_ratio: 0.0,
+                });
+                sums.push((0.0, 0.0, 0.0));
+                groups.len() - 1
+            }
+        };
+        sums[index].0 += g2;
+        sums[index].1 += values[2 * i];
+        sums[index].2 += values[2 * i + 1];
+    }
+    let mut layers: Vec<(String, f32)> = Vec::new();
+    for (group, (g2, w2, d2)) in groups.iter_mut().zip(&sums) {
+        group.grad_norm = g2.sqrt();
+        group.weight_norm = w2.sqrt();
+        group.update_ratio = if *w2 > 0.0 { (d2 / w2).sqrt() } else { 0.0 };
+        match layers.iter_mut().find(|(name, _)| *name == group.layer) {
+            Some((_, sq)) => *sq += g2,
+            None => layers.push((group.layer.clone(), *g2)),
+        }
+    }
+    layers.iter_mut().for_each(|(_, sq)| *sq = sq.sqrt());
+    GradientReport { step, layers, groups }
+}

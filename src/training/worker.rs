@@ -1,0 +1,371 @@
+//! The trainer thread: owns a `Session`, takes `TrainCommand`s, sends `TrainEvent`s.
+//!
+//! While running it checks for commands between steps without blocking; while
+//! idle or paused it sleeps on the command channel. Events are throttled at the
+//! source: attention snapshots at most every `SNAPSHOT_MIN_GAP`, gradient reports
+//! every `GRADIENT_EVERY` steps.
+
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use super::events::{NonFiniteKind, TrainCommand, TrainEvent};
+use super::session::{Session, StepOutcome};
+use crate::config::ExperimentConfig;
+use crate::runs;
+
+const SNAPSHOT_MIN_GAP: Duration = Duration::from_millis(200);
+const GRADIENT_EVERY: usize = 10;
+
+/// Called after events are sent (the window uses it to request a repaint).
+pub type Waker = Arc<dyn Fn() + Send + Sync>;
+
+/// The handle the window or the CLI keeps: commands in, events out.
+pub struct TrainerHandle {
+    commands: Sender<TrainCommand>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl TrainerHandle {
+    /// Start the worker thread with a config; events go to `events`.
+    pub fn spawn(config: ExperimentConfig, events: Sender<TrainEvent>, waker: Option<Waker>) -> Self {
+        let (commands, inbox) = channel();
+        let thread = std::thread::Builder::new()
+            .name("trainer".to_string())
+            .spawn(move || Worker::new(events, waker).run(config, inbox))
+            .expect("spawn the trainer thread");
+        Self {
+            commands,
+            thread: Some(thread),
+        }
+    }
+
+    pub fn send(&self, command: TrainCommand) {
+        // The worker only stops on Shutdown, so a send error means it panicked;
+        // the window learns that from the closed event channel.
+        let _ = self.commands.send(command);
+    }
+
+    /// Ask the worker to stop and wait for it.
+    pub fn shutdown(mut self) {
+        self.stop_thread();
+    }
+
+    fn stop_thread(&mut self) {
+        let _ = self.commands.send(TrainCommand::Shutdown);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for TrainerHandle {
+    fn drop(&mut self) {
+        self.stop_thread();
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RunState {
+    Idle,
+    Running,
+    Paused,
+    Finished,
+}
+
+struct Worker {
+    events: Sender<TrainEvent>,
+    waker: Option<Waker>,
+    session: Option<Session>,
+    state: RunState,
+    last_snapshot: Option<Instant>,
+    run_started: Option<Instant>,
+}
+
+impl Worker {
+    fn new(events: Sender<TrainEvent>, waker: Option<Waker>) -> Self {
+        Self {
+            events,
+            waker,
+            session: None,
+            state: RunState::Idle,
+            last_snapshot: None,
+            run_started: None,
+        }
+    }
+
+    fn emit(&self, event: TrainEvent) {
+        let _ = self.events.send(event);
+        if let Some(wake) = &self.waker {
+            wake();
+        }
+    }
+
+    fn run(mut self, config: ExperimentConfig, inbox: Receiver<TrainCommand>) {
+        self.build(config);
+        loop {
+            let command = if self.state == RunState::Running {
+                match inbox.try_recv() {
+                    Ok(command) => Some(command),
+                    Err(TryRecvError::Empty) => None,
+                    Err(TryRecvError::Disconnected) => return,
+                }
+            } else {
+                match inbox.recv() {
+                    Ok(command) => Some(command),
+                    Err(_) => return,
+                }
+            };
+            match command {
+                Some(TrainCommand::Shutdown) => return,
+                Some(command) => self.handle(command),
+                None => self.train_one(),
+            }
+        }
+    }
+
+    /// Build a fresh session (announcing it), or report why the config is unusable.
+    fn build(&mut self, config: ExperimentConfig) {
+        match Session::new(config) {
+            Ok(session) => self.install(session),
+            Err(err) => {
+                self.session = None;
+                self.state = RunState::Idle;
+                self.emit(TrainEvent::Error { message: err.to_string() });
+            }
+        }
+    }
+
+    fn install(&mut self, session: Session) {
+        self.state = if session.is_done() { RunState::Finished } else { RunState::Idle };
+        self.emit(TrainEvent::Ready {
+            parameters: session.parameters(),
+            backend: session.backend().info.clone(),
+            seq_len: session.task().seq_len(),
+            vocab: session.task().vocab().labels().to_vec(),
+        });
+        let snapshot = session.attention_snapshot();
+        self.session = Some(session);
+        self.emit(TrainEvent::Attention(snapshot));
+        self.last_snapshot = None;
+    }
+
+    fn handle(&mut self, command: TrainCommand) {
+        match command {
+            TrainCommand::Start => match self.state {
+                RunState::Finished => {
+                    let config = self.session.as_ref().map(|s| s.config().clone());
+                    if let Some(config) = config {
+                        self.build(config);
+                        self.start();
+                    }
+                }
+                RunState::Idle | RunState::Paused => self.start(),
+                RunState::Running => {}
+            },
+            TrainCommand::Pause if self.state == RunState::Running => self.pause(),
+            TrainCommand::Resume if self.state == RunState::Paused => self.start(),
+            TrainCommand::StepOnce if matches!(self.state, RunState::Idle | RunState::Paused) => {
+                if self.session.is_some() {
+                    self.train_one();
+                    if self.state != RunState::Finished {
+                        self.publish_snapshot(true);
+                        self.state = RunState::Paused;
+                        let step = self.step();
+                        self.emit(TrainEvent::Paused { step });
+                    }
+                }
+            }
+            TrainCommand::Stop if matches!(self.state, RunState::Running | RunState::Paused) => {
+                self.state = RunState::Idle;
+                self.pause_timer();
+                let step = self.step();
+                self.emit(TrainEvent::Stopped { step });
+            }
+            TrainCommand::Reset => {
+                let config = self.session.as_ref().map(|s| s.config().clone());
+                if let Some(config) = config {
+                    self.build(config);
+                }
+            }
+            TrainCommand::ApplyConfig(config) => self.apply(*config),
+            TrainCommand::SetProbe(text) => {
+                if let Some(session) = self.session.as_mut() {
+                    match session.set_probe(&text) {
+                        Ok(()) => self.publish_snapshot(true),
+                        Err(message) => self.emit(TrainEvent::ProbeRejected { message }),
+                    }
+                }
+            }
+            TrainCommand::Save(dir) => {
+                let Some(session) = &self.session else {
+                    return self.emit(TrainEvent::Error {
+                        message: "nothing to save: the config is invalid".to_string(),
+                    });
+                };
+                match runs::save_run(&dir, session) {
+                    Ok(()) => self.emit(TrainEvent::Saved { dir }),
+                    Err(err) => self.emit(TrainEvent::Error { message: err.to_string() }),
+                }
+            }
+            TrainCommand::ExportMetrics(path) => {
+                let Some(session) = &self.session else { return };
+                let csv = runs::metrics_csv(session.history());
+                match runs::write_atomic(&path, csv.as_bytes()) {
+                    Ok(()) => self.emit(TrainEvent::Exported { path }),
+                    Err(err) => self.emit(TrainEvent::Error { message: format!("{}: {err}", path.display()) }),
+                }
+            }
+            TrainCommand::Load(dir) => match runs::load_run(&dir) {
+                Ok(session) => self.install(session),
+                Err(err) => self.emit(TrainEvent::Error { message: err.to_string() }),
+            },
+            // Commands that do not apply in the current state are ignored.
+            _ => {}
+        }
+    }
+
+    fn start(&mut self) {
+        if self.session.is_none() {
+            return self.emit(TrainEvent::Error {
+                message: "cannot start: fix the config first".to_string(),
+            });
+        }
+        if self.run_started.is_none() || self.state == RunState::Idle {
+            self.run_started = Some(Instant::now());
+        }
+        let was_paused = self.state == RunState::Paused;
+        self.state = RunState::Running;
+        let step = self.step();
+        self.emit(if was_paused { TrainEvent::Resumed { step } } else { TrainEvent::Started { step } });
+    }
+
+    fn pause(&mut self) {
+        self.state = RunState::Paused;
+        self.pause_timer();
+        let step = self.step();
+        self.emit(TrainEvent::Paused { step });
+    }
+
+    fn pause_timer(&mut self) {
+        if let Some(session) = self.session.as_mut() {
+            session.pause_timer();
+        }
+    }
+
+    fn step(&self) -> usize {
+        self.session.as_ref().map_or(0, Session::step_count)
+    }
+
+    fn apply(&mut self, config: ExperimentConfig) {
+        let Some(session) = self.session.as_mut() else {
+            return self.build(config);
+        };
+        match session.apply_config(config) {
+            Ok(report) => {
+                let kept_weights = report.kept_everything();
+                let message = if kept_weights {
+                    "config applied; every trained weight was kept".to_string()
+                } else if report.kept.is_empty() {
+                    "config applied; the architecture changed, so the model starts from fresh weights".to_string()
+                } else {
+                    format!(
+                        "config applied; kept {} weight tensors, {} start fresh because their shape changed",
+                        report.kept.len(),
+                        report.fresh.len()
+                    )
+                };
+                let done = session.is_done();
+                self.emit(TrainEvent::ConfigApplied {
+                    kept_weights,
+                    reset_params: report.fresh,
+                    message,
+                });
+                if done {
+                    self.state = RunState::Finished;
+                } else if self.state == RunState::Finished {
+                    self.state = RunState::Paused;
+                }
+                self.publish_snapshot(true);
+            }
+            Err(err) => self.emit(TrainEvent::Error { message: err.to_string() }),
+        }
+    }
+
+    fn train_one(&mut self) {
+        let Some(session) = self.session.as_mut() else {
+            self.state = RunState::Idle;
+            return;
+        };
+        if session.is_done() {
+            self.state = RunState::Finished;
+            return;
+        }
+        let report = (session.step_count() + 1).is_multiple_of(GRADIENT_EVERY);
+        match session.step(report) {
+            StepOutcome::Done { metrics, gradients } => {
+                let config = session.config().clone();
+                let done = session.is_done();
+                self.emit(TrainEvent::Step(metrics));
+                if let Some(gradients) = gradients {
+                    self.emit(TrainEvent::Gradients(gradients));
+                }
+                let step = metrics.step;
+                if config.eval_interval > 0 && step.is_multiple_of(config.eval_interval) && !done {
+                    let eval = self.session.as_mut().expect("session").evaluate();
+                    self.emit(TrainEvent::Eval(eval));
+                }
+                if config.attention_interval > 0 && step.is_multiple_of(config.attention_interval) {
+                    self.publish_snapshot(false);
+                }
+                if done {
+                    self.finish(metrics.loss, metrics.accuracy);
+                }
+            }
+            StepOutcome::NonFinite { step, kind, group } => {
+                let what = match kind {
+                    NonFiniteKind::Loss => "the loss",
+                    NonFiniteKind::Gradient => "a gradient",
+                };
+                let hint = format!(
+                    "{what} became NaN or infinite at step {step}{}; the step was not applied and training is paused. \
+                     Usual causes: a learning rate that is too high, a large init scale, or unscaled scores with a large d_k \
+                     (turn scaling on). Lower lr or init_scale, or add gradient clipping, then resume.",
+                    group.as_ref().map(|g| format!(" (first in {g})")).unwrap_or_default()
+                );
+                self.emit(TrainEvent::NonFinite { step, kind, group, hint });
+                self.pause();
+            }
+        }
+    }
+
+    fn finish(&mut self, loss: f32, accuracy: f32) {
+        let session = self.session.as_mut().expect("session");
+        let eval = session.evaluate();
+        let step = session.step_count();
+        self.emit(TrainEvent::Eval(eval));
+        self.publish_snapshot(true);
+        self.state = RunState::Finished;
+        self.emit(TrainEvent::Finished {
+            step,
+            loss,
+            accuracy,
+            eval_loss: eval.loss,
+            eval_accuracy: eval.accuracy,
+            eval_sequence_accuracy: eval.sequence_accuracy,
+            elapsed_secs: self.run_started.map_or(0.0, |t| t.elapsed().as_secs_f32()),
+        });
+    }
+
+    fn publish_snapshot(&mut self, force: bool) {
+        let due = self.last_snapshot.is_none_or(|t| t.elapsed() >= SNAPSHOT_MIN_GAP);
+        if let Some(session) = &self.session
+            && (force || due)
+        {
+            let snapshot = session.attention_snapshot();
+            self.last_snapshot = Some(Instant::now());
+            self.emit(TrainEvent::Attention(snapshot));
+        }
+    }
+}

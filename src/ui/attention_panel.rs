@@ -1,0 +1,135 @@
+//! The attention grid: one heatmap per layer and head on the probe sequence,
+//! a box to type your own probe, and a click to enlarge one map.
+
+use eframe::egui;
+
+use super::heatmap::{HeatmapView, legend_ui};
+use crate::training::AttentionSnapshot;
+
+/// What the panel asks the app to do.
+pub enum AttentionAction {
+    SetProbe(String),
+}
+
+#[derive(Default)]
+pub struct AttentionPanel {
+    /// (layer, head) shown enlarged in its own window.
+    pub enlarged: Option<(usize, usize)>,
+}
+
+impl AttentionPanel {
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        snapshot: Option<&AttentionSnapshot>,
+        probe_text: &mut String,
+        probe_error: Option<&str>,
+    ) -> Option<AttentionAction> {
+        let mut action = None;
+        ui.horizontal(|ui| {
+            ui.heading("Attention");
+            ui.label("probe:");
+            let edit = ui.add(
+                egui::TextEdit::singleline(probe_text)
+                    .hint_text("type tokens separated by spaces, then Enter")
+                    .desired_width(260.0),
+            );
+            edit.clone().on_hover_text(
+                "The sequence the maps are drawn for. Type tokens of the task's vocabulary \
+                 (characters for char_lm) and press Enter; leave empty for the task's own example.",
+            );
+            let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if entered || ui.button("Show").on_hover_text("Draw the maps for this probe").clicked() {
+                action = Some(AttentionAction::SetProbe(probe_text.clone()));
+            }
+        });
+        if let Some(error) = probe_error {
+            ui.colored_label(ui.visuals().error_fg_color, error);
+        }
+        let Some(snapshot) = snapshot else {
+            ui.label("The maps appear when the model is ready.");
+            return action;
+        };
+        legend_ui(ui);
+        ui.label(format!(
+            "rows: queries · columns: keys · step {} · click a map to enlarge",
+            snapshot.step
+        ));
+        let seq = snapshot.tokens.len();
+        let heads_max = snapshot.layers.iter().flatten().map(Vec::len).max().unwrap_or(1);
+        let width = ui.available_width();
+        let cell = ((width - 60.0) / (heads_max as f32 * (seq as f32 + 4.0))).clamp(3.0, 14.0);
+        egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
+            for (layer, maps) in snapshot.layers.iter().enumerate() {
+                ui.horizontal(|ui| {
+                    ui.vertical(|ui| {
+                        ui.add_space(cell * seq as f32 / 2.0);
+                        ui.label(format!("layer {layer}"));
+                    });
+                    let Some(maps) = maps else {
+                        ui.label("attention off");
+                        return;
+                    };
+                    let keep = snapshot.masks.get(layer).and_then(|m| m.as_deref());
+                    for (head, weights) in maps.iter().enumerate() {
+                        ui.vertical(|ui| {
+                            ui.label(format!("head {head}"));
+                            let view = HeatmapView { weights, keep, tokens: &snapshot.tokens, cell, labels: cell >= 7.0 };
+                            let (response, hover) = view.ui(ui);
+                            if let Some(h) = hover {
+                                response.clone().on_hover_text(cell_text(snapshot, layer, head, h.query, h.key));
+                            }
+                            if response.clicked() {
+                                self.enlarged = Some((layer, head));
+                            }
+                        });
+                    }
+                });
+                ui.add_space(6.0);
+            }
+        });
+        self.enlarged_window(ui.ctx(), snapshot);
+        action
+    }
+
+    fn enlarged_window(&mut self, ctx: &egui::Context, snapshot: &AttentionSnapshot) {
+        let Some((layer, head)) = self.enlarged else { return };
+        let Some(weights) = snapshot.layers.get(layer).and_then(|l| l.as_ref()).and_then(|m| m.get(head)) else {
+            self.enlarged = None;
+            return;
+        };
+        let mut open = true;
+        egui::Window::new(format!("Layer {layer}, head {head}"))
+            .open(&mut open)
+            .default_size([520.0, 560.0])
+            .show(ctx, |ui| {
+                legend_ui(ui);
+                let seq = snapshot.tokens.len().max(1);
+                let cell = ((ui.available_width() - 40.0) / seq as f32).clamp(8.0, 36.0);
+                let keep = snapshot.masks.get(layer).and_then(|m| m.as_deref());
+                let view = HeatmapView { weights, keep, tokens: &snapshot.tokens, cell, labels: true };
+                let (response, hover) = view.ui(ui);
+                if let Some(h) = hover {
+                    response.on_hover_text(cell_text(snapshot, layer, head, h.query, h.key));
+                }
+                ui.label(format!("predicted next tokens: {}", snapshot.predictions.join(" ")));
+            });
+        if !open {
+            self.enlarged = None;
+        }
+    }
+}
+
+/// Tooltip of one cell: query token, key token, weight (or why it is masked).
+pub fn cell_text(snapshot: &AttentionSnapshot, layer: usize, head: usize, query: usize, key: usize) -> String {
+    let seq = snapshot.tokens.len();
+    let weight = snapshot.layers[layer].as_ref().map_or(0.0, |m| m[head][query * seq + key]);
+    let visible = snapshot.masks[layer].as_ref().is_none_or(|m| m[query * seq + key]);
+    let q = &snapshot.tokens[query];
+    let k = &snapshot.tokens[key];
+    if visible {
+        format!("query {query} \"{q}\" → key {key} \"{k}\"\nweight {weight:.3}")
+    } else {
+        format!("query {query} \"{q}\" → key {key} \"{k}\"\nmasked: this query cannot see this key (weight {weight:.3})")
+    }
+}

@@ -1,0 +1,122 @@
+//! One attention map: rows are queries, columns are keys, colour is weight.
+//! Masked cells are grey with a diagonal stroke; hovering shows the query token,
+//! the key token and the weight.
+
+use eframe::egui::{self, Color32, Pos2, Rect, Sense, Stroke, Vec2};
+
+use super::colormap::{MASKED, viridis};
+
+pub struct HeatmapView<'a> {
+    /// `seq × seq` row-major weights.
+    pub weights: &'a [f32],
+    /// `seq × seq` keep-mask, true = visible.
+    pub keep: Option<&'a [bool]>,
+    pub tokens: &'a [String],
+    /// Side of one cell in points.
+    pub cell: f32,
+    /// Draw token labels along both axes.
+    pub labels: bool,
+}
+
+/// What the pointer is over, for the caller's tooltip.
+pub struct HeatmapHover {
+    pub query: usize,
+    pub key: usize,
+}
+
+impl HeatmapView<'_> {
+    pub fn ui(&self, ui: &mut egui::Ui) -> (egui::Response, Option<HeatmapHover>) {
+        let seq = self.tokens.len();
+        let label_space = if self.labels { 34.0 } else { 0.0 };
+        let side = self.cell * seq as f32;
+        let size = Vec2::new(label_space + side, label_space + side);
+        let (rect, response) = ui.allocate_exact_size(size, Sense::click());
+        if !ui.is_rect_visible(rect) || seq == 0 || self.weights.len() < seq * seq {
+            return (response, None);
+        }
+        let painter = ui.painter_at(rect);
+        let origin = rect.min + Vec2::splat(label_space);
+        for q in 0..seq {
+            for k in 0..seq {
+                let cell_rect = Rect::from_min_size(
+                    origin + Vec2::new(k as f32 * self.cell, q as f32 * self.cell),
+                    Vec2::splat(self.cell),
+                );
+                let visible = self.keep.is_none_or(|keep| keep[q * seq + k]);
+                if visible {
+                    painter.rect_filled(cell_rect, 0.0, viridis(self.weights[q * seq + k]));
+                } else {
+                    painter.rect_filled(cell_rect, 0.0, MASKED);
+                    if self.cell >= 6.0 {
+                        painter.line_segment(
+                            [cell_rect.left_bottom(), cell_rect.right_top()],
+                            Stroke::new(1.0, Color32::from_gray(160)),
+                        );
+                    }
+                }
+            }
+        }
+        if self.labels {
+            let font = egui::FontId::monospace((self.cell * 0.8).clamp(7.0, 12.0));
+            let color = ui.visuals().text_color();
+            for (i, token) in self.tokens.iter().enumerate() {
+                let centre = i as f32 * self.cell + self.cell / 2.0;
+                painter.text(
+                    Pos2::new(origin.x + centre, rect.min.y + label_space - 2.0),
+                    egui::Align2::CENTER_BOTTOM,
+                    token,
+                    font.clone(),
+                    color,
+                );
+                painter.text(
+                    Pos2::new(rect.min.x + label_space - 3.0, origin.y + centre),
+                    egui::Align2::RIGHT_CENTER,
+                    token,
+                    font.clone(),
+                    color,
+                );
+            }
+        }
+        let hover = response.hover_pos().and_then(|pos| {
+            let local = pos - origin;
+            let (k, q) = ((local.x / self.cell).floor(), (local.y / self.cell).floor());
+            (k >= 0.0 && q >= 0.0 && (k as usize) < seq && (q as usize) < seq).then(|| HeatmapHover {
+                query: q as usize,
+                key: k as usize,
+            })
+        });
+        if let Some(h) = &hover {
+            let cell_rect = Rect::from_min_size(
+                origin + Vec2::new(h.key as f32 * self.cell, h.query as f32 * self.cell),
+                Vec2::splat(self.cell),
+            );
+            painter.rect_stroke(cell_rect, 0.0, Stroke::new(1.5, Color32::WHITE), egui::StrokeKind::Inside);
+        }
+        (response, hover)
+    }
+}
+
+/// The colour bar: 0 to 1 and the masked swatch.
+pub fn legend_ui(ui: &mut egui::Ui) {
+    ui.horizontal(|ui| {
+        ui.label("weight 0");
+        let (rect, _) = ui.allocate_exact_size(Vec2::new(140.0, 12.0), Sense::hover());
+        let painter = ui.painter_at(rect);
+        let steps = 70;
+        for i in 0..steps {
+            let x0 = rect.min.x + rect.width() * i as f32 / steps as f32;
+            let x1 = rect.min.x + rect.width() * (i + 1) as f32 / steps as f32;
+            painter.rect_filled(
+                Rect::from_min_max(Pos2::new(x0, rect.min.y), Pos2::new(x1, rect.max.y)),
+                0.0,
+                viridis(i as f32 / (steps - 1) as f32),
+            );
+        }
+        ui.label("1");
+        ui.add_space(12.0);
+        let (swatch, _) = ui.allocate_exact_size(Vec2::splat(12.0), Sense::hover());
+        ui.painter().rect_filled(swatch, 0.0, MASKED);
+        ui.painter().line_segment([swatch.left_bottom(), swatch.right_top()], Stroke::new(1.0, Color32::from_gray(160)));
+        ui.label("masked (cannot be seen)");
+    });
+}

@@ -1,0 +1,14 @@
+//! Panels and widgets. Drawing only: they read plain data and return actions;
+//! they never touch a tensor.
+
+pub mod attention_panel;
+pub mod banner;
+pub mod colormap;
+pub mod heatmap;
+pub mod knob_help;
+pub mod layer_card;
+pub mod lesson_panel;
+pub mod menu_bar;
+pub mod model_editor;
+pub mod plots_panel;
+pub mod top_bar;

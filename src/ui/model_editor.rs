@@ -1,0 +1,184 @@
+//! The model editor: global knobs, training knobs, the layer stack as cards, a live
+//! parameter count and memory estimate, and every validation problem next to its knob.
+
+use eframe::egui;
+
+use super::knob_help as help;
+use super::layer_card::{CardAction, inline_problem, layer_card_ui};
+use crate::config::{ConfigProblem, ExperimentConfig, LayerConfig, OptimizerKind, PositionalEncoding, estimate_memory};
+
+/// What the editor knows about the task, for counts and estimates.
+pub struct TaskFacts {
+    pub vocab: usize,
+    pub seq_len: usize,
+}
+
+pub fn model_editor_ui(
+    ui: &mut egui::Ui,
+    config: &mut ExperimentConfig,
+    problems: &[ConfigProblem],
+    facts: Option<&TaskFacts>,
+) {
+    ui.heading("Model");
+    if let Some(facts) = facts {
+        let vocab = config.model_vocab_size(facts.vocab);
+        let estimate = estimate_memory(config, vocab, facts.seq_len);
+        ui.label(format!(
+            "{} parameters · ~{:.1} MiB to train ({:.1} MiB attention matrices)",
+            group_digits(estimate.parameters),
+            estimate.total_mib(),
+            estimate.attention_bytes as f64 / 1048576.0
+        ))
+        .on_hover_text("Weights, gradients and Adam's two moments, plus activations kept for the backward pass (an estimate).");
+    }
+    let problem = |knob: &str| problems.iter().find(|p| p.knob == knob);
+    egui::CollapsingHeader::new("Global").default_open(true).show(ui, |ui| {
+        egui::Grid::new("global_knobs").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
+            let m = &mut config.model;
+            ui.label("d_model").on_hover_text(help::D_MODEL);
+            ui.add(egui::DragValue::new(&mut m.d_model).range(1..=1024)).on_hover_text(help::D_MODEL);
+            ui.end_row();
+            inline_problem(ui, problem("model.d_model"));
+            ui.label("positions").on_hover_text(help::POSITIONAL);
+            egui::ComboBox::from_id_salt("positional")
+                .selected_text(match m.positional {
+                    PositionalEncoding::None => "none",
+                    PositionalEncoding::Sinusoidal => "sinusoidal",
+                    PositionalEncoding::Learned => "learned",
+                })
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut m.positional, PositionalEncoding::None, "none");
+                    ui.selectable_value(&mut m.positional, PositionalEncoding::Sinusoidal, "sinusoidal");
+                    ui.selectable_value(&mut m.positional, PositionalEncoding::Learned, "learned");
+                })
+                .response
+                .on_hover_text(help::POSITIONAL);
+            ui.end_row();
+            ui.label("max length").on_hover_text(help::MAX_LEN);
+            ui.add(egui::DragValue::new(&mut m.max_len).range(1..=4096)).on_hover_text(help::MAX_LEN);
+            ui.end_row();
+            inline_problem(ui, problem("model.max_len"));
+            ui.label("dropout").on_hover_text(help::DROPOUT);
+            ui.add(egui::DragValue::new(&mut m.dropout).range(0.0..=0.9).speed(0.01)).on_hover_text(help::DROPOUT);
+            ui.end_row();
+            inline_problem(ui, problem("model.dropout"));
+            ui.label("init scale").on_hover_text(help::INIT_SCALE);
+            ui.add(egui::DragValue::new(&mut m.init_scale).range(0.001..=1000.0).speed(0.01)).on_hover_text(help::INIT_SCALE);
+            ui.end_row();
+            inline_problem(ui, problem("model.init_scale"));
+        });
+    });
+    egui::CollapsingHeader::new("Training").default_open(true).show(ui, |ui| {
+        egui::Grid::new("training_knobs").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
+            ui.label("optimizer");
+            egui::ComboBox::from_id_salt("optimizer")
+                .selected_text(format!("{:?}", config.optimizer))
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut config.optimizer, OptimizerKind::Adam, "Adam");
+                    ui.selectable_value(&mut config.optimizer, OptimizerKind::AdamW, "AdamW");
+                    ui.selectable_value(&mut config.optimizer, OptimizerKind::Sgd, "Sgd");
+                });
+            ui.end_row();
+            ui.label("learning rate").on_hover_text(help::LR);
+            ui.add(egui::DragValue::new(&mut config.lr).range(1e-6..=10.0).speed(0.0001).max_decimals(5))
+                .on_hover_text(help::LR);
+            ui.end_row();
+            inline_problem(ui, problem("lr"));
+            ui.label("batch").on_hover_text(help::BATCH);
+            ui.add(egui::DragValue::new(&mut config.batch_size).range(1..=4096)).on_hover_text(help::BATCH);
+            ui.end_row();
+            inline_problem(ui, problem("batch_size"));
+            ui.label("steps").on_hover_text(help::STEPS);
+            ui.add(egui::DragValue::new(&mut config.steps).range(1..=1_000_000)).on_hover_text(help::STEPS);
+            ui.end_row();
+        });
+    });
+    ui.separator();
+    ui.horizontal(|ui| {
+        ui.strong(format!("Layers ({})", config.model.layers.len()));
+        if ui.button("➕ Add layer").on_hover_text("Add a layer at the end of the stack (a copy of the last one)").clicked() {
+            let layer = config.model.layers.last().cloned().unwrap_or_default();
+            config.model.layers.push(layer);
+        }
+    });
+    inline_problem_line(ui, problem("model.layers"));
+    let count = config.model.layers.len();
+    let d_model = config.model.d_model;
+    let mut action = None;
+    for index in 0..count {
+        let layer_problems: Vec<&ConfigProblem> =
+            problems.iter().filter(|p| p.knob.starts_with(&format!("model.layers[{index}]."))).collect();
+        if let Some(a) = layer_card_ui(ui, index, count, &mut config.model.layers[index], d_model, &layer_problems) {
+            action = Some((index, a));
+        }
+        ui.add_space(4.0);
+    }
+    if let Some((index, action)) = action {
+        apply_card_action(&mut config.model.layers, index, action);
+    }
+    let shown = |k: &str| {
+        k.starts_with("model.layers[")
+            || matches!(k, "model.d_model" | "model.max_len" | "model.dropout" | "model.init_scale" | "lr" | "batch_size" | "model.layers")
+    };
+    for p in problems.iter().filter(|p| !shown(&p.knob)) {
+        ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {p}"));
+    }
+}
+
+fn inline_problem_line(ui: &mut egui::Ui, problem: Option<&ConfigProblem>) {
+    if let Some(p) = problem {
+        ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {}; fix: {}", p.message, p.fix));
+    }
+}
+
+/// Remove, duplicate or move a layer.
+pub fn apply_card_action(layers: &mut Vec<LayerConfig>, index: usize, action: CardAction) {
+    match action {
+        CardAction::Remove if layers.len() > 1 => {
+            layers.remove(index);
+        }
+        CardAction::Duplicate => {
+            let copy = layers[index].clone();
+            layers.insert(index + 1, copy);
+        }
+        CardAction::MoveUp if index > 0 => layers.swap(index, index - 1),
+        CardAction::MoveDown if index + 1 < layers.len() => layers.swap(index, index + 1),
+        _ => {}
+    }
+}
+
+/// 106257 → "106,257".
+pub fn group_digits(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::preset;
+
+    #[test]
+    fn card_actions_reorder_copy_and_remove() {
+        let mut layers = preset("lesson").unwrap().model.layers;
+        layers[0].heads = 1;
+        apply_card_action(&mut layers, 0, CardAction::MoveDown);
+        assert_eq!(layers[1].heads, 1);
+        apply_card_action(&mut layers, 1, CardAction::Duplicate);
+        assert_eq!(layers.len(), 3);
+        assert_eq!(layers[2].heads, 1);
+        apply_card_action(&mut layers, 0, CardAction::Remove);
+        apply_card_action(&mut layers, 0, CardAction::Remove);
+        apply_card_action(&mut layers, 0, CardAction::Remove);
+        assert_eq!(layers.len(), 1, "the last layer cannot be removed");
+        assert_eq!(group_digits(106257), "106,257");
+        assert_eq!(group_digits(12), "12");
+    }
+}

@@ -1,0 +1,126 @@
+//! The top bar: task, preset, backend, seed, the run buttons, and progress.
+
+use eframe::egui;
+
+use super::knob_help as help;
+use crate::app::actions::AppAction;
+use crate::app::run_view::{RunStatus, RunView};
+use crate::config::{BackendChoice, ExperimentConfig, PRESET_NAMES};
+use crate::tasks::TaskKind;
+
+pub fn top_bar_ui(
+    ui: &mut egui::Ui,
+    config: &mut ExperimentConfig,
+    preset: &str,
+    view: &RunView,
+    can_start: bool,
+    pending_edits: bool,
+    actions: &mut Vec<AppAction>,
+) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Task").on_hover_text(help::TASK);
+        egui::ComboBox::from_id_salt("task")
+            .selected_text(config.task.kind.name())
+            .show_ui(ui, |ui| {
+                for kind in TaskKind::ALL {
+                    let selected = config.task.kind == kind;
+                    if ui.selectable_label(selected, kind.name()).on_hover_text(kind.describe()).clicked() && !selected {
+                        actions.push(AppAction::SetTask(kind));
+                    }
+                }
+            })
+            .response
+            .on_hover_text(format!("{}\n{}", help::TASK, config.task.kind.describe()));
+        ui.label("Preset").on_hover_text(help::PRESET);
+        egui::ComboBox::from_id_salt("preset")
+            .selected_text(preset)
+            .show_ui(ui, |ui| {
+                for name in PRESET_NAMES {
+                    if ui.selectable_label(preset == *name, *name).clicked() {
+                        actions.push(AppAction::LoadPreset(name.to_string()));
+                    }
+                }
+            })
+            .response
+            .on_hover_text(help::PRESET);
+        ui.label("Backend").on_hover_text(help::BACKEND);
+        egui::ComboBox::from_id_salt("backend")
+            .selected_text(match config.backend {
+                BackendChoice::Gpu => "GPU",
+                _ => "CPU",
+            })
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut config.backend, BackendChoice::Cpu, "CPU");
+                ui.selectable_value(&mut config.backend, BackendChoice::Gpu, "GPU");
+            })
+            .response
+            .on_hover_text(help::BACKEND);
+        if let Some(info) = &view.backend {
+            let text = match &info.adapter {
+                Some(adapter) => format!("{} · {adapter}", info.used),
+                None => info.used.clone(),
+            };
+            ui.weak(text);
+        }
+        ui.label("Seed").on_hover_text(help::SEED);
+        ui.add(egui::DragValue::new(&mut config.seed).range(0..=u32::MAX as u64)).on_hover_text(help::SEED);
+        ui.separator();
+
+        let running = view.status == RunStatus::Running;
+        let (label, tip) = if running {
+            ("⏸ Pause", "Pause training (Space)")
+        } else if view.status == RunStatus::Paused {
+            ("▶ Resume", "Resume training (Space)")
+        } else {
+            ("▶ Start", "Start training (Space)")
+        };
+        let enabled = running || can_start;
+        let button = ui.add_enabled(enabled, egui::Button::new(label));
+        let button = if enabled { button.on_hover_text(tip) } else { button.on_disabled_hover_text("Fix the problems shown in the model editor first") };
+        if button.clicked() {
+            actions.push(if running { AppAction::Pause } else { AppAction::StartOrResume });
+        }
+        if ui.add_enabled(!running && can_start, egui::Button::new("⏭ Step")).on_hover_text("Train exactly one step (S)").clicked() {
+            actions.push(AppAction::StepOnce);
+        }
+        if ui.add_enabled(can_start, egui::Button::new("⟲ Reset")).on_hover_text("Fresh weights from the seed (R)").clicked() {
+            actions.push(AppAction::Reset);
+        }
+        if pending_edits && ui.add_enabled(can_start, egui::Button::new("✔ Apply edits")).on_hover_text("Send the edited config to the live model").clicked() {
+            actions.push(AppAction::Apply);
+        }
+        ui.separator();
+        progress_ui(ui, view, config.steps);
+    });
+}
+
+fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize) {
+    let fraction = if total == 0 { 0.0 } else { view.step as f32 / total as f32 };
+    let mut text = format!("step {} / {}", view.step, total);
+    if view.steps_per_s > 0.0 {
+        text += &format!(" · {:.1} steps/s", view.steps_per_s);
+    }
+    if let Some(eta) = view.eta_secs(total) {
+        text += &format!(" · ETA {}", format_eta(eta));
+    }
+    let status = match view.status {
+        RunStatus::NoModel => "invalid config",
+        RunStatus::Ready => "ready",
+        RunStatus::Running => "training",
+        RunStatus::Paused => "paused",
+        RunStatus::Finished => "finished",
+    };
+    ui.add(egui::ProgressBar::new(fraction.min(1.0)).desired_width(300.0).text(format!("{status} · {text}")));
+    if let Some(acc) = view.last_eval_accuracy {
+        ui.label(format!("held-out accuracy {:.1}%", 100.0 * acc));
+    }
+}
+
+pub fn format_eta(secs: f32) -> String {
+    let secs = secs.max(0.0).round() as u64;
+    match secs {
+        0..60 => format!("{secs}s"),
+        60..3600 => format!("{}m{:02}s", secs / 60, secs % 60),
+        _ => format!("{}h{:02}m", secs / 3600, (secs % 3600) / 60),
+    }
+}

@@ -1,0 +1,100 @@
+//! The headless CLI, run as a real process.
+
+use std::process::{Command, Output};
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_attention-workbench"))
+        .args(args)
+        .env("AW_DISABLE_GPU", "1")
+        .output()
+        .expect("run the binary")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).to_string()
+}
+
+#[test]
+fn train_json_prints_one_object_per_line_ending_with_finished_then_eval_reads_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let out = cli(&[
+        "train", "--task", "copy", "--preset", "tiny", "--steps", "30", "--seed", "3", "--json", "--threads", "1",
+        "--save", run.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
+        .collect();
+    let steps: Vec<&serde_json::Value> = lines.iter().filter(|v| v["event"] == "step").collect();
+    assert_eq!(steps.len(), 30);
+    assert!(steps[0]["loss"].as_f64().unwrap() > 0.0);
+    assert!(steps[0]["accuracy"].is_number());
+    let finished = lines.iter().find(|v| v["event"] == "finished").expect("finished line");
+    assert_eq!(finished["step"], 30);
+    for key in ["loss", "accuracy", "eval_accuracy"] {
+        assert!(finished[key].is_number(), "finished has {key}");
+    }
+    assert_eq!(lines.last().unwrap()["event"], "saved");
+
+    let out = cli(&["eval", run.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let eval: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(eval["step"], 30);
+    let trained_acc = finished["eval_accuracy"].as_f64().unwrap();
+    assert!((eval["accuracy"].as_f64().unwrap() - trained_acc).abs() < 1e-6);
+}
+
+#[test]
+fn bench_json_prints_both_presets() {
+    let out = cli(&["bench", "--json", "--steps", "2", "--warmup", "1", "--repeats", "1", "--threads", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let presets: Vec<&str> = lines.iter().map(|v| v["preset"].as_str().unwrap()).collect();
+    assert_eq!(presets, vec!["lesson", "large"]);
+    for line in &lines {
+        assert!(line["steps_per_s"].as_f64().unwrap() > 0.0);
+        assert!(line["tokens_per_s"].as_f64().unwrap() > line["steps_per_s"].as_f64().unwrap());
+        assert_eq!(line["threads"], 1);
+    }
+}
+
+#[test]
+fn bad_flags_configs_and_files_exit_non_zero_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad_config = dir.path().join("bad.json");
+    std::fs::write(&bad_config, r#"{"model": {"layers": [{"heads": 5}]}}"#).unwrap();
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, "{").unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["train", "--task", "juggling"], "juggling"),
+        (vec!["train", "--preset", "huge"], "huge"),
+        (vec!["train", "--config", bad_config.to_str().unwrap()], "heads"),
+        (vec!["train", "--config", broken.to_str().unwrap()], "broken.json"),
+        (vec!["train", "--config", "/no/such/config.json"], "/no/such/config.json"),
+        (vec!["eval", "/no/such/run"], "/no/such/run"),
+        (vec!["train", "--steps", "many"], "many"),
+    ];
+    for (args, needle) in cases {
+        let out = cli(&args);
+        assert!(!out.status.success(), "{args:?} should fail");
+        let err = stderr(&out);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        let lines = err.lines().filter(|l| !l.trim().is_empty()).count();
+        assert!(lines <= 3, "{args:?}: keep errors short: {err}");
+    }
+}
+
+#[test]
+fn gpu_without_an_adapter_falls_back_and_says_so() {
+    let out = cli(&["train", "--task", "copy", "--preset", "tiny", "--steps", "2", "--backend", "gpu"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("no usable GPU"), "{text}");
+    assert!(text.contains("cpu"), "{text}");
+}

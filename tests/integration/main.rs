@@ -1,0 +1,17 @@
+//! Integration tests: one test binary (one link) with a module per area.
+
+mod architecture;
+mod attention;
+mod cli;
+mod runs;
+mod training;
+
+use attention_workbench::config::{ExperimentConfig, preset};
+use attention_workbench::tasks::{TaskConfig, TaskKind};
+
+/// A preset with a task, its max_len grown to fit.
+pub fn experiment(preset_name: &str, task: TaskKind) -> ExperimentConfig {
+    let mut config = preset(preset_name).expect("preset");
+    config.task = TaskConfig::for_kind(task);
+    config
+}

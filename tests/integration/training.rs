@@ -1,0 +1,205 @@
+//! The trainer: reproducibility, learning the easy tasks, non-finite handling,
+//! keeping weights across config changes, and the worker thread's commands.
+
+use std::sync::mpsc::channel;
+use std::time::Duration;
+
+use attention_workbench::config::{BackendChoice, MaskKind, validate};
+use attention_workbench::tasks::TaskKind;
+use attention_workbench::training::{Session, StepOutcome, TrainCommand, TrainEvent, TrainerHandle};
+
+use super::experiment;
+
+fn train(session: &mut Session, steps: usize) -> Vec<f32> {
+    (0..steps)
+        .map(|_| match session.step(false) {
+            StepOutcome::Done { metrics, .. } => metrics.loss,
+            StepOutcome::NonFinite { step, .. } => panic!("non-finite at step {step}"),
+        })
+        .collect()
+}
+
+#[test]
+fn the_same_seed_gives_bit_identical_metrics_on_cpu() {
+    for backend in [BackendChoice::Flex, BackendChoice::Ndarray] {
+        let mut config = experiment("tiny", TaskKind::Reverse);
+        config.backend = backend;
+        config.model.dropout = 0.1;
+        let run = || {
+            let mut session = Session::new(config.clone()).unwrap();
+            let losses = train(&mut session, 25);
+            let eval = session.evaluate();
+            (losses, eval.loss, eval.accuracy)
+        };
+        let (a, b) = (run(), run());
+        assert_eq!(a, b, "{backend:?}: same seed, different run");
+        let bits: Vec<u32> = a.0.iter().map(|l| l.to_bits()).collect();
+        let bits_b: Vec<u32> = b.0.iter().map(|l| l.to_bits()).collect();
+        assert_eq!(bits, bits_b);
+
+        let mut other = config.clone();
+        other.seed = 1;
+        let mut session = Session::new(other).unwrap();
+        assert_ne!(train(&mut session, 25), a.0, "{backend:?}: another seed should differ");
+    }
+}
+
+/// Copy and reverse reach 99% held-out token accuracy within a fixed budget.
+fn reaches_99_percent(task: TaskKind, steps: usize) {
+    let mut config = experiment("lesson", task);
+    config.task.length = 8;
+    config.task.symbols = 8;
+    config.steps = steps;
+    config.lr = 3e-3;
+    config.warmup_steps = 20;
+    let mut session = Session::new(config).unwrap();
+    train(&mut session, steps);
+    let eval = session.evaluate();
+    assert!(eval.accuracy >= 0.99, "{task:?}: held-out accuracy {} after {steps} steps", eval.accuracy);
+}
+
+#[test]
+fn copy_reaches_99_percent() {
+    reaches_99_percent(TaskKind::Copy, 400);
+}
+
+#[test]
+fn reverse_reaches_99_percent() {
+    reaches_99_percent(TaskKind::Reverse, 400);
+}
+
+#[test]
+fn a_runaway_learning_rate_pauses_with_the_step_and_a_group_named() {
+    let mut config = experiment("tiny", TaskKind::Reverse);
+    config.lr = 1e30;
+    config.model.init_scale = 1e18;
+    let mut session = Session::new(config).unwrap();
+    let mut outcome = None;
+    for _ in 0..20 {
+        if let StepOutcome::NonFinite { step, kind, group } = session.step(false) {
+            outcome = Some((step, kind, group));
+            break;
+        }
+    }
+    let (step, _kind, _group) = outcome.expect("a 1e30 learning rate must blow up within 20 steps");
+    assert!(step >= 1);
+    // The bad step was not applied: the weights are still finite.
+    let eval = session.evaluate();
+    assert!(eval.loss.is_finite() || step == 1);
+}
+
+#[test]
+fn changing_only_the_mask_keeps_every_trained_weight() {
+    let config = experiment("tiny", TaskKind::Reverse);
+    let mut session = Session::new(config.clone()).unwrap();
+    train(&mut session, 30);
+    let before = session.evaluate();
+
+    let same_config = session.config().clone();
+    let report = session.apply_config(same_config).unwrap();
+    assert!(report.kept_everything(), "{:?}", report.fresh);
+    let same = session.evaluate();
+    assert_eq!(before.loss, same.loss, "identical config, identical weights");
+
+    let mut bidirectional = session.config().clone();
+    bidirectional.model.layers[0].mask = MaskKind::Bidirectional;
+    let report = session.apply_config(bidirectional).unwrap();
+    assert!(report.kept_everything());
+    assert_eq!(session.step_count(), 30);
+
+    let mut wider = session.config().clone();
+    wider.model.layers[0].d_ff = 96;
+    let report = session.apply_config(wider).unwrap();
+    assert!(!report.kept_everything());
+    assert!(report.fresh.iter().any(|p| p.contains("ffn.up")), "{:?}", report.fresh);
+    assert!(report.kept.iter().any(|p| p.contains("attention.wq")));
+}
+
+#[test]
+fn gradient_reports_cover_every_layer_with_sane_ratios() {
+    let mut session = Session::new(experiment("lesson", TaskKind::Reverse)).unwrap();
+    train(&mut session, 3);
+    let StepOutcome::Done { gradients: Some(report), .. } = session.step(true) else {
+        panic!("a report was asked for");
+    };
+    let layers: Vec<&str> = report.layers.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(layers, vec!["embedding", "layer 0", "layer 1", "head"]);
+    assert!(report.layers.iter().all(|(_, norm)| norm.is_finite() && *norm > 0.0));
+    for group in &report.groups {
+        assert!(group.update_ratio > 0.0 && group.update_ratio < 1.0, "{group:?}");
+    }
+}
+
+#[test]
+fn the_gpu_choice_falls_back_to_cpu_with_a_reason() {
+    // SAFETY: set before any GPU initialisation in this test process.
+    unsafe { std::env::set_var("AW_DISABLE_GPU", "1") };
+    let mut config = experiment("tiny", TaskKind::Copy);
+    config.backend = BackendChoice::Gpu;
+    let session = Session::new(config).unwrap();
+    let info = &session.backend().info;
+    assert!(info.used.starts_with("cpu"), "{info:?}");
+    assert!(info.fallback_reason.as_deref().unwrap_or("").contains("GPU"), "{info:?}");
+}
+
+fn wait_for(events: &std::sync::mpsc::Receiver<TrainEvent>, what: &str, matches: impl Fn(&TrainEvent) -> bool) -> Vec<TrainEvent> {
+    let mut seen = Vec::new();
+    loop {
+        let event = events
+            .recv_timeout(Duration::from_secs(120))
+            .unwrap_or_else(|_| panic!("timed out waiting for {what}; saw {} events", seen.len()));
+        let done = matches(&event);
+        seen.push(event);
+        if done {
+            return seen;
+        }
+    }
+}
+
+#[test]
+fn the_worker_thread_runs_pauses_steps_and_finishes_with_plain_events() {
+    let mut config = experiment("tiny", TaskKind::Copy);
+    config.steps = 60;
+    config.eval_interval = 20;
+    config.attention_interval = 10;
+    let (tx, events) = channel();
+    let trainer = TrainerHandle::spawn(config, tx, None);
+    let ready = wait_for(&events, "ready", |e| matches!(e, TrainEvent::Ready { .. }));
+    assert!(matches!(ready.last(), Some(TrainEvent::Ready { parameters, .. }) if *parameters > 0));
+
+    trainer.send(TrainCommand::StepOnce);
+    let seen = wait_for(&events, "one step then pause", |e| matches!(e, TrainEvent::Paused { .. }));
+    let steps: Vec<usize> = seen.iter().filter_map(|e| match e { TrainEvent::Step(m) => Some(m.step), _ => None }).collect();
+    assert_eq!(steps, vec![1]);
+
+    trainer.send(TrainCommand::SetProbe("a b c | a b c".to_string()));
+    let seen = wait_for(&events, "probe snapshot", |e| matches!(e, TrainEvent::Attention(_)));
+    let TrainEvent::Attention(snapshot) = seen.last().unwrap() else { unreachable!() };
+    assert_eq!(snapshot.tokens, vec!["a", "b", "c", "|", "a", "b", "c"]);
+    assert_eq!(snapshot.layers.len(), 1);
+    let heads = snapshot.layers[0].as_ref().unwrap();
+    assert_eq!(heads.len(), 2);
+    assert_eq!(heads[0].len(), 49);
+
+    trainer.send(TrainCommand::SetProbe("a b zebra".to_string()));
+    let seen = wait_for(&events, "probe rejected", |e| matches!(e, TrainEvent::ProbeRejected { .. }));
+    let TrainEvent::ProbeRejected { message } = seen.last().unwrap() else { unreachable!() };
+    assert!(message.contains("zebra"), "{message}");
+
+    trainer.send(TrainCommand::Resume);
+    let seen = wait_for(&events, "finished", |e| matches!(e, TrainEvent::Finished { .. }));
+    let evals = seen.iter().filter(|e| matches!(e, TrainEvent::Eval(_))).count();
+    assert!(evals >= 3, "evals at 20, 40 and the end; saw {evals}");
+    assert!(seen.iter().any(|e| matches!(e, TrainEvent::Gradients(_))));
+    let TrainEvent::Finished { step, .. } = seen.last().unwrap() else { unreachable!() };
+    assert_eq!(*step, 60);
+
+    let mut invalid = experiment("tiny", TaskKind::Copy);
+    invalid.model.layers[0].heads = 3;
+    assert!(!validate(&invalid).is_empty());
+    trainer.send(TrainCommand::ApplyConfig(Box::new(invalid)));
+    let seen = wait_for(&events, "error for invalid config", |e| matches!(e, TrainEvent::Error { .. }));
+    let TrainEvent::Error { message } = seen.last().unwrap() else { unreachable!() };
+    assert!(message.contains("model.layers[0].heads"), "{message}");
+    trainer.shutdown();
+}
