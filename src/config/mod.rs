@@ -210,9 +210,9 @@ pub enum BackendChoice {
 }
 
 impl ExperimentConfig {
-    /// Read an experiment from JSON text; the error says what was wrong and where.
-    pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
-        serde_json::from_str(text)
+    /// Read an experiment from JSON text; the error names the knob, the problem and where.
+    pub fn from_json(text: &str) -> Result<Self, String> {
+        crate::runs::parse_json(text)
     }
 
     /// Pretty JSON, the format of experiment files and run folders.

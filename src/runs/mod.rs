@@ -93,16 +93,16 @@ pub fn load_run(dir: &Path) -> Result<Session, RunError> {
     }
     let config_path = dir.join(CONFIG_FILE);
     let config: ExperimentConfig = read_json(&config_path)?;
+    let mut session = Session::new(config).map_err(|source| RunError::Config {
+        path: config_path,
+        source,
+    })?;
     let metrics_path = dir.join(METRICS_FILE);
     let history: MetricsHistory = if metrics_path.exists() {
         read_json(&metrics_path)?
     } else {
         MetricsHistory::default()
     };
-    let mut session = Session::new(config).map_err(|source| RunError::Config {
-        path: config_path,
-        source,
-    })?;
     let model = weights::load(&dir.join(WEIGHTS_FILE), session.model())?;
     session.restore(model, history);
     Ok(session)
@@ -111,7 +111,22 @@ pub fn load_run(dir: &Path) -> Result<Session, RunError> {
 /// Read the config of a run folder (or an experiment file) with file-named errors.
 pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, RunError> {
     let text = std::fs::read_to_string(path).map_err(|e| file_error(path, format!("cannot read: {e}")))?;
-    serde_json::from_str(&text).map_err(|e| file_error(path, format!("not valid: {e}")))
+    parse_json(&text).map_err(|why| file_error(path, why))
+}
+
+/// Parse JSON; the error names the field path (e.g. `model.layers[0].heads`), the
+/// problem, and the line and column.
+pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
+        let field = err.path().to_string();
+        let inner = err.into_inner();
+        if field.is_empty() || field == "." || field == "?" {
+            format!("not valid JSON for this file: {inner}")
+        } else {
+            format!("{field}: {inner}")
+        }
+    })
 }
 
 /// Every step and evaluation as CSV: `step,loss,accuracy,lr,grad_norm,eval_loss,eval_accuracy,eval_sequence_accuracy`
