@@ -188,7 +188,7 @@ impl WorkbenchApp {
             });
         }
         if self.state.layout.plots {
-            let response = egui::Panel::bottom("plots").resizable(true).default_size(260.0).show(ui, |ui| {
+            let response = egui::Panel::bottom("plots").resizable(true).default_size(280.0).min_size(200.0).show(ui, |ui| {
                 ui::plots_panel::plots_ui(ui, &self.view, &mut self.state.plots);
             });
             self.plots_rect = Some(response.response.rect);

@@ -48,8 +48,8 @@ pub struct RunView {
     pub grad_norm: Series,
     /// Per layer ("embedding", "layer 0", ..., "head").
     pub layer_grad_norms: BTreeMap<String, Series>,
-    /// Per parameter group, ‖Δw‖/‖w‖.
-    pub update_ratios: BTreeMap<String, Series>,
+    /// Per layer, the mean ‖Δw‖/‖w‖ of its parameter groups.
+    pub layer_update_ratios: BTreeMap<String, Series>,
     pub attention: Option<AttentionSnapshot>,
     pub banner: Option<Banner>,
     pub probe_error: Option<String>,
@@ -75,7 +75,7 @@ impl Default for RunView {
             lr: Series::default(),
             grad_norm: Series::default(),
             layer_grad_norms: BTreeMap::new(),
-            update_ratios: BTreeMap::new(),
+            layer_update_ratios: BTreeMap::new(),
             attention: None,
             banner: None,
             probe_error: None,
@@ -132,8 +132,14 @@ impl RunView {
                 for (layer, norm) in report.layers {
                     self.layer_grad_norms.entry(layer).or_default().push(x, norm as f64);
                 }
+                let mut per_layer: BTreeMap<String, (f64, usize)> = BTreeMap::new();
                 for group in report.groups {
-                    self.update_ratios.entry(group.group).or_default().push(x, group.update_ratio as f64);
+                    let entry = per_layer.entry(group.layer).or_default();
+                    entry.0 += group.update_ratio as f64;
+                    entry.1 += 1;
+                }
+                for (layer, (sum, count)) in per_layer {
+                    self.layer_update_ratios.entry(layer).or_default().push(x, sum / count as f64);
                 }
             }
             TrainEvent::Attention(snapshot) => {

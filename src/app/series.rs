@@ -74,6 +74,11 @@ impl Series {
             .collect()
     }
 
+    /// Largest value stored.
+    pub fn max_y(&self) -> Option<f64> {
+        self.points.iter().chain(&self.bucket).map(|p| p[1]).reduce(f64::max)
+    }
+
     pub fn last(&self) -> Option<[f64; 2]> {
         self.bucket.last().or(self.points.last()).copied()
     }

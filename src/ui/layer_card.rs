@@ -31,13 +31,13 @@ pub fn layer_card_ui(
                 if ui.add_enabled(count > 1, egui::Button::new("✖")).on_hover_text("Remove this layer").clicked() {
                     action = Some(CardAction::Remove);
                 }
-                if ui.button("⧉").on_hover_text("Duplicate this layer").clicked() {
+                if ui.button("copy").on_hover_text("Duplicate this layer (the copy goes below it)").clicked() {
                     action = Some(CardAction::Duplicate);
                 }
-                if ui.add_enabled(index + 1 < count, egui::Button::new("⏷")).on_hover_text("Move down").clicked() {
+                if ui.add_enabled(index + 1 < count, egui::Button::new("↓")).on_hover_text("Move this layer down").clicked() {
                     action = Some(CardAction::MoveDown);
                 }
-                if ui.add_enabled(index > 0, egui::Button::new("⏶")).on_hover_text("Move up").clicked() {
+                if ui.add_enabled(index > 0, egui::Button::new("↑")).on_hover_text("Move this layer up").clicked() {
                     action = Some(CardAction::MoveUp);
                 }
             });

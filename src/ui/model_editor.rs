@@ -96,7 +96,7 @@ pub fn model_editor_ui(
     ui.separator();
     ui.horizontal(|ui| {
         ui.strong(format!("Layers ({})", config.model.layers.len()));
-        if ui.button("➕ Add layer").on_hover_text("Add a layer at the end of the stack (a copy of the last one)").clicked() {
+        if ui.button("+ Add layer").on_hover_text("Add a layer at the end of the stack (a copy of the last one)").clicked() {
             let layer = config.model.layers.last().cloned().unwrap_or_default();
             config.model.layers.push(layer);
         }

@@ -3,7 +3,7 @@
 //! to every chart.
 
 use eframe::egui;
-use egui_plot::{Legend, Line, Plot, PlotPoints};
+use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
 
 use crate::app::run_view::RunView;
 use crate::app::series::Series;
@@ -22,44 +22,32 @@ const CURVE_COLORS: [egui::Color32; 8] = [
 ];
 
 pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) {
+    // The panel's own height (resizable), not what the content asked for last frame.
+    let chart_height = (ui.max_rect().height() - 48.0).max(140.0);
     ui.horizontal(|ui| {
         ui.checkbox(&mut settings.log_scale, "log scale")
-            .on_hover_text("Plot losses and norms on a log₁₀ axis: slow late progress becomes visible.");
+            .on_hover_text("Plot losses, norms and ratios on a log₁₀ axis: slow late progress becomes visible.");
         ui.add(egui::Slider::new(&mut settings.smoothing, 0.0..=0.99).text("smoothing"))
             .on_hover_text("Exponential moving average over steps: 0 shows raw values.");
-        ui.separator();
-        ui.label(format!("{} points kept per curve at most", Series::default_capacity()));
+        ui.weak(format!("(each curve keeps at most {} points; older ones are merged)", Series::default_capacity()));
     });
-    let height = (ui.available_height() - 8.0).max(120.0);
-    let width = (ui.available_width() / 4.0 - 8.0).max(160.0);
+    let width = (ui.available_width() / 5.0 - 8.0).max(150.0);
+    let log = settings.log_scale;
     ui.horizontal(|ui| {
-        let log = settings.log_scale;
-        chart(ui, "loss_chart", "loss (train, eval)", width, height, settings, log, &[
-            ("train loss", &view.train_loss),
-            ("eval loss", &view.eval_loss),
+        chart(ui, "loss_chart", "loss", width, chart_height, settings, log, Corner::RightTop, &[
+            ("train", &view.train_loss),
+            ("eval", &view.eval_loss),
         ]);
-        chart(ui, "accuracy_chart", "accuracy (train, eval)", width, height, settings, false, &[
-            ("train accuracy", &view.train_accuracy),
-            ("eval accuracy", &view.eval_accuracy),
+        chart(ui, "accuracy_chart", "accuracy", width, chart_height, settings, false, Corner::RightBottom, &[
+            ("train", &view.train_accuracy),
+            ("eval", &view.eval_accuracy),
         ]);
-        let layers: Vec<(String, &Series)> = view.layer_grad_norms.iter().map(|(k, v)| (format!("‖∇‖ {k}"), v)).collect();
-        let ratios: Vec<(String, &Series)> = top_ratios(view);
-        let grads: Vec<(&str, &Series)> = layers.iter().chain(&ratios).map(|(n, s)| (n.as_str(), *s)).collect();
-        chart(ui, "grad_chart", "gradient norm per layer · update/weight", width, height, settings, log, &grads);
-        chart(ui, "lr_chart", "learning rate · global gradient norm", width, height, settings, log, &[
-            ("learning rate", &view.lr),
-            ("global grad norm", &view.grad_norm),
-        ]);
+        let norms: Vec<(&str, &Series)> = view.layer_grad_norms.iter().map(|(k, v)| (k.as_str(), v)).collect();
+        chart(ui, "grad_chart", "gradient norm per layer", width, chart_height, settings, log, Corner::LeftBottom, &norms);
+        let ratios: Vec<(&str, &Series)> = view.layer_update_ratios.iter().map(|(k, v)| (k.as_str(), v)).collect();
+        chart(ui, "ratio_chart", "update / weight per layer", width, chart_height, settings, log, Corner::LeftBottom, &ratios);
+        chart(ui, "lr_chart", "learning rate", width, chart_height, settings, false, Corner::RightBottom, &[("lr", &view.lr)]);
     });
-}
-
-/// Update ratios of the attention and FFN input projections (the rest would crowd the chart).
-fn top_ratios(view: &RunView) -> Vec<(String, &Series)> {
-    view.update_ratios
-        .iter()
-        .filter(|(name, _)| name.ends_with(".wq") || name.ends_with(".up") || name.as_str() == "tok_emb")
-        .map(|(name, s)| (format!("Δ/w {name}"), s))
-        .collect()
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -71,17 +59,20 @@ fn chart(
     height: f32,
     settings: &PlotSettings,
     log: bool,
+    corner: Corner,
     curves: &[(&str, &Series)],
 ) {
     ui.vertical(|ui| {
         ui.label(title);
         let mut plot = Plot::new(id)
             .width(width)
-            .height(height - 20.0)
-            .legend(Legend::default())
+            .height(height)
+            .legend(Legend::default().position(corner))
             .x_axis_label("step");
         if log {
-            plot = plot.y_axis_formatter(|mark, _| format!("{:.3}", 10f64.powf(mark.value)));
+            plot = plot.y_axis_formatter(|mark, _| format_value(10f64.powf(mark.value)));
+        } else if let Some((low, high)) = y_range(curves) {
+            plot = plot.include_y(low).include_y(high);
         }
         plot.show(ui, |plot_ui| {
             for (i, (name, series)) in curves.iter().enumerate() {
@@ -95,4 +86,20 @@ fn chart(
             }
         });
     });
+}
+
+/// Axis labels that stay readable from 1e-6 to 1e3.
+fn format_value(v: f64) -> String {
+    if v == 0.0 || (1e-2..1e3).contains(&v.abs()) {
+        format!("{v:.3}").trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        format!("{v:.0e}")
+    }
+}
+
+/// On a linear axis, always show zero and a little headroom above the highest value,
+/// so a constant curve (a fixed learning rate) is not stretched into noise.
+fn y_range(curves: &[(&str, &Series)]) -> Option<(f64, f64)> {
+    let high = curves.iter().filter_map(|(_, s)| s.max_y()).fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))?;
+    Some((0.0, if high > 0.0 { high * 1.1 } else { 1.0 }))
 }

@@ -68,11 +68,11 @@ pub fn top_bar_ui(
 
         let running = view.status == RunStatus::Running;
         let (label, tip) = if running {
-            ("⏸ Pause", "Pause training (Space)")
+            ("Pause", "Pause training (Space)")
         } else if view.status == RunStatus::Paused {
-            ("▶ Resume", "Resume training (Space)")
+            ("Resume", "Resume training (Space)")
         } else {
-            ("▶ Start", "Start training (Space)")
+            ("Start", "Start training (Space)")
         };
         let enabled = running || can_start;
         let button = ui.add_enabled(enabled, egui::Button::new(label));
@@ -80,13 +80,13 @@ pub fn top_bar_ui(
         if button.clicked() {
             actions.push(if running { AppAction::Pause } else { AppAction::StartOrResume });
         }
-        if ui.add_enabled(!running && can_start, egui::Button::new("⏭ Step")).on_hover_text("Train exactly one step (S)").clicked() {
+        if ui.add_enabled(!running && can_start, egui::Button::new("Step")).on_hover_text("Train exactly one step (S)").clicked() {
             actions.push(AppAction::StepOnce);
         }
-        if ui.add_enabled(can_start, egui::Button::new("⟲ Reset")).on_hover_text("Fresh weights from the seed (R)").clicked() {
+        if ui.add_enabled(can_start, egui::Button::new("Reset")).on_hover_text("Fresh weights from the seed (R)").clicked() {
             actions.push(AppAction::Reset);
         }
-        if pending_edits && ui.add_enabled(can_start, egui::Button::new("✔ Apply edits")).on_hover_text("Send the edited config to the live model").clicked() {
+        if pending_edits && ui.add_enabled(can_start, egui::Button::new("Apply edits")).on_hover_text("Send the edited config to the live model").clicked() {
             actions.push(AppAction::Apply);
         }
         ui.separator();
@@ -103,14 +103,15 @@ fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize) {
     if let Some(eta) = view.eta_secs(total) {
         text += &format!(" · ETA {}", format_eta(eta));
     }
-    let status = match view.status {
-        RunStatus::NoModel => "invalid config",
-        RunStatus::Ready => "ready",
-        RunStatus::Running => "training",
-        RunStatus::Paused => "paused",
-        RunStatus::Finished => "finished",
+    let (status, color) = match view.status {
+        RunStatus::NoModel => ("invalid config", ui.visuals().error_fg_color),
+        RunStatus::Ready => ("ready", ui.visuals().text_color()),
+        RunStatus::Running => ("training", egui::Color32::from_rgb(90, 200, 120)),
+        RunStatus::Paused => ("paused", ui.visuals().warn_fg_color),
+        RunStatus::Finished => ("finished", egui::Color32::from_rgb(120, 170, 255)),
     };
-    ui.add(egui::ProgressBar::new(fraction.min(1.0)).desired_width(300.0).text(format!("{status} · {text}")));
+    ui.colored_label(color, status);
+    ui.add(egui::ProgressBar::new(fraction.min(1.0)).desired_width(330.0).text(text));
     if let Some(acc) = view.last_eval_accuracy {
         ui.label(format!("held-out accuracy {:.1}%", 100.0 * acc));
     }
