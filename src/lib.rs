@@ -7,9 +7,12 @@
 //! The model/training side never draws; the app side never touches a tensor.
 
 pub mod app;
+pub mod bughunt;
 pub mod cli;
 pub mod config;
+pub mod experiments;
 pub mod model;
+pub mod probe;
 pub mod runs;
 pub mod tasks;
 pub mod training;

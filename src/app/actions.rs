@@ -29,5 +29,9 @@ pub enum AppAction {
     Redo,
     SetProbe(String),
     ToggleHelp,
+    /// Replace the edited experiment with a bug-hunt case.
+    LoadBugCase(String),
+    /// Run the leak probes on the current model.
+    Probe,
     DismissBanner,
 }

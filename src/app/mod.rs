@@ -3,6 +3,7 @@
 
 pub mod actions;
 pub mod files;
+pub mod inspection;
 mod frame_times;
 pub mod run_view;
 pub mod series;
@@ -26,6 +27,9 @@ use crate::tasks::TaskConfig;
 use crate::training::{TrainCommand, TrainEvent, TrainerHandle};
 use crate::ui;
 use crate::ui::attention_panel::{AttentionAction, AttentionPanel};
+use crate::ui::bug_hunt::BugHuntPanel;
+use crate::ui::mask_inspector::MaskInspector;
+use state::CentralView;
 use crate::ui::model_editor::TaskFacts;
 
 /// Longest time one frame spends folding in trainer events.
@@ -82,6 +86,9 @@ pub struct WorkbenchApp {
     /// An edit that would lose trained weights, waiting for the learner's yes.
     confirm_apply: Option<ExperimentConfig>,
     attention_panel: AttentionPanel,
+    mask_inspector: MaskInspector,
+    bug_hunt: BugHuntPanel,
+    bug_cases: Vec<crate::bughunt::BugCase>,
     help_open: bool,
     frame_times: FrameTimes,
     notices_tx: Sender<Banner>,
@@ -109,6 +116,9 @@ impl WorkbenchApp {
             events,
             confirm_apply: None,
             attention_panel: AttentionPanel::default(),
+            mask_inspector: MaskInspector::default(),
+            bug_hunt: BugHuntPanel::default(),
+            bug_cases: crate::bughunt::cases(),
             help_open: false,
             frame_times: FrameTimes::from_env(),
             notices_tx,
@@ -194,13 +204,34 @@ impl WorkbenchApp {
             self.plots_rect = Some(response.response.rect);
         }
         let central = egui::CentralPanel::default().show(ui, |ui| {
-            if self.state.layout.attention {
-                let action = self.attention_panel.ui(ui, self.view.attention.as_ref(), &mut self.state.probe_text, self.view.probe_error.as_deref());
-                if let Some(AttentionAction::SetProbe(text)) = action {
-                    actions.push(AppAction::SetProbe(text));
+            ui.horizontal(|ui| {
+                let tabs = [
+                    (CentralView::Attention, "Attention", "Every layer's and head's attention on the probe"),
+                    (CentralView::MaskInspector, "Mask inspector", "Intended mask, applied mask and effective attention side by side, with leak checks"),
+                    (CentralView::BugHunt, "Bug hunt", "Planted-bug experiments to diagnose"),
+                ];
+                for (view, label, tip) in tabs {
+                    ui.selectable_value(&mut self.state.central, view, label).on_hover_text(tip);
                 }
-            } else {
-                ui.label("The attention panel is hidden (View menu).");
+            });
+            ui.separator();
+            match self.state.central {
+                CentralView::Attention if self.state.layout.attention => {
+                    let action = self.attention_panel.ui(ui, self.view.attention.as_ref(), &mut self.state.probe_text, self.view.probe_error.as_deref());
+                    if let Some(AttentionAction::SetProbe(text)) = action {
+                        actions.push(AppAction::SetProbe(text));
+                    }
+                }
+                CentralView::Attention => {
+                    ui.label("The attention panel is hidden (View menu).");
+                }
+                CentralView::MaskInspector => {
+                    let probes = [self.view.causality.as_ref(), self.view.padding_probe.as_ref()];
+                    egui::ScrollArea::both().show(ui, |ui| self.mask_inspector.ui(ui, self.view.attention.as_ref(), probes, &mut actions));
+                }
+                CentralView::BugHunt => {
+                    egui::ScrollArea::vertical().show(ui, |ui| self.bug_hunt.ui(ui, &self.bug_cases, &mut self.state.solved_bugs, &mut actions));
+                }
             }
         });
         self.attention_rect = Some(central.response.rect);
@@ -366,6 +397,19 @@ impl WorkbenchApp {
                 self.trainer.send(TrainCommand::SetProbe(text));
             }
             AppAction::ToggleHelp => self.help_open = !self.help_open,
+            AppAction::LoadBugCase(id) => {
+                if let Some(case) = self.bug_cases.iter().find(|c| c.id == id).cloned() {
+                    let config = case.config.clone();
+                    self.edit(|c| *c = config);
+                    self.state.probe_text.clear();
+                    self.notice(BannerKind::Info, format!("loaded \"{}\": train it and look for the symptom", case.title));
+                    if self.can_start() {
+                        self.send_config();
+                        self.trainer.send(TrainCommand::Reset);
+                    }
+                }
+            }
+            AppAction::Probe => self.trainer.send(TrainCommand::Probe),
             AppAction::DismissBanner => self.view.banner = None,
         }
         if self.checked.config != self.state.config {

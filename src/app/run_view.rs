@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::series::Series;
+use crate::probe::LeakReport;
 use crate::training::{AttentionSnapshot, BackendInfo, TrainEvent};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +52,9 @@ pub struct RunView {
     /// Per layer, the mean ‖Δw‖/‖w‖ of its parameter groups.
     pub layer_update_ratios: BTreeMap<String, Series>,
     pub attention: Option<AttentionSnapshot>,
+    /// The latest causality and padding probe results.
+    pub causality: Option<LeakReport>,
+    pub padding_probe: Option<LeakReport>,
     pub banner: Option<Banner>,
     pub probe_error: Option<String>,
     pub last_eval_accuracy: Option<f32>,
@@ -77,6 +81,8 @@ impl Default for RunView {
             layer_grad_norms: BTreeMap::new(),
             layer_update_ratios: BTreeMap::new(),
             attention: None,
+            causality: None,
+            padding_probe: None,
             banner: None,
             probe_error: None,
             last_eval_accuracy: None,
@@ -169,6 +175,10 @@ impl RunView {
             TrainEvent::Saved { dir } => {
                 self.banner = Some(Banner { kind: BannerKind::Info, text: format!("saved the run to {}", dir.display()) });
             }
+            TrainEvent::Probed(report) => match report.probe {
+                "padding" => self.padding_probe = Some(report),
+                _ => self.causality = Some(report),
+            },
             TrainEvent::Exported { path } => {
                 self.banner = Some(Banner { kind: BannerKind::Info, text: format!("wrote {}", path.display()) });
             }
@@ -191,5 +201,63 @@ impl RunView {
     pub fn eta_secs(&self, total_steps: usize) -> Option<f32> {
         (self.status == RunStatus::Running && self.steps_per_s > 0.0)
             .then(|| total_steps.saturating_sub(self.step) as f32 / self.steps_per_s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::training::{EvalMetrics, StepMetrics};
+
+    fn ready(fallback: Option<&str>) -> TrainEvent {
+        TrainEvent::Ready {
+            parameters: 100,
+            backend: BackendInfo {
+                requested: "gpu".into(),
+                used: "cpu (flex)".into(),
+                adapter: None,
+                fallback_reason: fallback.map(String::from),
+            },
+            seq_len: 5,
+            vocab: vec!["a".into()],
+        }
+    }
+
+    fn step(step: usize, loss: f32) -> TrainEvent {
+        TrainEvent::Step(StepMetrics { step, loss, accuracy: 0.5, lr: 1e-3, grad_norm: 1.0, steps_per_s: 10.0, tokens_per_s: 100.0 })
+    }
+
+    #[test]
+    fn a_run_moves_through_its_states_and_fills_the_curves() {
+        let mut view = RunView::default();
+        assert_eq!(view.status, RunStatus::NoModel);
+        view.apply(ready(None));
+        assert_eq!(view.status, RunStatus::Ready);
+        view.apply(TrainEvent::Started { step: 0 });
+        assert_eq!(view.status, RunStatus::Running);
+        for i in 1..=20 {
+            view.apply(step(i, 1.0 / i as f32));
+        }
+        view.apply(TrainEvent::Eval(EvalMetrics { step: 20, loss: 0.1, accuracy: 0.9, sequence_accuracy: 0.5 }));
+        assert_eq!(view.train_loss.len(), 20);
+        assert_eq!(view.last_eval_accuracy, Some(0.9));
+        assert_eq!(view.eta_secs(120), Some(10.0));
+        view.apply(TrainEvent::Paused { step: 20 });
+        assert_eq!(view.status, RunStatus::Paused);
+        assert_eq!(view.eta_secs(120), None);
+    }
+
+    #[test]
+    fn non_finite_and_fallback_raise_banners_and_ready_clears_curves() {
+        let mut view = RunView::default();
+        view.apply(ready(Some("no usable GPU: none found")));
+        assert_eq!(view.banner.as_ref().unwrap().kind, BannerKind::Warning);
+        view.apply(step(1, 2.0));
+        view.apply(TrainEvent::NonFinite { step: 2, kind: crate::training::NonFiniteKind::Loss, group: None, hint: "lower lr".into() });
+        assert_eq!(view.banner.as_ref().unwrap().kind, BannerKind::Error);
+        let generation = view.generation;
+        view.apply(ready(None));
+        assert!(view.train_loss.is_empty(), "a new model starts new curves");
+        assert_eq!(view.generation, generation + 1);
     }
 }

@@ -17,6 +17,20 @@ pub struct PersistedState {
     pub dark_mode: bool,
     pub probe_text: String,
     pub plots: PlotSettings,
+    /// Which view fills the centre.
+    pub central: CentralView,
+    /// Bug-hunt cases the learner named right.
+    pub solved_bugs: std::collections::BTreeSet<String>,
+}
+
+/// The views of the central area.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CentralView {
+    #[default]
+    Attention,
+    MaskInspector,
+    BugHunt,
 }
 
 impl Default for PersistedState {
@@ -28,6 +42,8 @@ impl Default for PersistedState {
             dark_mode: true,
             probe_text: String::new(),
             plots: PlotSettings::default(),
+            central: CentralView::default(),
+            solved_bugs: Default::default(),
         }
     }
 }

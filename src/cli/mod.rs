@@ -2,6 +2,7 @@
 
 mod bench;
 mod eval;
+mod probe;
 mod train;
 
 use std::path::PathBuf;
@@ -27,6 +28,8 @@ pub enum Command {
     Eval(eval::EvalArgs),
     /// Measure training throughput (steps/s, tokens/s) of presets on the reverse task.
     Bench(bench::BenchArgs),
+    /// Check a model for attention leaks: future tokens (causality) or padding.
+    Probe(probe::ProbeArgs),
     /// List the tasks and presets.
     List,
     /// Print a preset's experiment config as JSON (a starting point for --config files).
@@ -46,6 +49,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Train(args) => train::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Probe(args) => probe::run(args),
         Command::List => {
             list();
             Ok(ExitCode::SUCCESS)

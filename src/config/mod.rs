@@ -110,6 +110,16 @@ pub struct LayerConfig {
     pub residual: bool,
     /// Where LayerNorm sits relative to each sublayer.
     pub norm: NormPlacement,
+    /// How the attention code reads the boolean mask it is given (the builder
+    /// always makes true = keep). `masked_is_true` is the classic inverted-mask bug.
+    pub mask_reading: MaskReading,
+    /// How blocked cells are kept out of the weights.
+    pub mask_application: MaskApplication,
+    /// Shift of the causal diagonal: 0 is right; -1 hides each position from
+    /// itself; +1 lets each position see one token ahead (planted bugs).
+    pub diagonal_offset: i32,
+    /// Which axis the padding mask hides: keys (right), queries (wrong axis), or off.
+    pub padding_mask: PaddingMask,
 }
 
 impl Default for LayerConfig {
@@ -126,6 +136,10 @@ impl Default for LayerConfig {
             activation: Activation::Gelu,
             residual: true,
             norm: NormPlacement::Post,
+            mask_reading: MaskReading::KeepIsTrue,
+            mask_application: MaskApplication::FillLargeNegative,
+            diagonal_offset: 0,
+            padding_mask: PaddingMask::Keys,
         }
     }
 }
@@ -162,6 +176,41 @@ pub enum MaskKind {
     Bidirectional,
     /// Position i sees the `window` positions i-window+1..=i (causal and local).
     SlidingWindow,
+}
+
+/// How a boolean mask is read by the attention code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MaskReading {
+    /// true = the query may see the key (what our mask builder produces).
+    KeepIsTrue,
+    /// true = the key is hidden: with a true-=-keep mask this hides exactly what
+    /// should be seen and shows what should be hidden.
+    MaskedIsTrue,
+}
+
+/// How blocked cells are kept out of the attention weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MaskApplication {
+    /// Fill blocked scores with -1e9 before the softmax.
+    FillLargeNegative,
+    /// Add -inf to blocked scores before the softmax.
+    AddNegInfinity,
+    /// Multiply the softmax output by the mask (rows then sum to less than 1).
+    MultiplyAfterSoftmax,
+}
+
+/// Which positions the padding mask hides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PaddingMask {
+    /// Padded keys are hidden from every query (right).
+    Keys,
+    /// Padded queries see nothing, but every query still sees padded keys (wrong axis).
+    Queries,
+    /// No padding mask at all.
+    Off,
 }
 
 /// Non-linearity of the feed-forward sublayer.

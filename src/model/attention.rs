@@ -11,33 +11,42 @@ use burn::tensor::activation::softmax;
 use burn::tensor::{Bool, Tensor, TensorData};
 
 use super::mask::KeepMask;
-use crate::config::AttentionKind;
+use crate::config::{AttentionKind, MaskApplication};
 
-/// What blocked cells are filled with before the softmax. Finite, so a row with
-/// every key blocked stays a number; such rows are then zeroed (see `mask.rs`).
+/// What blocked cells are filled with under `MaskApplication::FillLargeNegative`.
+/// Finite, so a row with every key blocked stays a number; such rows are then
+/// zeroed (see `mask.rs`).
 pub const BLOCKED_SCORE: f32 = -1.0e9;
 
 /// A mask prepared once per forward pass and shared by the layers that use it.
 pub struct MaskTensors {
+    /// The keep-mask the attention really applies (planted bugs included).
     pub host: KeepMask,
     /// `[mask_batch, 1, seq, seq]`, true where the key is hidden from the query.
     pub blocked: Tensor<4, Bool>,
-    /// `[mask_batch, 1, seq, seq]` 1/0 keep-mask, present only when some row is
-    /// entirely blocked and must be zeroed after the softmax.
-    pub zero_empty_rows: Option<Tensor<4>>,
+    /// `[mask_batch, 1, seq, seq]` 1/0 keep-mask.
+    pub keep: Tensor<4>,
+    /// `[mask_batch, 1, seq, seq]` additive bias: -inf on blocked cells of rows that
+    /// keep at least one key, 0 elsewhere (so no row is all -inf).
+    pub neg_inf_bias: Tensor<4>,
 }
 
 impl MaskTensors {
     pub fn new(host: KeepMask, device: &burn::tensor::Device) -> Self {
         let shape = [host.batch, 1, host.seq, host.seq];
         let blocked = Tensor::<4, Bool>::from_data(TensorData::new(host.blocked(), shape), device);
-        let zero_empty_rows = host
-            .has_empty_row()
-            .then(|| Tensor::<4>::from_data(TensorData::new(host.as_f32(), shape), device));
+        let keep = Tensor::<4>::from_data(TensorData::new(host.as_f32(), shape), device);
+        let mut bias = Vec::with_capacity(host.keep.len());
+        for row in host.keep.chunks(host.seq) {
+            let any = row.iter().any(|k| *k);
+            bias.extend(row.iter().map(|&k| if k || !any { 0.0 } else { f32::NEG_INFINITY }));
+        }
+        let neg_inf_bias = Tensor::<4>::from_data(TensorData::new(bias, shape), device);
         Self {
             host,
             blocked,
-            zero_empty_rows,
+            keep,
+            neg_inf_bias,
         }
     }
 }
@@ -73,6 +82,8 @@ pub struct SelfAttention {
     pub kind: AttentionKind,
     #[module(skip)]
     pub scale: bool,
+    #[module(skip)]
+    pub application: MaskApplication,
 }
 
 pub struct AttentionOutput {
@@ -102,11 +113,21 @@ impl SelfAttention {
                 } else {
                     raw.clone()
                 };
-                let filled = scaled.clone().mask_fill(mask.blocked.clone(), BLOCKED_SCORE); // [batch, heads, seq, seq]
-                let mut weights = softmax(filled, 3); // [batch, heads, seq, seq]
-                if let Some(keep) = &mask.zero_empty_rows {
-                    weights = weights * keep.clone(); // [batch, heads, seq, seq]: empty rows -> 0
-                }
+                let empty_rows = mask.host.has_empty_row();
+                let weights = match self.application {
+                    MaskApplication::FillLargeNegative => {
+                        let filled = scaled.clone().mask_fill(mask.blocked.clone(), BLOCKED_SCORE); // [batch, heads, seq, seq]
+                        let weights = softmax(filled, 3); // [batch, heads, seq, seq]
+                        if empty_rows { weights * mask.keep.clone() } else { weights } // empty rows -> 0
+                    }
+                    MaskApplication::AddNegInfinity => {
+                        let biased = scaled.clone() + mask.neg_inf_bias.clone(); // [batch, heads, seq, seq]
+                        let weights = softmax(biased, 3); // [batch, heads, seq, seq]
+                        if empty_rows { weights * mask.keep.clone() } else { weights } // empty rows -> 0
+                    }
+                    // Masking after the softmax: hidden keys get 0, but rows no longer sum to 1.
+                    MaskApplication::MultiplyAfterSoftmax => softmax(scaled.clone(), 3) * mask.keep.clone(),
+                };
                 (Some(q), Some(k), Some(raw), Some(scaled), weights)
             }
             AttentionKind::UniformAverage => {

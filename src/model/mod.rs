@@ -28,7 +28,7 @@ use block::{Block, FeedForward};
 use init::Initializer;
 use mask::KeepMask;
 
-use crate::config::{LayerConfig, MaskKind, ModelConfig, NormPlacement, PositionalEncoding};
+use crate::config::{LayerConfig, MaskKind, MaskReading, ModelConfig, NormPlacement, PaddingMask, PositionalEncoding};
 use crate::tasks::Rng;
 
 #[derive(Module, Debug)]
@@ -51,6 +51,8 @@ pub struct Capture {
     pub attention: bool,
     /// One (layer, head)'s intermediates.
     pub trace: Option<(usize, usize)>,
+    /// Every layer's output (for the causality probe).
+    pub hidden: bool,
 }
 
 pub struct ForwardOutput {
@@ -60,6 +62,8 @@ pub struct ForwardOutput {
     /// when not captured.
     pub attention: Vec<Option<Tensor<4>>>,
     pub trace: Option<HeadTrace>,
+    /// Per layer `[batch, seq, d_model]` outputs, when captured.
+    pub hidden: Vec<Tensor<3>>,
 }
 
 impl Transformer {
@@ -121,16 +125,20 @@ impl Transformer {
         x = dropout.apply(x);
 
         let padding = padding.filter(|p| p.iter().any(|v| *v)).map(|p| (p, batch));
-        let mut masks: HashMap<(MaskKind, usize), MaskTensors> = HashMap::new();
+        let mut masks: HashMap<MaskKey, MaskTensors> = HashMap::new();
         let mut attention = Vec::with_capacity(self.layers.len());
         let mut trace = None;
+        let mut hidden = Vec::new();
         for (index, (block, layer)) in self.layers.iter().zip(&self.config.layers).enumerate() {
-            let key = (layer.mask, layer.window);
-            let mask = masks.entry(key).or_insert_with(|| {
-                MaskTensors::new(KeepMask::build(layer.mask, layer.window, seq, padding), &device)
-            });
+            let key = (layer.mask, layer.window, layer.diagonal_offset, layer.padding_mask, layer.mask_reading);
+            let mask = masks
+                .entry(key)
+                .or_insert_with(|| MaskTensors::new(KeepMask::applied(layer, seq, padding), &device));
             let trace_head = capture.trace.filter(|(l, _)| *l == index).map(|(_, h)| h);
             let (out, extras) = block.forward(x, mask, trace_head, dropout);
+            if capture.hidden {
+                hidden.push(out.clone());
+            }
             x = out;
             attention.push(extras.weights.filter(|_| capture.attention));
             if extras.trace.is_some() {
@@ -144,9 +152,13 @@ impl Transformer {
             logits: self.head.forward(x), // [batch, seq, vocab]
             attention,
             trace,
+            hidden,
         }
     }
 }
+
+/// Layers with the same mask knobs share one prepared mask.
+type MaskKey = (MaskKind, usize, i32, PaddingMask, MaskReading);
 
 fn build_block(layer: &LayerConfig, d: usize, init: &mut Initializer) -> Block {
     let wants_norm = layer.norm != NormPlacement::None;
@@ -158,6 +170,7 @@ fn build_block(layer: &LayerConfig, d: usize, init: &mut Initializer) -> Block {
         heads: layer.heads,
         kind: layer.attention_kind,
         scale: layer.scale,
+        application: layer.mask_application,
     });
     let attention_norm = (layer.attention && wants_norm).then(|| init.layer_norm(d));
     let ffn = layer.ffn.then(|| FeedForward {

@@ -44,6 +44,17 @@ impl Example {
         self
     }
 
+    /// Pad on the left to `len` (the "padding on the wrong side" setting).
+    pub fn pad_left_to(mut self, len: usize, pad: u32) -> Self {
+        let extra = len.saturating_sub(self.tokens.len());
+        let prepend = |v: &mut Vec<u32>| v.splice(0..0, std::iter::repeat_n(pad, extra)).for_each(drop);
+        prepend(&mut self.tokens);
+        prepend(&mut self.targets);
+        self.loss_mask.splice(0..0, std::iter::repeat_n(false, extra));
+        self.padding.splice(0..0, std::iter::repeat_n(true, extra));
+        self
+    }
+
     pub fn len(&self) -> usize {
         self.tokens.len()
     }
@@ -109,6 +120,14 @@ mod tests {
         let ex = Example::next_token(vec![5, 6, 7, 8], 2);
         assert_eq!(ex.targets[..3], [6, 7, 8]);
         assert_eq!(ex.loss_mask, vec![false, true, true, false]);
+    }
+
+    #[test]
+    fn left_padding_goes_first() {
+        let ex = Example::next_token(vec![1, 2], 1).pad_left_to(4, 9);
+        assert_eq!(ex.tokens, vec![9, 9, 1, 2]);
+        assert_eq!(ex.loss_mask, vec![false, false, true, false]);
+        assert_eq!(ex.padding, vec![true, true, false, false]);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! batch is padded on the right, and the padding mask decides whether the model can
 //! see the padding.
 
-use super::{Example, Rng, Split, Task, TaskKind, Vocab};
+use super::{Example, PadSide, Rng, Split, Task, TaskKind, Vocab};
 
 const OPEN: u32 = 0;
 const CLOSE: u32 = 1;
@@ -12,14 +12,16 @@ const NO: u32 = 4;
 
 pub struct BracketsTask {
     max_length: usize,
+    pad_side: PadSide,
     vocab: Vocab,
 }
 
 impl BracketsTask {
-    pub fn new(max_length: usize) -> Self {
+    pub fn new(max_length: usize, pad_side: PadSide) -> Self {
         let labels = ["(", ")", "=", "Y", "N"].map(String::from).to_vec();
         Self {
             max_length,
+            pad_side,
             vocab: Vocab::new(labels).with_pad("·"),
         }
     }
@@ -99,7 +101,11 @@ impl Task for BracketsTask {
         sequence.push(answer);
         let answer_index = sequence.len() - 1;
         let pad = self.vocab.pad().expect("brackets pads");
-        Example::next_token(sequence, answer_index).pad_to(self.seq_len(), pad)
+        let example = Example::next_token(sequence, answer_index);
+        match self.pad_side {
+            PadSide::Right => example.pad_to(self.seq_len(), pad),
+            PadSide::Left => example.pad_left_to(self.seq_len(), pad),
+        }
     }
 }
 
@@ -109,7 +115,7 @@ mod tests {
 
     #[test]
     fn answers_are_right_lengths_vary_and_padding_is_marked() {
-        let task = BracketsTask::new(12);
+        let task = BracketsTask::new(12, PadSide::Right);
         let mut rng = Rng::new(9);
         let (mut yes, mut lengths) = (0, std::collections::BTreeSet::new());
         for _ in 0..200 {

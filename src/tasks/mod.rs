@@ -110,6 +110,19 @@ pub struct TaskConfig {
     pub symbols: usize,
     /// Corpus of char_lm: "english", "chinese", or a path to a UTF-8 text file.
     pub corpus: String,
+    /// Which side padding goes on, for tasks with variable length (brackets).
+    pub pad_side: PadSide,
+    /// Targets are the next token (right). false makes each position predict its
+    /// own input token: the "labels not shifted" bug.
+    pub shift_labels: bool,
+}
+
+/// Where padding tokens go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PadSide {
+    Right,
+    Left,
 }
 
 impl Default for TaskConfig {
@@ -135,12 +148,19 @@ impl TaskConfig {
             length,
             symbols,
             corpus: "english".to_string(),
+            pad_side: PadSide::Right,
+            shift_labels: true,
         }
     }
 
     /// Build the task, reading its corpus if it has one.
     pub fn build(&self) -> Result<Box<dyn Task>, TaskError> {
         self.check_sizes()?;
+        let task = self.build_plain()?;
+        Ok(if self.shift_labels { task } else { Box::new(Unshifted(task)) })
+    }
+
+    fn build_plain(&self) -> Result<Box<dyn Task>, TaskError> {
         Ok(match self.kind {
             TaskKind::Copy | TaskKind::Reverse | TaskKind::Sort => Box::new(
                 sequence::SequenceTask::new(self.kind, self.length, self.symbols),
@@ -150,7 +170,7 @@ impl TaskConfig {
                 Box::new(induction::InductionTask::new(self.length, self.symbols))
             }
             TaskKind::ModAdd => Box::new(modadd::ModAddTask::new(self.symbols)),
-            TaskKind::Brackets => Box::new(brackets::BracketsTask::new(self.length)),
+            TaskKind::Brackets => Box::new(brackets::BracketsTask::new(self.length, self.pad_side)),
             TaskKind::WordOrder => Box::new(word_order::WordOrderTask::new(self.symbols)),
             TaskKind::CharLm => Box::new(charlm::CharLmTask::load(&self.corpus, self.length)?),
         })
@@ -229,6 +249,32 @@ pub trait Task: Send + Sync {
     fn batch(&self, rng: &mut Rng, split: Split, size: usize) -> Batch {
         let examples: Vec<Example> = (0..size).map(|_| self.example(rng, split)).collect();
         Batch::from_examples(&examples, self.seq_len())
+    }
+}
+
+/// The "labels not shifted" bug: every scored position is asked for its own input
+/// token, which it can simply copy, so training loss falls fast and teaches nothing.
+struct Unshifted(Box<dyn Task>);
+
+impl Task for Unshifted {
+    fn kind(&self) -> TaskKind {
+        self.0.kind()
+    }
+    fn vocab(&self) -> &Vocab {
+        self.0.vocab()
+    }
+    fn seq_len(&self) -> usize {
+        self.0.seq_len()
+    }
+    fn example(&self, rng: &mut Rng, split: Split) -> Example {
+        let mut example = self.0.example(rng, split);
+        example.targets = example.tokens.clone();
+        example
+    }
+    fn probe(&self) -> Example {
+        let mut example = self.0.probe();
+        example.targets = example.tokens.clone();
+        example
     }
 }
 

@@ -77,8 +77,13 @@ pub struct AttentionSnapshot {
     /// Per layer: None when the layer has no attention, else one `seq × seq`
     /// row-major matrix (rows = queries, columns = keys) per head.
     pub layers: Vec<Option<Vec<Vec<f32>>>>,
-    /// Per layer `seq × seq` keep-mask (true = the query may see the key).
+    /// Per layer `seq × seq` keep-mask the attention really applied
+    /// (true = the query may see the key), planted bugs included.
     pub masks: Vec<Option<Vec<bool>>>,
+    /// Per layer `seq × seq` keep-mask the config intends (causal ∧ window ∧ padding).
+    pub intended_masks: Vec<Option<Vec<bool>>>,
+    /// Which probe positions are padding.
+    pub padding: Vec<bool>,
 }
 
 /// Which quantity went non-finite.
@@ -128,6 +133,8 @@ pub enum TrainEvent {
     Saved { dir: PathBuf },
     /// The metrics were written as CSV.
     Exported { path: PathBuf },
+    /// A leak probe's result.
+    Probed(crate::probe::LeakReport),
     Finished {
         step: usize,
         loss: f32,
@@ -163,6 +170,8 @@ pub enum TrainCommand {
     Load(PathBuf),
     /// Write every step's and evaluation's metrics as CSV.
     ExportMetrics(PathBuf),
+    /// Run the causality and padding probes on the current model.
+    Probe,
     /// End the worker thread.
     Shutdown,
 }

@@ -3,6 +3,7 @@
 
 pub mod backend;
 mod events;
+mod generate;
 mod grad_stats;
 mod history;
 mod loss;
@@ -14,6 +15,7 @@ pub use events::{
     AttentionSnapshot, BackendInfo, EvalMetrics, GradientReport, GroupGradient, NonFiniteKind,
     StepMetrics, TrainCommand, TrainEvent,
 };
+pub use generate::generation_accuracy;
 pub use history::{EvalRecord, MetricsHistory, StepRecord};
-pub use session::{Session, SessionError, StepOutcome};
+pub use session::{Session, SessionError, StepOutcome, read_floats};
 pub use worker::{TrainerHandle, Waker};

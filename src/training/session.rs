@@ -165,7 +165,7 @@ impl Session {
         // One read-back per step: [loss, hits, ‖g‖² of every parameter...]
         let mut parts = vec![scored.loss.inner(), scored.correct.inner()];
         parts.extend(squares.iter().map(|(_, sq)| sq.clone()));
-        let values = read_vec(Tensor::cat(parts, 0));
+        let values = read_floats(Tensor::cat(parts, 0));
         let (loss, hits, grad_sq) = (values[0], values[1], &values[2..]);
 
         if !loss.is_finite() || grad_sq.iter().any(|v| !v.is_finite()) {
@@ -226,7 +226,7 @@ impl Session {
             let padding = chunk.has_padding().then_some(&chunk.padding[..]);
             let out = model.forward(tokens, padding, Capture::default(), &mut Dropout::off());
             let result = scored_cross_entropy(out.logits, targets, weights, scored);
-            let summary = read_vec(Tensor::cat(vec![result.loss, result.correct], 0));
+            let summary = read_floats(Tensor::cat(vec![result.loss, result.correct], 0));
             loss_sum += summary[0] as f64 * scored as f64;
             hits += summary[1] as f64;
             scored_total += scored;
@@ -247,6 +247,30 @@ impl Session {
         metrics
     }
 
+    /// Greedy generation accuracy on (up to 64 of) the held-out sequences.
+    pub fn generation_accuracy(&self) -> f32 {
+        let rows = self.eval_batch.batch_size.min(64);
+        let batch = slice_batch(&self.eval_batch, 0, rows);
+        super::generate::generation_accuracy(&self.model().valid(), &batch, &self.backend.device)
+    }
+
+    /// The causality probe on this session's model and task.
+    pub fn causality_probe(&self) -> crate::probe::LeakReport {
+        crate::probe::causality(self.model(), self.task.as_ref(), &self.backend.device, 4, self.config.seed)
+    }
+
+    /// The padding probe on this session's model and task.
+    pub fn padding_probe(&self) -> crate::probe::LeakReport {
+        crate::probe::padding(self.model(), self.task.as_ref(), &self.backend.device, 8, self.config.seed)
+    }
+
+    /// Mean training loss over the last `n` steps (a steadier number than the last step).
+    pub fn recent_train_loss(&self, n: usize) -> f32 {
+        let steps = &self.history.steps;
+        let tail = &steps[steps.len().saturating_sub(n)..];
+        tail.iter().map(|s| s.loss).sum::<f32>() / tail.len().max(1) as f32
+    }
+
     /// Every layer's and head's attention on the probe sequence.
     pub fn attention_snapshot(&self) -> AttentionSnapshot {
         let model = self.model().valid();
@@ -260,28 +284,31 @@ impl Session {
         let padding = probe.padding.iter().any(|p| *p).then_some(&probe.padding[..]);
         let capture = Capture {
             attention: true,
-            trace: None,
+            ..Capture::default()
         };
         let out = model.forward(tokens, padding, capture, &mut Dropout::off());
         let predictions = read_ints(out.logits.argmax(2).reshape([seq]));
         let heads: Vec<usize> = out.attention.iter().map(|a| a.as_ref().map_or(0, |w| w.dims()[1])).collect();
         let flat: Vec<Tensor<1>> = out.attention.into_iter().flatten().map(|w| w.flatten::<1>(0, 3)).collect();
-        let values = if flat.is_empty() { Vec::new() } else { read_vec(Tensor::cat(flat, 0)) };
+        let values = if flat.is_empty() { Vec::new() } else { read_floats(Tensor::cat(flat, 0)) };
         let mut offset = 0;
         let mut layers = Vec::with_capacity(heads.len());
         let mut masks = Vec::with_capacity(heads.len());
+        let mut intended_masks = Vec::with_capacity(heads.len());
         for (layer, &h) in self.config.model.layers.iter().zip(&heads) {
             if h == 0 {
                 layers.push(None);
                 masks.push(None);
+                intended_masks.push(None);
                 continue;
             }
             let per_head = seq * seq;
             let maps = (0..h).map(|i| values[offset + i * per_head..offset + (i + 1) * per_head].to_vec()).collect();
             offset += h * per_head;
             layers.push(Some(maps));
-            let keep = KeepMask::build(layer.mask, layer.window, seq, padding.map(|p| (p, 1)));
-            masks.push(Some(keep.keep));
+            let padding = padding.map(|p| (p, 1));
+            masks.push(Some(KeepMask::applied(layer, seq, padding).keep));
+            intended_masks.push(Some(KeepMask::intended(layer, seq, padding).keep));
         }
         let vocab = self.task.vocab();
         AttentionSnapshot {
@@ -290,6 +317,8 @@ impl Session {
             predictions: predictions.iter().map(|&p| vocab.label(p as u32).to_string()).collect(),
             layers,
             masks,
+            intended_masks,
+            padding: probe.padding.clone(),
         }
     }
 
@@ -358,7 +387,8 @@ fn slice_batch(batch: &Batch, start: usize, rows: usize) -> Batch {
     }
 }
 
-pub(crate) fn read_vec<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
+/// Read a tensor back as plain floats (one device read).
+pub fn read_floats<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
     tensor.into_data().convert::<f32>().try_into_vec::<f32>().expect("f32 data")
 }
 
@@ -391,7 +421,7 @@ fn gradient_report(
             paths.push(path.to_string());
         }
     });
-    let values = if parts.is_empty() { Vec::new() } else { read_vec(Tensor::cat(parts, 0)) };
+    let values = if parts.is_empty() { Vec::new() } else { read_floats(Tensor::cat(parts, 0)) };
     let mut groups: Vec<GroupGradient> = Vec::new();
     let mut sums: Vec<(f32, f32, f32)> = Vec::new(); // per group: ‖g‖², ‖w‖², ‖Δw‖²
     for (i, path) in paths.iter().enumerate() {

@@ -209,6 +209,13 @@ impl Worker {
                     Err(err) => self.emit(TrainEvent::Error { message: err.to_string() }),
                 }
             }
+            TrainCommand::Probe => {
+                let Some(session) = &self.session else { return };
+                let causality = session.causality_probe();
+                let padding = session.padding_probe();
+                self.emit(TrainEvent::Probed(causality));
+                self.emit(TrainEvent::Probed(padding));
+            }
             TrainCommand::ExportMetrics(path) => {
                 let Some(session) = &self.session else { return };
                 let csv = runs::metrics_csv(session.history());

@@ -62,19 +62,20 @@ impl AttentionPanel {
         egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
             for (layer, maps) in snapshot.layers.iter().enumerate() {
                 ui.horizontal(|ui| {
+                    let Some(maps) = maps else {
+                        ui.label(format!("layer {layer}"));
+                        ui.label("attention off");
+                        return;
+                    };
                     ui.vertical(|ui| {
                         ui.add_space(cell * seq as f32 / 2.0);
                         ui.label(format!("layer {layer}"));
                     });
-                    let Some(maps) = maps else {
-                        ui.label("attention off");
-                        return;
-                    };
                     let keep = snapshot.masks.get(layer).and_then(|m| m.as_deref());
                     for (head, weights) in maps.iter().enumerate() {
                         ui.vertical(|ui| {
                             ui.label(format!("head {head}"));
-                            let view = HeatmapView { weights, keep, tokens: &snapshot.tokens, cell, labels: cell >= 7.0 };
+                            let view = HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(weights, keep, &snapshot.tokens, cell, cell >= 7.0) };
                             let (response, hover) = view.ui(ui);
                             if let Some(h) = hover {
                                 response.clone().on_hover_text(cell_text(snapshot, layer, head, h.query, h.key));
@@ -107,7 +108,7 @@ impl AttentionPanel {
                 let seq = snapshot.tokens.len().max(1);
                 let cell = ((ui.available_width() - 40.0) / seq as f32).clamp(8.0, 36.0);
                 let keep = snapshot.masks.get(layer).and_then(|m| m.as_deref());
-                let view = HeatmapView { weights, keep, tokens: &snapshot.tokens, cell, labels: true };
+                let view = HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(weights, keep, &snapshot.tokens, cell, true) };
                 let (response, hover) = view.ui(ui);
                 if let Some(h) = hover {
                     response.on_hover_text(cell_text(snapshot, layer, head, h.query, h.key));
@@ -128,8 +129,8 @@ pub fn cell_text(snapshot: &AttentionSnapshot, layer: usize, head: usize, query:
     let q = &snapshot.tokens[query];
     let k = &snapshot.tokens[key];
     if visible {
-        format!("query {query} \"{q}\" → key {key} \"{k}\"\nweight {weight:.3}")
+        format!("query {query} \"{q}\" looks at key {key} \"{k}\"\nweight {weight:.3}")
     } else {
-        format!("query {query} \"{q}\" → key {key} \"{k}\"\nmasked: this query cannot see this key (weight {weight:.3})")
+        format!("query {query} \"{q}\" looks at key {key} \"{k}\"\nmasked: this query cannot see this key (weight {weight:.3})")
     }
 }

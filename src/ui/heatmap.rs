@@ -16,6 +16,19 @@ pub struct HeatmapView<'a> {
     pub cell: f32,
     /// Draw token labels along both axes.
     pub labels: bool,
+    /// Cells to outline in red (leaks).
+    pub highlight: &'a [(usize, usize)],
+    /// Query rows to mark in red at the left edge (rows with no visible key).
+    pub marked_rows: &'a [usize],
+    /// Padded positions, marked in orange along both axes.
+    pub padding: &'a [bool],
+}
+
+impl<'a> HeatmapView<'a> {
+    /// A plain map: no highlights, marks or padding.
+    pub fn plain(weights: &'a [f32], keep: Option<&'a [bool]>, tokens: &'a [String], cell: f32, labels: bool) -> Self {
+        Self { weights, keep, tokens, cell, labels, highlight: &[], marked_rows: &[], padding: &[] }
+    }
 }
 
 /// What the pointer is over, for the caller's tooltip.
@@ -76,6 +89,24 @@ impl HeatmapView<'_> {
                     color,
                 );
             }
+        }
+        let red = Color32::from_rgb(255, 60, 60);
+        for &(q, k) in self.highlight {
+            let cell_rect = Rect::from_min_size(
+                origin + Vec2::new(k as f32 * self.cell, q as f32 * self.cell),
+                Vec2::splat(self.cell),
+            );
+            painter.rect_stroke(cell_rect, 0.0, Stroke::new(1.5, red), egui::StrokeKind::Inside);
+        }
+        for &q in self.marked_rows {
+            let y = origin.y + q as f32 * self.cell;
+            painter.rect_filled(Rect::from_min_size(Pos2::new(origin.x - 4.0, y), Vec2::new(3.0, self.cell)), 0.0, red);
+        }
+        let orange = Color32::from_rgb(255, 160, 40);
+        for (i, _) in self.padding.iter().enumerate().filter(|(_, p)| **p) {
+            let at = i as f32 * self.cell;
+            painter.rect_filled(Rect::from_min_size(Pos2::new(origin.x + at, origin.y - 3.0), Vec2::new(self.cell, 2.0)), 0.0, orange);
+            painter.rect_filled(Rect::from_min_size(Pos2::new(origin.x - 8.0, origin.y + at), Vec2::new(2.0, self.cell)), 0.0, orange);
         }
         let hover = response.hover_pos().and_then(|pos| {
             let local = pos - origin;

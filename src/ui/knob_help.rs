@@ -24,3 +24,9 @@ pub const BACKEND: &str = "Where training runs. GPU uses wgpu (Vulkan, Metal or 
 pub const LR: &str = "Learning rate: the step size of the optimizer. Too high and the loss explodes. (Lesson 14)";
 pub const BATCH: &str = "Sequences per training step. More is smoother but slower per step.";
 pub const STEPS: &str = "How many optimizer steps a run takes.";
+pub const MASK_READING: &str = "How the attention code reads the boolean mask. The builder makes true = the query may see the key; reading true as masked inverts it, the classic bug. (Lesson 08)";
+pub const MASK_APPLICATION: &str = "How hidden cells are kept out: fill the scores with a large negative number, add -inf, or multiply the weights after the softmax (which leaks through the normaliser). (Lesson 08)";
+pub const DIAGONAL_OFFSET: &str = "Shifts the causal diagonal: 0 is right, -1 hides each position from itself, +1 lets it see one token ahead. (Lesson 07)";
+pub const PADDING_MASK: &str = "Which axis padding is hidden on: keys (right), queries (a broadcasting bug), or off. (Lesson 07)";
+pub const OPTIMIZER: &str = "Adam adapts each weight's step size and is the usual choice; SGD takes plain gradient steps.";
+pub const WARMUP: &str = "Steps over which the learning rate rises linearly from 0 to its value; helps deep or post-LN models start. (Lesson 09)";

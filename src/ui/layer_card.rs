@@ -4,7 +4,8 @@
 use eframe::egui;
 
 use super::knob_help as help;
-use crate::config::{Activation, AttentionKind, ConfigProblem, LayerConfig, MaskKind, NormPlacement};
+use super::knob_row::{choice_row, widget_row};
+use crate::config::{Activation, AttentionKind, ConfigProblem, LayerConfig, MaskApplication, MaskKind, MaskReading, NormPlacement, PaddingMask};
 
 /// What a card asks the stack to do with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,10 +35,10 @@ pub fn layer_card_ui(
                 if ui.button("copy").on_hover_text("Duplicate this layer (the copy goes below it)").clicked() {
                     action = Some(CardAction::Duplicate);
                 }
-                if ui.add_enabled(index + 1 < count, egui::Button::new("↓")).on_hover_text("Move this layer down").clicked() {
+                if ui.add_enabled(index + 1 < count, egui::Button::new("⬇")).on_hover_text("Move this layer down").clicked() {
                     action = Some(CardAction::MoveDown);
                 }
-                if ui.add_enabled(index > 0, egui::Button::new("↑")).on_hover_text("Move this layer up").clicked() {
+                if ui.add_enabled(index > 0, egui::Button::new("⬆")).on_hover_text("Move this layer up").clicked() {
                     action = Some(CardAction::MoveUp);
                 }
             });
@@ -47,100 +48,70 @@ pub fn layer_card_ui(
             problems.iter().find(|p| p.knob == knob).copied()
         };
         egui::Grid::new(("layer_grid", index)).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
-            ui.label("attention").on_hover_text(help::ATTENTION);
-            ui.checkbox(&mut layer.attention, "on").on_hover_text(help::ATTENTION);
-            ui.end_row();
+            widget_row(ui, "attention", help::ATTENTION, egui::Checkbox::new(&mut layer.attention, "on"));
             if layer.attention {
-                ui.label("heads").on_hover_text(help::HEADS);
+                let label = ui.label("heads").on_hover_text(help::HEADS);
                 ui.horizontal(|ui| {
-                    ui.add(egui::DragValue::new(&mut layer.heads).range(1..=64)).on_hover_text(help::HEADS);
+                    ui.add(egui::DragValue::new(&mut layer.heads).range(1..=64)).labelled_by(label.id).on_hover_text(help::HEADS);
                     if d_model > 0 && layer.heads > 0 && d_model.is_multiple_of(layer.heads) {
                         ui.weak(format!("d_k = {}", d_model / layer.heads));
                     }
                 });
                 ui.end_row();
                 inline_problem(ui, problem_for("heads"));
-                ui.label("kind").on_hover_text(help::ATTENTION_KIND);
-                egui::ComboBox::from_id_salt(("kind", index))
-                    .selected_text(match layer.attention_kind {
-                        AttentionKind::Softmax => "softmax",
-                        AttentionKind::UniformAverage => "uniform average",
-                    })
-                    .show_ui(ui, |ui| {
-                        ui.selectable_value(&mut layer.attention_kind, AttentionKind::Softmax, "softmax");
-                        ui.selectable_value(&mut layer.attention_kind, AttentionKind::UniformAverage, "uniform average");
-                    })
-                    .response
-                    .on_hover_text(help::ATTENTION_KIND);
-                ui.end_row();
-                ui.label("scale by 1/√d_k").on_hover_text(help::SCALE);
-                ui.checkbox(&mut layer.scale, "on").on_hover_text(help::SCALE);
-                ui.end_row();
-                ui.label("mask").on_hover_text(help::MASK);
-                egui::ComboBox::from_id_salt(("mask", index))
-                    .selected_text(match layer.mask {
-                        MaskKind::Causal => "causal",
-                        MaskKind::Bidirectional => "bidirectional",
-                        MaskKind::SlidingWindow => "sliding window",
-                    })
-                    .show_ui(ui, |ui| {
-                        ui.selectable_value(&mut layer.mask, MaskKind::Causal, "causal");
-                        ui.selectable_value(&mut layer.mask, MaskKind::Bidirectional, "bidirectional");
-                        ui.selectable_value(&mut layer.mask, MaskKind::SlidingWindow, "sliding window");
-                    })
-                    .response
-                    .on_hover_text(help::MASK);
-                ui.end_row();
+                choice_row(ui, "kind", help::ATTENTION_KIND, &mut layer.attention_kind, &[
+                    (AttentionKind::Softmax, "softmax"),
+                    (AttentionKind::UniformAverage, "uniform average"),
+                ]);
+                widget_row(ui, "scale by 1/√d_k", help::SCALE, egui::Checkbox::new(&mut layer.scale, "on"));
+                choice_row(ui, "mask", help::MASK, &mut layer.mask, &[
+                    (MaskKind::Causal, "causal"),
+                    (MaskKind::Bidirectional, "bidirectional"),
+                    (MaskKind::SlidingWindow, "sliding window"),
+                ]);
                 if layer.mask == MaskKind::SlidingWindow {
-                    ui.label("window").on_hover_text(help::WINDOW);
-                    ui.add(egui::DragValue::new(&mut layer.window).range(1..=1024)).on_hover_text(help::WINDOW);
-                    ui.end_row();
+                    widget_row(ui, "window", help::WINDOW, egui::DragValue::new(&mut layer.window).range(1..=1024));
                     inline_problem(ui, problem_for("window"));
                 }
             }
-            ui.label("feed-forward").on_hover_text(help::FFN);
-            ui.checkbox(&mut layer.ffn, "on").on_hover_text(help::FFN);
-            ui.end_row();
+            widget_row(ui, "feed-forward", help::FFN, egui::Checkbox::new(&mut layer.ffn, "on"));
             if layer.ffn {
-                ui.label("d_ff").on_hover_text(help::D_FF);
-                ui.add(egui::DragValue::new(&mut layer.d_ff).range(1..=8192)).on_hover_text(help::D_FF);
-                ui.end_row();
+                widget_row(ui, "d_ff", help::D_FF, egui::DragValue::new(&mut layer.d_ff).range(1..=8192));
                 inline_problem(ui, problem_for("d_ff"));
-                ui.label("activation").on_hover_text(help::ACTIVATION);
-                egui::ComboBox::from_id_salt(("activation", index))
-                    .selected_text(match layer.activation {
-                        Activation::Relu => "ReLU",
-                        Activation::Gelu => "GELU",
-                        Activation::None => "none",
-                    })
-                    .show_ui(ui, |ui| {
-                        ui.selectable_value(&mut layer.activation, Activation::Relu, "ReLU");
-                        ui.selectable_value(&mut layer.activation, Activation::Gelu, "GELU");
-                        ui.selectable_value(&mut layer.activation, Activation::None, "none");
-                    })
-                    .response
-                    .on_hover_text(help::ACTIVATION);
-                ui.end_row();
+                choice_row(ui, "activation", help::ACTIVATION, &mut layer.activation, &[
+                    (Activation::Relu, "ReLU"),
+                    (Activation::Gelu, "GELU"),
+                    (Activation::None, "none"),
+                ]);
             }
-            ui.label("residual").on_hover_text(help::RESIDUAL);
-            ui.checkbox(&mut layer.residual, "on").on_hover_text(help::RESIDUAL);
-            ui.end_row();
-            ui.label("LayerNorm").on_hover_text(help::NORM);
-            egui::ComboBox::from_id_salt(("norm", index))
-                .selected_text(match layer.norm {
-                    NormPlacement::Post => "post",
-                    NormPlacement::Pre => "pre",
-                    NormPlacement::None => "none",
-                })
-                .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut layer.norm, NormPlacement::Post, "post");
-                    ui.selectable_value(&mut layer.norm, NormPlacement::Pre, "pre");
-                    ui.selectable_value(&mut layer.norm, NormPlacement::None, "none");
-                })
-                .response
-                .on_hover_text(help::NORM);
-            ui.end_row();
+            widget_row(ui, "residual", help::RESIDUAL, egui::Checkbox::new(&mut layer.residual, "on"));
+            choice_row(ui, "LayerNorm", help::NORM, &mut layer.norm, &[
+                (NormPlacement::Post, "post"),
+                (NormPlacement::Pre, "pre"),
+                (NormPlacement::None, "none"),
+            ]);
         });
+        if layer.attention {
+            egui::CollapsingHeader::new("mask details (for bug hunting)").id_salt(("mask_details", index)).show(ui, |ui| {
+                egui::Grid::new(("mask_grid", index)).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
+                    choice_row(ui, "mask is read as", help::MASK_READING, &mut layer.mask_reading, &[
+                        (MaskReading::KeepIsTrue, "true = keep"),
+                        (MaskReading::MaskedIsTrue, "true = masked"),
+                    ]);
+                    choice_row(ui, "mask applied by", help::MASK_APPLICATION, &mut layer.mask_application, &[
+                        (MaskApplication::FillLargeNegative, "fill with -1e9"),
+                        (MaskApplication::AddNegInfinity, "add -inf"),
+                        (MaskApplication::MultiplyAfterSoftmax, "multiply after softmax"),
+                    ]);
+                    widget_row(ui, "diagonal offset", help::DIAGONAL_OFFSET, egui::DragValue::new(&mut layer.diagonal_offset).range(-3..=3));
+                    choice_row(ui, "padding mask on", help::PADDING_MASK, &mut layer.padding_mask, &[
+                        (PaddingMask::Keys, "keys (right)"),
+                        (PaddingMask::Queries, "queries (wrong axis)"),
+                        (PaddingMask::Off, "off"),
+                    ]);
+                });
+            });
+        }
     });
     action
 }

@@ -3,11 +3,14 @@
 
 pub mod attention_panel;
 pub mod banner;
+pub mod bug_hunt;
 pub mod colormap;
 pub mod heatmap;
 pub mod knob_help;
+pub mod knob_row;
 pub mod layer_card;
 pub mod lesson_panel;
+pub mod mask_inspector;
 pub mod menu_bar;
 pub mod model_editor;
 pub mod plots_panel;

@@ -4,6 +4,7 @@
 use eframe::egui;
 
 use super::knob_help as help;
+use super::knob_row::{choice_row, widget_row};
 use super::layer_card::{CardAction, inline_problem, layer_card_ui};
 use crate::config::{ConfigProblem, ExperimentConfig, LayerConfig, OptimizerKind, PositionalEncoding, estimate_memory};
 
@@ -35,62 +36,34 @@ pub fn model_editor_ui(
     egui::CollapsingHeader::new("Global").default_open(true).show(ui, |ui| {
         egui::Grid::new("global_knobs").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
             let m = &mut config.model;
-            ui.label("d_model").on_hover_text(help::D_MODEL);
-            ui.add(egui::DragValue::new(&mut m.d_model).range(1..=1024)).on_hover_text(help::D_MODEL);
-            ui.end_row();
+            widget_row(ui, "d_model", help::D_MODEL, egui::DragValue::new(&mut m.d_model).range(1..=1024));
             inline_problem(ui, problem("model.d_model"));
-            ui.label("positions").on_hover_text(help::POSITIONAL);
-            egui::ComboBox::from_id_salt("positional")
-                .selected_text(match m.positional {
-                    PositionalEncoding::None => "none",
-                    PositionalEncoding::Sinusoidal => "sinusoidal",
-                    PositionalEncoding::Learned => "learned",
-                })
-                .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut m.positional, PositionalEncoding::None, "none");
-                    ui.selectable_value(&mut m.positional, PositionalEncoding::Sinusoidal, "sinusoidal");
-                    ui.selectable_value(&mut m.positional, PositionalEncoding::Learned, "learned");
-                })
-                .response
-                .on_hover_text(help::POSITIONAL);
-            ui.end_row();
-            ui.label("max length").on_hover_text(help::MAX_LEN);
-            ui.add(egui::DragValue::new(&mut m.max_len).range(1..=4096)).on_hover_text(help::MAX_LEN);
-            ui.end_row();
+            choice_row(ui, "positions", help::POSITIONAL, &mut m.positional, &[
+                (PositionalEncoding::None, "none"),
+                (PositionalEncoding::Sinusoidal, "sinusoidal"),
+                (PositionalEncoding::Learned, "learned"),
+            ]);
+            widget_row(ui, "max length", help::MAX_LEN, egui::DragValue::new(&mut m.max_len).range(1..=4096));
             inline_problem(ui, problem("model.max_len"));
-            ui.label("dropout").on_hover_text(help::DROPOUT);
-            ui.add(egui::DragValue::new(&mut m.dropout).range(0.0..=0.9).speed(0.01)).on_hover_text(help::DROPOUT);
-            ui.end_row();
+            widget_row(ui, "dropout", help::DROPOUT, egui::DragValue::new(&mut m.dropout).range(0.0..=0.9).speed(0.01));
             inline_problem(ui, problem("model.dropout"));
-            ui.label("init scale").on_hover_text(help::INIT_SCALE);
-            ui.add(egui::DragValue::new(&mut m.init_scale).range(0.001..=1000.0).speed(0.01)).on_hover_text(help::INIT_SCALE);
-            ui.end_row();
+            widget_row(ui, "init scale", help::INIT_SCALE, egui::DragValue::new(&mut m.init_scale).range(0.001..=1000.0).speed(0.01));
             inline_problem(ui, problem("model.init_scale"));
         });
     });
     egui::CollapsingHeader::new("Training").default_open(true).show(ui, |ui| {
         egui::Grid::new("training_knobs").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
-            ui.label("optimizer");
-            egui::ComboBox::from_id_salt("optimizer")
-                .selected_text(format!("{:?}", config.optimizer))
-                .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut config.optimizer, OptimizerKind::Adam, "Adam");
-                    ui.selectable_value(&mut config.optimizer, OptimizerKind::AdamW, "AdamW");
-                    ui.selectable_value(&mut config.optimizer, OptimizerKind::Sgd, "Sgd");
-                });
-            ui.end_row();
-            ui.label("learning rate").on_hover_text(help::LR);
-            ui.add(egui::DragValue::new(&mut config.lr).range(1e-6..=10.0).speed(0.0001).max_decimals(5))
-                .on_hover_text(help::LR);
-            ui.end_row();
+            choice_row(ui, "optimizer", help::OPTIMIZER, &mut config.optimizer, &[
+                (OptimizerKind::Adam, "Adam"),
+                (OptimizerKind::AdamW, "AdamW"),
+                (OptimizerKind::Sgd, "SGD"),
+            ]);
+            widget_row(ui, "learning rate", help::LR, egui::DragValue::new(&mut config.lr).range(1e-6..=10.0).speed(0.0001).max_decimals(5));
             inline_problem(ui, problem("lr"));
-            ui.label("batch").on_hover_text(help::BATCH);
-            ui.add(egui::DragValue::new(&mut config.batch_size).range(1..=4096)).on_hover_text(help::BATCH);
-            ui.end_row();
+            widget_row(ui, "warm-up steps", help::WARMUP, egui::DragValue::new(&mut config.warmup_steps).range(0..=100_000));
+            widget_row(ui, "batch", help::BATCH, egui::DragValue::new(&mut config.batch_size).range(1..=4096));
             inline_problem(ui, problem("batch_size"));
-            ui.label("steps").on_hover_text(help::STEPS);
-            ui.add(egui::DragValue::new(&mut config.steps).range(1..=1_000_000)).on_hover_text(help::STEPS);
-            ui.end_row();
+            widget_row(ui, "steps", help::STEPS, egui::DragValue::new(&mut config.steps).range(1..=1_000_000));
         });
     });
     ui.separator();

@@ -26,7 +26,7 @@ pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) 
     let chart_height = (ui.max_rect().height() - 48.0).max(140.0);
     ui.horizontal(|ui| {
         ui.checkbox(&mut settings.log_scale, "log scale")
-            .on_hover_text("Plot losses, norms and ratios on a log₁₀ axis: slow late progress becomes visible.");
+            .on_hover_text("Plot losses, norms and ratios on a log10 axis: slow late progress becomes visible.");
         ui.add(egui::Slider::new(&mut settings.smoothing, 0.0..=0.99).text("smoothing"))
             .on_hover_text("Exponential moving average over steps: 0 shows raw values.");
         ui.weak(format!("(each curve keeps at most {} points; older ones are merged)", Series::default_capacity()));

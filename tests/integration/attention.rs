@@ -29,7 +29,7 @@ fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
 
 /// Per layer, all attention weights `[batch, heads, seq, seq]` flattened.
 fn attention(model: &Transformer, device: &Device, tokens: Vec<i64>, batch: usize, seq: usize, padding: Option<&[bool]>) -> Vec<Vec<f32>> {
-    let capture = Capture { attention: true, trace: None };
+    let capture = Capture { attention: true, ..Capture::default() };
     let out = model.forward(tokens_tensor(tokens, batch, seq, device), padding, capture, &mut Dropout::off());
     out.attention.into_iter().map(|a| values(a.expect("attention on"))).collect()
 }
@@ -78,7 +78,7 @@ fn padding_gets_zero_weight_and_an_all_padding_row_is_zero_not_nan() {
         true, true, false, false, false, false,
     ];
     let tokens = random_tokens(batch, seq, 3);
-    let capture = Capture { attention: true, trace: None };
+    let capture = Capture { attention: true, ..Capture::default() };
     let out = model.forward(tokens_tensor(tokens.clone(), batch, seq, &device), Some(&padding), capture, &mut Dropout::off());
     assert!(values(out.logits).iter().all(|v| v.is_finite()), "logits must stay finite");
     let heads = 4;
@@ -156,7 +156,7 @@ fn uniform_average_gives_each_visible_key_the_same_weight() {
 fn a_head_trace_is_consistent_stage_by_stage() {
     let (model, device) = model_with(|_| {});
     let seq = 7;
-    let capture = Capture { attention: true, trace: Some((1, 2)) };
+    let capture = Capture { attention: true, trace: Some((1, 2)), ..Capture::default() };
     let out = model.forward(tokens_tensor(random_tokens(1, seq, 8), 1, seq, &device), None, capture, &mut Dropout::off());
     let trace = out.trace.expect("trace of layer 1 head 2");
     let d_k = 64 / 4;

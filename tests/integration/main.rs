@@ -5,6 +5,7 @@ mod attention;
 mod cli;
 mod runs;
 mod training;
+mod window;
 
 use attention_workbench::config::{ExperimentConfig, preset};
 use attention_workbench::tasks::{TaskConfig, TaskKind};

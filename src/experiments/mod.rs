@@ -1,0 +1,9 @@
+//! Experiments that check a statement: claims (an A/B pair, a metric, an expected
+//! relation) and the metrics they measure. Used by the mask debugger's comparisons,
+//! the bug hunt's symptom checks and the lessons' `claim` blocks.
+
+mod claim;
+mod metric;
+
+pub use claim::{Claim, ClaimResult, Condition, ConditionResult, Op, Operand, Side, parse_condition};
+pub use metric::{Metric, normalised_entropy};

@@ -1,0 +1,181 @@
+//! The window, driven through egui_kittest by widget label: the same `WorkbenchApp`
+//! the real window runs, with a real trainer thread behind it.
+
+use std::time::{Duration, Instant};
+
+use attention_workbench::app::WorkbenchApp;
+use attention_workbench::app::run_view::RunStatus;
+use attention_workbench::app::state::PersistedState;
+use attention_workbench::config::preset;
+use attention_workbench::tasks::{TaskConfig, TaskKind};
+use eframe::egui;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+
+/// A small, fast experiment: the tiny preset on copy.
+fn small_state() -> PersistedState {
+    let mut config = preset("tiny").unwrap();
+    config.task = TaskConfig::for_kind(TaskKind::Copy);
+    config.task.length = 6;
+    config.steps = 40;
+    config.attention_interval = 5;
+    config.eval_interval = 10;
+    PersistedState { config, preset: "tiny".into(), ..PersistedState::default() }
+}
+
+fn harness(state: PersistedState) -> Harness<'static, WorkbenchApp> {
+    let app = WorkbenchApp::new(egui::Context::default(), state);
+    Harness::builder()
+        .with_size([1400.0, 900.0])
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app)
+}
+
+/// Step frames (the trainer works meanwhile) until `done` or the timeout.
+fn step_until(harness: &mut Harness<'static, WorkbenchApp>, what: &str, done: impl Fn(&WorkbenchApp) -> bool) {
+    let start = Instant::now();
+    while !done(harness.state()) {
+        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
+        harness.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    harness.step();
+}
+
+#[test]
+fn start_a_run_then_the_loss_plot_gains_points_and_the_attention_grid_appears() {
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "the model to be ready", |app| app.view.status == RunStatus::Ready);
+    harness.get_by_label("Start").click();
+    step_until(&mut harness, "loss points and maps", |app| app.view.train_loss.len() >= 10 && app.view.attention.as_ref().is_some_and(|a| a.step > 0));
+    assert_eq!(harness.query_all_by_label("head 0").count(), 1, "the attention grid shows head 0 of its one layer");
+    assert_eq!(harness.query_all_by_label("head 1").count(), 1, "and head 1");
+    step_until(&mut harness, "the run to finish", |app| app.view.status == RunStatus::Finished);
+    assert_eq!(harness.state().view.step, 40);
+    assert!(harness.query_by_label_contains("held-out accuracy").is_some());
+}
+
+#[test]
+fn invalid_heads_show_an_inline_error_and_disable_start() {
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    // The heads field of layer 0 is the spin button showing "2"; set it to 3
+    // (d_model 32 is not divisible by 3), as a screen reader or the keyboard would.
+    let heads = harness
+        .get_all_by_role(egui::accesskit::Role::SpinButton)
+        .find(|n| n.value().as_deref() == Some("2"))
+        .expect("the heads field showing 2");
+    heads.set_value_accesskit(3.0);
+    harness.run_steps(3);
+    assert_eq!(harness.state().state.config.model.layers[0].heads, 3);
+    assert!(harness.query_by_label_contains("not divisible by 3 heads").is_some(), "inline error next to the knob");
+    let start = harness.get_by_label("Start");
+    assert!(start.accesskit_node().is_disabled(), "Start is disabled while the config is invalid");
+    harness.get_by_label("Start").click();
+    harness.run_steps(3);
+    assert_ne!(harness.state().view.status, RunStatus::Running);
+}
+
+#[test]
+fn add_and_remove_a_layer_and_undo_it() {
+    let mut harness = harness(small_state());
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.config.model.layers.len(), 1);
+    harness.get_by_label("+ Add layer").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.config.model.layers.len(), 2);
+    assert!(harness.query_by_label("Layer 1").is_some(), "a card for the new layer");
+    harness.get_all_by_label("✖").last().unwrap().click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.config.model.layers.len(), 1);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.config.model.layers.len(), 2, "Ctrl+Z brings the layer back");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::Z);
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.config.model.layers.len(), 1, "Ctrl+Shift+Z removes it again");
+}
+
+#[test]
+fn save_and_reload_an_experiment_through_the_code_the_dialog_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("experiment.json");
+    let mut harness = harness(small_state());
+    harness.run_steps(2);
+    harness.state_mut().save_experiment(&path);
+    harness.run_steps(2);
+    let saved = harness.state().state.config.clone();
+    harness.get_by_label("+ Add layer").click();
+    harness.run_steps(2);
+    assert_ne!(harness.state().state.config, saved);
+    harness.state_mut().open_experiment(&path);
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.config, saved);
+
+    std::fs::write(&path, "{ broken").unwrap();
+    harness.state_mut().open_experiment(&path);
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.config, saved, "a bad file changes nothing");
+    assert!(harness.query_by_label_contains("could not open the experiment").is_some(), "the banner says why");
+}
+
+#[test]
+fn space_starts_and_pauses_and_s_steps_once() {
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    harness.key_press(egui::Key::S);
+    step_until(&mut harness, "one step", |app| app.view.step == 1 && app.view.status == RunStatus::Paused);
+    harness.key_press(egui::Key::Space);
+    step_until(&mut harness, "running", |app| app.view.status == RunStatus::Running || app.view.status == RunStatus::Finished);
+    harness.key_press(egui::Key::Space);
+    step_until(&mut harness, "paused or finished", |app| matches!(app.view.status, RunStatus::Paused | RunStatus::Finished));
+}
+
+/// A hand-made snapshot: 2 heads on a 5-token causal probe, one head reading the
+/// previous token, the other spread evenly.
+fn synthetic_snapshot() -> attention_workbench::training::AttentionSnapshot {
+    let seq = 5;
+    let mut previous = vec![0.0f32; seq * seq];
+    let mut even = vec![0.0f32; seq * seq];
+    let mut keep = vec![false; seq * seq];
+    for q in 0..seq {
+        previous[q * seq + q.saturating_sub(1)] = 1.0;
+        for k in 0..=q {
+            even[q * seq + k] = 1.0 / (q + 1) as f32;
+            keep[q * seq + k] = true;
+        }
+    }
+    attention_workbench::training::AttentionSnapshot {
+        step: 7,
+        tokens: ["a", "b", "c", "|", "a"].map(String::from).to_vec(),
+        predictions: ["b", "c", "|", "a", "b"].map(String::from).to_vec(),
+        layers: vec![Some(vec![previous, even]), None],
+        masks: vec![Some(keep.clone()), None],
+        intended_masks: vec![Some(keep), None],
+        padding: vec![false; seq],
+    }
+}
+
+#[test]
+fn attention_grid_image_snapshot() {
+    use attention_workbench::ui::attention_panel::AttentionPanel;
+    let snapshot = synthetic_snapshot();
+    let mut panel = AttentionPanel::default();
+    let mut probe = String::new();
+    let mut harness = Harness::builder().with_size([560.0, 330.0]).build_ui(|ui| {
+        ui.visuals_mut().dark_mode = true;
+        panel.ui(ui, Some(&snapshot), &mut probe, None);
+    });
+    harness.run();
+    assert!(harness.query_by_label("attention off").is_some(), "a layer without attention says so");
+    harness.snapshot("attention_grid");
+}
+
+#[test]
+fn hovering_a_cell_names_query_key_and_weight_and_masked_cells_say_so() {
+    use attention_workbench::ui::attention_panel::cell_text;
+    let snapshot = synthetic_snapshot();
+    let text = cell_text(&snapshot, 0, 1, 2, 1);
+    assert!(text.contains("query 2 \"c\"") && text.contains("key 1 \"b\"") && text.contains("0.333"), "{text}");
+    let masked = cell_text(&snapshot, 0, 0, 1, 3);
+    assert!(masked.contains("masked"), "{masked}");
+}
