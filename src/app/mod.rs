@@ -50,6 +50,16 @@ pub fn run() -> eframe::Result<()> {
         Box::new(|cc| {
             let stored = cc.storage.and_then(|s| s.get_string(STORAGE_KEY)).map(|s| PersistedState::from_stored(&s));
             let mut app = WorkbenchApp::new(cc.egui_ctx.clone(), stored.unwrap_or_default());
+            // For screenshots and demos: open a view, load a bug case, start training.
+            match std::env::var("AW_VIEW").as_deref() {
+                Ok("mask_inspector") => app.state.central = CentralView::MaskInspector,
+                Ok("bug_hunt") => app.state.central = CentralView::BugHunt,
+                Ok("attention") => app.state.central = CentralView::Attention,
+                _ => {}
+            }
+            if let Ok(id) = std::env::var("AW_BUG_CASE") {
+                app.perform(AppAction::LoadBugCase(id));
+            }
             if std::env::var_os("AW_AUTOSTART").is_some() {
                 app.perform(AppAction::StartOrResume);
             }

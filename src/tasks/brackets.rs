@@ -27,6 +27,17 @@ impl BracketsTask {
     }
 }
 
+impl BracketsTask {
+    fn padded(&self, sequence: Vec<u32>, answer_index: usize) -> Example {
+        let pad = self.vocab.pad().expect("brackets pads");
+        let example = Example::next_token(sequence, answer_index);
+        match self.pad_side {
+            PadSide::Right => example.pad_to(self.seq_len(), pad),
+            PadSide::Left => example.pad_left_to(self.seq_len(), pad),
+        }
+    }
+}
+
 pub fn is_balanced(tokens: &[u32]) -> bool {
     let mut depth = 0i64;
     for &t in tokens {
@@ -100,12 +111,17 @@ impl Task for BracketsTask {
         sequence.push(EQUALS);
         sequence.push(answer);
         let answer_index = sequence.len() - 1;
-        let pad = self.vocab.pad().expect("brackets pads");
-        let example = Example::next_token(sequence, answer_index);
-        match self.pad_side {
-            PadSide::Right => example.pad_to(self.seq_len(), pad),
-            PadSide::Left => example.pad_left_to(self.seq_len(), pad),
-        }
+        self.padded(sequence, answer_index)
+    }
+
+    /// "( ( ) ) ( ) = Y", padded: short enough to show the padding in the pictures.
+    fn probe(&self) -> Example {
+        let mut sequence = vec![OPEN, OPEN, CLOSE, CLOSE, OPEN, CLOSE];
+        sequence.truncate(2 * (self.max_length / 2).min(3));
+        let answer = if is_balanced(&sequence) { YES } else { NO };
+        sequence.extend([EQUALS, answer]);
+        let answer_index = sequence.len() - 1;
+        self.padded(sequence, answer_index)
     }
 }
 

@@ -98,3 +98,34 @@ fn gpu_without_an_adapter_falls_back_and_says_so() {
     assert!(text.contains("no usable GPU"), "{text}");
     assert!(text.contains("cpu"), "{text}");
 }
+
+#[test]
+fn probe_causality_json_reports_leaks_per_layer_and_exits_zero_either_way() {
+    let dir = tempfile::tempdir().unwrap();
+    let sound = dir.path().join("sound.json");
+    let out = cli(&["config", "--preset", "tiny", "--task", "copy"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::write(&sound, &out.stdout).unwrap();
+    let out = cli(&["probe", "causality", "--config", sound.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(report["leak"], false);
+    assert_eq!(report["layers"].as_array().unwrap().len(), 1);
+
+    let mut config: serde_json::Value = serde_json::from_slice(&std::fs::read(&sound).unwrap()).unwrap();
+    config["model"]["layers"][0]["diagonal_offset"] = serde_json::json!(1);
+    let leaky = dir.path().join("leaky.json");
+    std::fs::write(&leaky, config.to_string()).unwrap();
+    let out = cli(&["probe", "causality", "--config", leaky.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "a leak is a finding, not a failure: {}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(report["leak"], true);
+    assert_eq!(report["layers"][0]["first_leaking_position"], 0);
+
+    let out = cli(&["probe", "padding", "--config", sound.to_str().unwrap()]);
+    assert!(out.status.success());
+    assert!(stdout(&out).contains("no padding"), "{}", stdout(&out));
+    let out = cli(&["probe", "causality"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--config"), "{}", stderr(&out));
+}

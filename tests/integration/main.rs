@@ -2,6 +2,7 @@
 
 mod architecture;
 mod attention;
+mod bughunt;
 mod cli;
 mod runs;
 mod training;
