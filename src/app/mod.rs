@@ -32,6 +32,9 @@ use crate::ui::mask_inspector::MaskInspector;
 use state::CentralView;
 use crate::ui::model_editor::TaskFacts;
 
+/// What the preset menu shows for a config that came from a file or an exercise.
+const CUSTOM: &str = "custom";
+
 /// Longest time one frame spends folding in trainer events.
 const EVENT_BUDGET: Duration = Duration::from_millis(4);
 
@@ -411,6 +414,7 @@ impl WorkbenchApp {
                 if let Some(case) = self.bug_cases.iter().find(|c| c.id == id).cloned() {
                     let config = case.config.clone();
                     self.edit(|c| *c = config);
+                    self.state.preset = CUSTOM.to_string();
                     self.state.probe_text.clear();
                     self.notice(BannerKind::Info, format!("loaded \"{}\": train it and look for the symptom", case.title));
                     if self.can_start() {
@@ -442,6 +446,7 @@ impl WorkbenchApp {
         match files::load_experiment(path) {
             Ok(config) => {
                 self.edit(|c| *c = config);
+                self.state.preset = CUSTOM.to_string();
                 self.notice(BannerKind::Info, format!("opened {}", path.display()));
             }
             Err(err) => self.notice(BannerKind::Error, format!("could not open the experiment: {err}; the current one is unchanged")),

@@ -73,9 +73,9 @@ impl MaskInspector {
         }
         if !inspection.empty_rows.is_empty() {
             let rows: Vec<String> = inspection.empty_rows.iter().map(|r| format!("{r} \"{}\"", snapshot.tokens[*r])).collect();
+            let count = if rows.len() == 1 { "1 row sees".to_string() } else { format!("{} rows see", rows.len()) };
             ui.colored_label(error, format!(
-                "⚠ {} rows see no key at all: {} (red mark). Defined result: zero weight everywhere, so their attention output is the zero vector.",
-                rows.len(),
+                "⚠ {count} no key at all: {} (red mark). Defined result: zero weight everywhere, so the attention output there is the zero vector.",
                 rows.join(", ")
             ));
         }
