@@ -11,6 +11,7 @@ pub mod bughunt;
 pub mod cli;
 pub mod config;
 pub mod experiments;
+pub mod lessons;
 pub mod model;
 pub mod probe;
 pub mod runs;

@@ -33,5 +33,17 @@ pub enum AppAction {
     LoadBugCase(String),
     /// Run the leak probes on the current model.
     Probe,
+    /// Trace one head's computation on the probe.
+    Trace { layer: usize, head: usize },
+    OpenLesson(usize),
+    OpenLessonPack,
+    /// Keep the learner's experiment aside and load the lesson's starting one.
+    LoadLessonStart,
+    RestoreExperiment,
+    /// Press the `try` button at this line of the open lesson.
+    LessonTry(usize),
+    /// "Check now" on the check at this line.
+    LessonCheck(usize),
+    LessonVerifyClaim(usize),
     DismissBanner,
 }

@@ -4,6 +4,7 @@
 pub mod actions;
 pub mod files;
 pub mod inspection;
+pub mod lesson_runner;
 mod frame_times;
 pub mod run_view;
 pub mod series;
@@ -29,6 +30,9 @@ use crate::ui;
 use crate::ui::attention_panel::{AttentionAction, AttentionPanel};
 use crate::ui::bug_hunt::BugHuntPanel;
 use crate::ui::mask_inspector::MaskInspector;
+use crate::ui::saturation_panel::SaturationPanel;
+use crate::ui::step_through::StepThrough;
+use lesson_runner::LessonRunner;
 use state::CentralView;
 use crate::ui::model_editor::TaskFacts;
 
@@ -100,6 +104,10 @@ pub struct WorkbenchApp {
     confirm_apply: Option<ExperimentConfig>,
     attention_panel: AttentionPanel,
     mask_inspector: MaskInspector,
+    step_through: StepThrough,
+    saturation: Option<SaturationPanel>,
+    pub lessons: LessonRunner,
+    markdown: egui_commonmark::CommonMarkCache,
     bug_hunt: BugHuntPanel,
     bug_cases: Vec<crate::bughunt::BugCase>,
     help_open: bool,
@@ -118,6 +126,8 @@ impl WorkbenchApp {
         let waker: crate::training::Waker = Arc::new(move || wake_ctx.request_repaint());
         let trainer = TrainerHandle::spawn(state.config.clone(), tx, Some(waker));
         let (notices_tx, notices) = channel();
+        let mut lessons = LessonRunner::default();
+        lessons.open_id(&state.lesson);
         Self {
             applied: state.config.clone(),
             checked: Checked::of(&state.config),
@@ -130,6 +140,10 @@ impl WorkbenchApp {
             confirm_apply: None,
             attention_panel: AttentionPanel::default(),
             mask_inspector: MaskInspector::default(),
+            step_through: StepThrough::default(),
+            saturation: None,
+            lessons,
+            markdown: egui_commonmark::CommonMarkCache::default(),
             bug_hunt: BugHuntPanel::default(),
             bug_cases: crate::bughunt::cases(),
             help_open: false,
@@ -182,8 +196,15 @@ impl WorkbenchApp {
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let frame_start = Instant::now();
         self.drain_events();
+        self.lessons.drain();
+        let facts = self.view.live_facts();
+        self.lessons.tick_checks(&facts, &mut self.state.lesson_progress);
+        let dropped: Vec<std::path::PathBuf> = ui.ctx().input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).filter(|p| !p.as_os_str().is_empty()).collect());
         let before = self.state.config.clone();
         let mut actions = Vec::new();
+        for path in dropped {
+            self.add_lesson_pack(&path);
+        }
         self.shortcuts(ui.ctx(), &mut actions);
         ui.ctx().set_visuals(if self.state.dark_mode { egui::Visuals::dark() } else { egui::Visuals::light() });
 
@@ -206,8 +227,9 @@ impl WorkbenchApp {
             });
         }
         if self.state.layout.lesson {
-            egui::Panel::right("lesson").resizable(true).default_size(300.0).show(ui, |ui| {
-                ui::lesson_panel::lesson_panel_ui(ui);
+            let facts = self.view.live_facts();
+            egui::Panel::right("lesson").resizable(true).default_size(380.0).show(ui, |ui| {
+                ui::lesson_panel::lesson_panel_ui(ui, &self.lessons, &self.state.lesson_progress, &facts, &mut self.markdown, &mut actions);
             });
         }
         if self.state.layout.plots {
@@ -221,6 +243,9 @@ impl WorkbenchApp {
                 let tabs = [
                     (CentralView::Attention, "Attention", "Every layer's and head's attention on the probe"),
                     (CentralView::MaskInspector, "Mask inspector", "Intended mask, applied mask and effective attention side by side, with leak checks"),
+                    (CentralView::StepThrough, "Step-through", "One head's computation, stage by stage: Q, K, V, QKᵀ, ÷√d_k, mask, softmax, × V"),
+                    (CentralView::Positions, "Positions", "The sinusoidal positional-encoding matrix"),
+                    (CentralView::Saturation, "Softmax saturation", "Why scores are divided by √d_k"),
                     (CentralView::BugHunt, "Bug hunt", "Planted-bug experiments to diagnose"),
                 ];
                 for (view, label, tip) in tabs {
@@ -241,6 +266,17 @@ impl WorkbenchApp {
                 CentralView::MaskInspector => {
                     let probes = [self.view.causality.as_ref(), self.view.padding_probe.as_ref()];
                     egui::ScrollArea::both().show(ui, |ui| self.mask_inspector.ui(ui, self.view.attention.as_ref(), probes, &mut actions));
+                }
+                CentralView::StepThrough => {
+                    let layers = self.applied.model.layers.len();
+                    let heads = self.applied.model.layers.get(self.step_through.layer).map_or(1, |l| l.heads);
+                    egui::ScrollArea::both().show(ui, |ui| self.step_through.ui(ui, self.view.trace.as_ref(), layers, heads, &mut actions));
+                }
+                CentralView::Positions => {
+                    ui::positions_panel::positions_ui(ui, self.applied.model.max_len, self.applied.model.d_model);
+                }
+                CentralView::Saturation => {
+                    self.saturation.get_or_insert_with(SaturationPanel::default).ui(ui);
                 }
                 CentralView::BugHunt => {
                     egui::ScrollArea::vertical().show(ui, |ui| self.bug_hunt.ui(ui, &self.bug_cases, &mut self.state.solved_bugs, &mut actions));
@@ -424,11 +460,81 @@ impl WorkbenchApp {
                 }
             }
             AppAction::Probe => self.trainer.send(TrainCommand::Probe),
+            AppAction::Trace { layer, head } => self.trainer.send(TrainCommand::Trace { layer, head }),
+            AppAction::OpenLesson(index) => {
+                if index < self.lessons.lessons.len() {
+                    self.lessons.current = index;
+                    if let Some(lesson) = self.lessons.lesson() {
+                        self.state.lesson = lesson.id.clone();
+                    }
+                }
+            }
+            AppAction::OpenLessonPack => match files::dialogs::pick_folder("Open a lesson pack") {
+                Some(dir) => self.add_lesson_pack(&dir),
+                None => self.notice(BannerKind::Info, "no folder chosen: the lessons are unchanged".into()),
+            },
+            AppAction::LoadLessonStart => {
+                if let Some(start) = self.lessons.lesson().map(|l| l.start.clone()) {
+                    if self.lessons.saved_experiment.is_none() {
+                        self.lessons.saved_experiment = Some(self.state.config.clone());
+                    }
+                    self.run_lesson_config(start, None);
+                }
+            }
+            AppAction::RestoreExperiment => {
+                if let Some(saved) = self.lessons.saved_experiment.take() {
+                    self.edit(|c| *c = saved);
+                    self.notice(BannerKind::Info, "your experiment is back".into());
+                }
+            }
+            AppAction::LessonTry(line) => {
+                let block = self.lessons.lesson().and_then(|l| l.tries().find(|t| t.line == line).cloned().map(|t| (l.id.clone(), t)));
+                if let Some((id, block)) = block {
+                    match block.apply_to(&self.state.config) {
+                        Ok(config) => {
+                            let diff = crate::lessons::config_diff(&self.state.config, &config);
+                            self.lessons.last_diff = Some(((id, line), diff));
+                            self.run_lesson_config(config, block.steps);
+                        }
+                        Err(err) => self.notice(BannerKind::Error, format!("this button's change does not apply: {err}")),
+                    }
+                }
+            }
+            AppAction::LessonCheck(line) => {
+                if let Some(id) = self.lessons.lesson().map(|l| l.id.clone()) {
+                    self.lessons.hints_shown.insert((id, line));
+                }
+            }
+            AppAction::LessonVerifyClaim(line) => self.lessons.verify_claim(line),
             AppAction::DismissBanner => self.view.banner = None,
         }
         if self.checked.config != self.state.config {
             self.checked = Checked::of(&self.state.config);
             self.auto_apply();
+        }
+    }
+
+    /// Put a lesson's experiment in place: fresh weights, and train `steps` if given.
+    fn run_lesson_config(&mut self, config: ExperimentConfig, steps: Option<usize>) {
+        self.edit(|c| *c = config);
+        self.state.preset = CUSTOM.to_string();
+        self.state.probe_text.clear();
+        self.checked = Checked::of(&self.state.config);
+        if !self.can_start() {
+            return self.notice(BannerKind::Error, "the lesson's experiment is not valid here; see the model editor".into());
+        }
+        self.send_config();
+        self.trainer.send(TrainCommand::Reset);
+        if steps.is_some() {
+            self.trainer.send(TrainCommand::Start);
+        }
+    }
+
+    pub fn add_lesson_pack(&mut self, path: &std::path::Path) {
+        match self.lessons.add_pack(path) {
+            Ok((count, errors)) if errors.is_empty() => self.notice(BannerKind::Info, format!("added {count} lessons from {}", path.display())),
+            Ok((count, errors)) => self.notice(BannerKind::Warning, format!("added {count} lessons from {}; {} could not be read: {}", path.display(), errors.len(), errors.join("; "))),
+            Err(err) => self.notice(BannerKind::Error, err),
         }
     }
 

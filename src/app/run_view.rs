@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::series::Series;
 use crate::probe::LeakReport;
-use crate::training::{AttentionSnapshot, BackendInfo, TrainEvent};
+use crate::training::{AttentionSnapshot, BackendInfo, HeadTraceData, TrainEvent};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunStatus {
@@ -54,6 +54,10 @@ pub struct RunView {
     pub attention: Option<AttentionSnapshot>,
     /// The latest causality and padding probe results.
     pub causality: Option<LeakReport>,
+    /// The latest traced head (step-through view).
+    pub trace: Option<HeadTraceData>,
+    /// The latest evaluation.
+    pub last_eval: Option<crate::training::EvalMetrics>,
     pub padding_probe: Option<LeakReport>,
     pub banner: Option<Banner>,
     pub probe_error: Option<String>,
@@ -82,6 +86,8 @@ impl Default for RunView {
             layer_update_ratios: BTreeMap::new(),
             attention: None,
             causality: None,
+            trace: None,
+            last_eval: None,
             padding_probe: None,
             banner: None,
             probe_error: None,
@@ -132,6 +138,7 @@ impl RunView {
                 self.eval_loss.push(x, e.loss as f64);
                 self.eval_accuracy.push(x, e.accuracy as f64);
                 self.last_eval_accuracy = Some(e.accuracy);
+                self.last_eval = Some(e);
             }
             TrainEvent::Gradients(report) => {
                 let x = report.step as f64;
@@ -175,6 +182,7 @@ impl RunView {
             TrainEvent::Saved { dir } => {
                 self.banner = Some(Banner { kind: BannerKind::Info, text: format!("saved the run to {}", dir.display()) });
             }
+            TrainEvent::Trace(trace) => self.trace = Some(trace),
             TrainEvent::Probed(report) => match report.probe {
                 "padding" => self.padding_probe = Some(report),
                 _ => self.causality = Some(report),
@@ -194,6 +202,20 @@ impl RunView {
                 }
                 self.banner = Some(Banner { kind: BannerKind::Error, text: message });
             }
+        }
+    }
+
+    /// What the lesson checks read: the live run's latest numbers.
+    pub fn live_facts(&self) -> crate::lessons::LiveFacts<'_> {
+        let last = |s: &Series| s.smoothed(0.6).last().map(|p| p[1] as f32);
+        crate::lessons::LiveFacts {
+            step: self.step,
+            loss: last(&self.train_loss),
+            accuracy: last(&self.train_accuracy),
+            eval_loss: self.last_eval.map(|e| e.loss),
+            eval_accuracy: self.last_eval.map(|e| e.accuracy),
+            sequence_accuracy: self.last_eval.map(|e| e.sequence_accuracy),
+            attention: self.attention.as_ref(),
         }
     }
 

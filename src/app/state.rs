@@ -21,6 +21,10 @@ pub struct PersistedState {
     pub central: CentralView,
     /// Bug-hunt cases the learner named right.
     pub solved_bugs: std::collections::BTreeSet<String>,
+    /// The lesson open last.
+    pub lesson: String,
+    /// Per lesson id, the lines of the checks that passed.
+    pub lesson_progress: std::collections::BTreeMap<String, std::collections::BTreeSet<usize>>,
 }
 
 /// The views of the central area.
@@ -30,6 +34,9 @@ pub enum CentralView {
     #[default]
     Attention,
     MaskInspector,
+    StepThrough,
+    Positions,
+    Saturation,
     BugHunt,
 }
 
@@ -44,6 +51,8 @@ impl Default for PersistedState {
             plots: PlotSettings::default(),
             central: CentralView::default(),
             solved_bugs: Default::default(),
+            lesson: String::new(),
+            lesson_progress: Default::default(),
         }
     }
 }

@@ -2,6 +2,7 @@
 
 mod bench;
 mod eval;
+mod lesson;
 mod probe;
 mod train;
 
@@ -28,6 +29,8 @@ pub enum Command {
     Eval(eval::EvalArgs),
     /// Measure training throughput (steps/s, tokens/s) of presets on the reverse task.
     Bench(bench::BenchArgs),
+    /// Run, check or list lessons.
+    Lesson(lesson::LessonArgs),
     /// Check a model for attention leaks: future tokens (causality) or padding.
     Probe(probe::ProbeArgs),
     /// List the tasks and presets.
@@ -50,6 +53,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Eval(args) => eval::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Probe(args) => probe::run(args),
+        Command::Lesson(args) => lesson::run(args),
         Command::List => {
             list();
             Ok(ExitCode::SUCCESS)

@@ -49,6 +49,9 @@ pub struct Claim {
     pub a: ExperimentConfig,
     pub b: Option<ExperimentConfig>,
     pub steps: usize,
+    /// Per-side step budgets, when a side trains for a different number of steps.
+    pub steps_a: Option<usize>,
+    pub steps_b: Option<usize>,
     pub seed: u64,
     pub conditions: Vec<Condition>,
 }
@@ -144,15 +147,16 @@ impl Claim {
     pub fn run(&self, seed: u64) -> Result<ClaimResult, SessionError> {
         let mut measured = BTreeMap::new();
         for (side, metrics) in self.needed() {
-            let (label, config) = match side {
-                Side::A => ("a", &self.a),
-                Side::B => ("b", self.b.as_ref().unwrap_or(&self.a)),
+            let (label, config, steps) = match side {
+                Side::A => ("a", &self.a, self.steps_a),
+                Side::B => ("b", self.b.as_ref().unwrap_or(&self.a), self.steps_b),
             };
+            let steps = steps.unwrap_or(self.steps);
             let mut config = config.clone();
             config.seed = seed;
-            config.steps = self.steps;
+            config.steps = steps.max(1);
             let mut session = Session::new(config)?;
-            for _ in 0..self.steps {
+            for _ in 0..steps {
                 if let StepOutcome::NonFinite { .. } = session.step(false) {
                     break;
                 }

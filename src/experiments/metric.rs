@@ -20,10 +20,20 @@ pub enum Metric {
     AttentionEntropy,
     /// Global gradient norm at the first step.
     FirstGradNorm,
+    /// Mean share of each query's attention that lands on keys the intended mask hides.
+    HiddenWeight,
+    /// Held-out loss with every layer's mask made causal: what the model faces when
+    /// it writes on its own and the future is not there yet.
+    GenerationLoss,
+    /// Trainable parameters.
+    Parameters,
+    /// How different the heads' maps are: mean over pairs of heads in a layer of
+    /// half the L1 distance between their rows (0 = identical, 1 = disjoint).
+    HeadDiversity,
 }
 
 impl Metric {
-    pub const ALL: [Metric; 9] = [
+    pub const ALL: [Metric; 13] = [
         Metric::TrainLoss,
         Metric::EvalLoss,
         Metric::EvalAccuracy,
@@ -33,6 +43,10 @@ impl Metric {
         Metric::PaddingLeak,
         Metric::AttentionEntropy,
         Metric::FirstGradNorm,
+        Metric::HiddenWeight,
+        Metric::HeadDiversity,
+        Metric::GenerationLoss,
+        Metric::Parameters,
     ];
 
     pub fn name(self) -> &'static str {
@@ -46,6 +60,10 @@ impl Metric {
             Metric::PaddingLeak => "padding_leak",
             Metric::AttentionEntropy => "attention_entropy",
             Metric::FirstGradNorm => "first_grad_norm",
+            Metric::HiddenWeight => "hidden_weight",
+            Metric::HeadDiversity => "head_diversity",
+            Metric::GenerationLoss => "generation_loss",
+            Metric::Parameters => "parameters",
         }
     }
 
@@ -65,6 +83,10 @@ impl Metric {
             Metric::PaddingLeak => max_score(&session.padding_probe()),
             Metric::AttentionEntropy => normalised_entropy(&session.attention_snapshot()),
             Metric::FirstGradNorm => session.history().steps.first().map_or(0.0, |s| s.grad_norm as f64),
+            Metric::HiddenWeight => hidden_weight(&session.attention_snapshot()),
+            Metric::HeadDiversity => head_diversity(&session.attention_snapshot()),
+            Metric::GenerationLoss => session.causal_twin().map_or(f64::NAN, |mut twin| twin.evaluate().loss as f64),
+            Metric::Parameters => session.parameters() as f64,
         }
     }
 }
@@ -94,4 +116,39 @@ pub fn normalised_entropy(snapshot: &crate::training::AttentionSnapshot) -> f64 
         }
     }
     if count == 0 { 0.0 } else { sum / count as f64 }
+}
+
+/// Mean over layers, heads and query rows of the weight on intended-hidden keys.
+pub fn hidden_weight(snapshot: &crate::training::AttentionSnapshot) -> f64 {
+    let seq = snapshot.tokens.len();
+    let (mut sum, mut rows) = (0.0f64, 0usize);
+    for (layer, maps) in snapshot.layers.iter().enumerate() {
+        let (Some(maps), Some(Some(intended))) = (maps, snapshot.intended_masks.get(layer)) else { continue };
+        for weights in maps {
+            for q in 0..seq {
+                sum += (0..seq).filter(|&k| !intended[q * seq + k]).map(|k| weights[q * seq + k] as f64).sum::<f64>();
+                rows += 1;
+            }
+        }
+    }
+    if rows == 0 { 0.0 } else { sum / rows as f64 }
+}
+
+/// Mean over layers and pairs of heads of the mean per-row total-variation distance.
+pub fn head_diversity(snapshot: &crate::training::AttentionSnapshot) -> f64 {
+    let seq = snapshot.tokens.len();
+    let (mut sum, mut pairs) = (0.0f64, 0usize);
+    for maps in snapshot.layers.iter().flatten() {
+        for i in 0..maps.len() {
+            for j in i + 1..maps.len() {
+                let distance: f64 = (0..seq)
+                    .map(|q| (0..seq).map(|k| (maps[i][q * seq + k] - maps[j][q * seq + k]).abs() as f64).sum::<f64>() / 2.0)
+                    .sum::<f64>()
+                    / seq as f64;
+                sum += distance;
+                pairs += 1;
+            }
+        }
+    }
+    if pairs == 0 { 0.0 } else { sum / pairs as f64 }
 }

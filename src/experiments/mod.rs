@@ -4,6 +4,8 @@
 
 mod claim;
 mod metric;
+mod saturation;
 
 pub use claim::{Claim, ClaimResult, Condition, ConditionResult, Op, Operand, Side, parse_condition};
-pub use metric::{Metric, normalised_entropy};
+pub use metric::{Metric, head_diversity, hidden_weight, normalised_entropy};
+pub use saturation::{SaturationPoint, saturation_sweep};

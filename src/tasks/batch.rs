@@ -33,6 +33,23 @@ impl Example {
         }
     }
 
+    /// A question with one answer: the model reads `prompt` and its last position
+    /// must predict `answer`. The answer is not part of the input, so no mask can
+    /// let the model read it.
+    pub fn question(prompt: Vec<u32>, answer: u32) -> Self {
+        let n = prompt.len();
+        let mut targets = vec![0; n];
+        let mut loss_mask = vec![false; n];
+        targets[n - 1] = answer;
+        loss_mask[n - 1] = true;
+        Self {
+            tokens: prompt,
+            targets,
+            loss_mask,
+            padding: vec![false; n],
+        }
+    }
+
     /// Pad on the right to `len` with `pad`; padded positions are neither scored nor seen.
     pub fn pad_to(mut self, len: usize, pad: u32) -> Self {
         while self.tokens.len() < len {
@@ -120,6 +137,14 @@ mod tests {
         let ex = Example::next_token(vec![5, 6, 7, 8], 2);
         assert_eq!(ex.targets[..3], [6, 7, 8]);
         assert_eq!(ex.loss_mask, vec![false, true, true, false]);
+    }
+
+    #[test]
+    fn a_question_hides_its_answer_from_the_input() {
+        let ex = Example::question(vec![1, 2, 3], 9);
+        assert_eq!(ex.tokens, vec![1, 2, 3]);
+        assert_eq!(ex.targets[2], 9);
+        assert_eq!(ex.loss_mask, vec![false, false, true]);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Balanced brackets: `( ( ) ) ( ) = Y`. Strings have different lengths, so every
+//! Balanced brackets: `( ( ) ) ( ) =` → `Y`. Strings have different lengths, so every
 //! batch is padded on the right, and the padding mask decides whether the model can
 //! see the padding.
 
@@ -28,9 +28,9 @@ impl BracketsTask {
 }
 
 impl BracketsTask {
-    fn padded(&self, sequence: Vec<u32>, answer_index: usize) -> Example {
+    fn padded(&self, sequence: Vec<u32>, answer: u32) -> Example {
         let pad = self.vocab.pad().expect("brackets pads");
-        let example = Example::next_token(sequence, answer_index);
+        let example = Example::question(sequence, answer);
         match self.pad_side {
             PadSide::Right => example.pad_to(self.seq_len(), pad),
             PadSide::Left => example.pad_left_to(self.seq_len(), pad),
@@ -96,7 +96,7 @@ impl Task for BracketsTask {
     }
 
     fn seq_len(&self) -> usize {
-        self.max_length + 2
+        self.max_length + 1
     }
 
     fn example(&self, rng: &mut Rng, _split: Split) -> Example {
@@ -109,9 +109,7 @@ impl Task for BracketsTask {
         };
         let answer = if is_balanced(&sequence) { YES } else { NO };
         sequence.push(EQUALS);
-        sequence.push(answer);
-        let answer_index = sequence.len() - 1;
-        self.padded(sequence, answer_index)
+        self.padded(sequence, answer)
     }
 
     /// "( ( ) ) ( ) = Y", padded: short enough to show the padding in the pictures.
@@ -119,9 +117,8 @@ impl Task for BracketsTask {
         let mut sequence = vec![OPEN, OPEN, CLOSE, CLOSE, OPEN, CLOSE];
         sequence.truncate(2 * (self.max_length / 2).min(3));
         let answer = if is_balanced(&sequence) { YES } else { NO };
-        sequence.extend([EQUALS, answer]);
-        let answer_index = sequence.len() - 1;
-        self.padded(sequence, answer_index)
+        sequence.push(EQUALS);
+        self.padded(sequence, answer)
     }
 }
 
@@ -136,14 +133,15 @@ mod tests {
         let (mut yes, mut lengths) = (0, std::collections::BTreeSet::new());
         for _ in 0..200 {
             let ex = task.example(&mut rng, Split::Train);
-            assert_eq!(ex.len(), 14);
+            assert_eq!(ex.len(), 13);
             let eq = ex.tokens.iter().position(|&t| t == EQUALS).unwrap();
             lengths.insert(eq);
-            let answer = ex.tokens[eq + 1];
+            assert!(ex.loss_mask[eq] && ex.loss_mask.iter().filter(|m| **m).count() == 1);
+            let answer = ex.targets[eq];
             assert_eq!(answer == YES, is_balanced(&ex.tokens[..eq]));
             yes += (answer == YES) as usize;
-            assert!(ex.padding[eq + 2..].iter().all(|p| *p));
-            assert!(!ex.padding[..eq + 2].iter().any(|p| *p));
+            assert!(ex.padding[eq + 1..].iter().all(|p| *p));
+            assert!(!ex.padding[..eq + 1].iter().any(|p| *p));
         }
         assert!((60..140).contains(&yes), "{yes} balanced of 200");
         assert!(lengths.len() >= 4);

@@ -1,5 +1,6 @@
 //! Key-value lookup, the "dictionary" view of Q, K and V:
 //! `A 3 C 1 B 7 ? C → 1`. The query must find its key and read the value beside it.
+//! The answer is not part of the input.
 
 use super::vocab::symbol_labels;
 use super::{Example, Rng, Split, Task, TaskKind, Vocab};
@@ -40,7 +41,7 @@ impl Task for LookupTask {
     }
 
     fn seq_len(&self) -> usize {
-        2 * self.pairs + 3
+        2 * self.pairs + 2
     }
 
     fn example(&self, rng: &mut Rng, _split: Split) -> Example {
@@ -58,9 +59,7 @@ impl Task for LookupTask {
         }
         sequence.push(2 * self.symbols as u32);
         sequence.push(keys[asked]);
-        sequence.push(values[asked]);
-        let answer_index = sequence.len() - 1;
-        Example::next_token(sequence, answer_index)
+        Example::question(sequence, values[asked])
     }
 }
 
@@ -76,11 +75,11 @@ mod tests {
             let ex = task.example(&mut rng, Split::Train);
             let n = ex.len();
             assert_eq!(n, task.seq_len());
-            let asked = ex.tokens[n - 2];
+            let asked = ex.tokens[n - 1];
             let pos = (0..8).step_by(2).find(|&i| ex.tokens[i] == asked).unwrap();
-            assert_eq!(ex.tokens[n - 1], ex.tokens[pos + 1]);
+            assert_eq!(ex.targets[n - 1], ex.tokens[pos + 1]);
             assert_eq!(ex.loss_mask.iter().filter(|m| **m).count(), 1);
-            assert!(ex.loss_mask[n - 2]);
+            assert!(ex.loss_mask[n - 1]);
         }
     }
 }

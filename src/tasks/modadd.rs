@@ -40,7 +40,7 @@ impl Task for ModAddTask {
     }
 
     fn seq_len(&self) -> usize {
-        5
+        4
     }
 
     fn example(&self, rng: &mut Rng, split: Split) -> Example {
@@ -53,8 +53,7 @@ impl Task for ModAddTask {
         };
         let plus = p as u32;
         let equals = p as u32 + 1;
-        let sequence = vec![a as u32, plus, b as u32, equals, ((a + b) % p) as u32];
-        Example::next_token(sequence, 4)
+        Example::question(vec![a as u32, plus, b as u32, equals], ((a + b) % p) as u32)
     }
 }
 
@@ -69,7 +68,7 @@ mod tests {
         for split in [Split::Train, Split::Eval] {
             for _ in 0..50 {
                 let ex = task.example(&mut rng, split);
-                let (a, b, c) = (ex.tokens[0], ex.tokens[2], ex.tokens[4]);
+                let (a, b, c) = (ex.tokens[0], ex.tokens[2], ex.targets[3]);
                 assert_eq!((a + b) % 13, c);
                 assert_eq!(task.held_out(a as usize, b as usize), split == Split::Eval);
             }

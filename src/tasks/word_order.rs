@@ -36,7 +36,7 @@ impl Task for WordOrderTask {
     }
 
     fn seq_len(&self) -> usize {
-        5
+        4
     }
 
     fn example(&self, rng: &mut Rng, _split: Split) -> Example {
@@ -44,12 +44,12 @@ impl Task for WordOrderTask {
         let object = (subject + 1 + rng.below(self.nouns - 1)) % self.nouns;
         let verb = self.nouns + rng.below(VERBS.len());
         let question = self.nouns + VERBS.len();
-        let sequence = [subject, verb, object, question, subject].map(|t| t as u32);
-        Example::next_token(sequence.to_vec(), 4)
+        let prompt = [subject, verb, object, question].map(|t| t as u32);
+        Example::question(prompt.to_vec(), subject as u32)
     }
 
     fn probe(&self) -> Example {
-        // "cat chases dog ?"
-        Example::next_token(vec![0, self.nouns as u32, 1, (self.nouns + 4) as u32, 0], 4)
+        // "cat chases dog ?" → cat
+        Example::question(vec![0, self.nouns as u32, 1, (self.nouns + VERBS.len()) as u32], 0)
     }
 }

@@ -86,6 +86,30 @@ pub struct AttentionSnapshot {
     pub padding: Vec<bool>,
 }
 
+/// One head's computation on the probe, stage by stage (plain numbers).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HeadTraceData {
+    pub step: usize,
+    pub layer: usize,
+    pub head: usize,
+    pub d_k: usize,
+    pub tokens: Vec<String>,
+    /// `seq × d_k` row-major.
+    pub q: Vec<f32>,
+    pub k: Vec<f32>,
+    pub v: Vec<f32>,
+    /// `seq × seq` row-major: QKᵀ, then ÷√d_k (equal when scaling is off).
+    pub raw_scores: Vec<f32>,
+    pub scaled_scores: Vec<f32>,
+    /// `seq × seq` keep-mask the head applied.
+    pub mask: Vec<bool>,
+    /// `seq × seq` softmax output.
+    pub weights: Vec<f32>,
+    /// `seq × d_k` weights × V.
+    pub output: Vec<f32>,
+    pub scaled: bool,
+}
+
 /// Which quantity went non-finite.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -135,6 +159,8 @@ pub enum TrainEvent {
     Exported { path: PathBuf },
     /// A leak probe's result.
     Probed(crate::probe::LeakReport),
+    /// One head's stage-by-stage computation on the probe.
+    Trace(HeadTraceData),
     Finished {
         step: usize,
         loss: f32,
@@ -172,6 +198,8 @@ pub enum TrainCommand {
     ExportMetrics(PathBuf),
     /// Run the causality and padding probes on the current model.
     Probe,
+    /// Trace one head's computation on the probe.
+    Trace { layer: usize, head: usize },
     /// End the worker thread.
     Shutdown,
 }

@@ -17,7 +17,7 @@ pub fn generation_accuracy(model: &Transformer, batch: &Batch, device: &Device) 
     let scored_at = |r: usize, t: usize| batch.loss_weights[r * seq + t] > 0.0;
     // Positions t whose next token (t + 1) is scored; the prompt ends at the first one,
     // but is at least half the sequence when every position is scored (language models).
-    let first = (0..seq).filter(|&t| (0..rows).any(|r| scored_at(r, t))).min().unwrap_or(0);
+    let first = (0..seq.saturating_sub(1)).filter(|&t| (0..rows).any(|r| scored_at(r, t) && !batch.padding[r * seq + t + 1])).min().unwrap_or(seq - 1);
     let prompt_end = if first == 0 { seq / 2 } else { first };
     let mut tokens = batch.tokens.clone();
     for position in prompt_end..seq - 1 {
@@ -38,10 +38,23 @@ pub fn generation_accuracy(model: &Transformer, batch: &Batch, device: &Device) 
             }
         }
     }
+    // A question's answer is not in the input (its next position is the end or
+    // padding): compare the model's prediction there with the target instead.
+    let input = Tensor::<2, Int>::from_data(TensorData::new(tokens.clone(), [rows, seq]), device);
+    let padding: Option<&[bool]> = batch.padding.iter().any(|p| *p).then_some(&batch.padding[..]);
+    let out = model.forward(input, padding, Capture::default(), &mut Dropout::off());
+    let predictions: Vec<i64> = out.logits.argmax(2).into_data().convert::<i64>().try_into_vec::<i64>().expect("int data");
     let (mut right, mut total) = (0usize, 0usize);
     for r in 0..rows {
-        for t in prompt_end..seq - 1 {
-            if scored_at(r, t) {
+        for t in 0..seq {
+            if !scored_at(r, t) {
+                continue;
+            }
+            let question = t + 1 == seq || batch.padding[r * seq + t + 1];
+            if question {
+                total += 1;
+                right += usize::from(predictions[r * seq + t] == batch.targets[r * seq + t]);
+            } else if t >= prompt_end {
                 total += 1;
                 right += usize::from(tokens[r * seq + t + 1] == batch.tokens[r * seq + t + 1]);
             }

@@ -12,7 +12,7 @@ mod timer;
 mod worker;
 
 pub use events::{
-    AttentionSnapshot, BackendInfo, EvalMetrics, GradientReport, GroupGradient, NonFiniteKind,
+    AttentionSnapshot, BackendInfo, EvalMetrics, GradientReport, GroupGradient, HeadTraceData, NonFiniteKind,
     StepMetrics, TrainCommand, TrainEvent,
 };
 pub use generate::generation_accuracy;

@@ -264,6 +264,26 @@ impl Session {
         crate::probe::padding(self.model(), self.task.as_ref(), &self.backend.device, 8, self.config.seed)
     }
 
+    /// The same weights with every layer's mask made causal (and no planted mask
+    /// bug): how the model does when the future is not there to read.
+    pub fn causal_twin(&self) -> Result<Session, SessionError> {
+        let mut config = self.config.clone();
+        for layer in &mut config.model.layers {
+            let window = layer.mask == crate::config::MaskKind::SlidingWindow;
+            *layer = crate::config::LayerConfig {
+                mask: if window { layer.mask } else { crate::config::MaskKind::Causal },
+                mask_reading: crate::config::MaskReading::KeepIsTrue,
+                mask_application: crate::config::MaskApplication::FillLargeNegative,
+                diagonal_offset: 0,
+                ..layer.clone()
+            };
+        }
+        let mut twin = Session::new(config)?;
+        let fresh = twin.model.take().expect("new model");
+        twin.model = Some(transfer_matching(self.model(), fresh).0);
+        Ok(twin)
+    }
+
     /// Mean training loss over the last `n` steps (a steadier number than the last step).
     pub fn recent_train_loss(&self, n: usize) -> f32 {
         let steps = &self.history.steps;
@@ -320,6 +340,41 @@ impl Session {
             intended_masks,
             padding: probe.padding.clone(),
         }
+    }
+
+    /// One head's computation on the probe, stage by stage; None if the layer has
+    /// no attention or no such head.
+    pub fn trace_head(&self, layer: usize, head: usize) -> Option<super::events::HeadTraceData> {
+        let layer_config = self.config.model.layers.get(layer)?;
+        if !layer_config.attention || head >= layer_config.heads {
+            return None;
+        }
+        let model = self.model().valid();
+        let probe = &self.probe;
+        let seq = probe.len();
+        let tokens = Tensor::<2, Int>::from_data(
+            TensorData::new(probe.tokens.iter().map(|&t| t as i64).collect::<Vec<_>>(), [1, seq]),
+            &self.backend.device,
+        );
+        let padding = probe.padding.iter().any(|p| *p).then_some(&probe.padding[..]);
+        let capture = Capture { trace: Some((layer, head)), ..Capture::default() };
+        let trace = model.forward(tokens, padding, capture, &mut Dropout::off()).trace?;
+        Some(super::events::HeadTraceData {
+            step: self.step,
+            layer,
+            head,
+            d_k: self.config.model.head_dim(layer_config),
+            tokens: self.task.vocab().render(&probe.tokens),
+            q: read_floats(trace.q),
+            k: read_floats(trace.k),
+            v: read_floats(trace.v),
+            raw_scores: read_floats(trace.raw_scores),
+            scaled_scores: read_floats(trace.scaled_scores),
+            mask: trace.mask.keep[..seq * seq].to_vec(),
+            weights: read_floats(trace.weights),
+            output: read_floats(trace.output),
+            scaled: layer_config.scale,
+        })
     }
 
     /// Use a typed sequence as the probe; the error says which token is unknown.

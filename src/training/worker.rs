@@ -216,6 +216,13 @@ impl Worker {
                 self.emit(TrainEvent::Probed(causality));
                 self.emit(TrainEvent::Probed(padding));
             }
+            TrainCommand::Trace { layer, head } => {
+                let Some(session) = &self.session else { return };
+                match session.trace_head(layer, head) {
+                    Some(trace) => self.emit(TrainEvent::Trace(trace)),
+                    None => self.emit(TrainEvent::Error { message: format!("layer {layer} has no attention head {head} to trace") }),
+                }
+            }
             TrainCommand::ExportMetrics(path) => {
                 let Some(session) = &self.session else { return };
                 let csv = runs::metrics_csv(session.history());

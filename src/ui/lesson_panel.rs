@@ -1,15 +1,147 @@
-//! The lesson area. Lessons arrive with the lessons work; until then the panel says
-//! how to use the workbench.
+//! The lesson panel: the lesson list with progress, the lesson's Markdown with its
+//! `try` buttons, live `check`s and `claim`s, previous / next.
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use eframe::egui;
+use egui_commonmark::{CommonMarkCache, CommonMarkViewer};
 
-pub fn lesson_panel_ui(ui: &mut egui::Ui) {
-    ui.heading("Lesson");
-    ui.label("Lessons will appear here.");
+use crate::app::actions::AppAction;
+use crate::app::lesson_runner::{ClaimState, LessonRunner};
+use crate::lessons::{LiveFacts, Segment};
+
+pub fn lesson_panel_ui(
+    ui: &mut egui::Ui,
+    runner: &LessonRunner,
+    progress: &BTreeMap<String, BTreeSet<usize>>,
+    facts: &LiveFacts,
+    cache: &mut CommonMarkCache,
+    actions: &mut Vec<AppAction>,
+) {
+    ui.horizontal(|ui| {
+        ui.heading("Lessons");
+        if ui.button("Open lesson pack…").on_hover_text("Add a teacher's lessons: a folder of lesson folders, each with a lesson.md (or drop it on the window)").clicked() {
+            actions.push(AppAction::OpenLessonPack);
+        }
+    });
+    let label = |i: usize| match &runner.lessons[i] {
+        Ok(l) => {
+            let total = l.checks().count();
+            let done = progress.get(&l.id).map_or(0, |p| l.checks().filter(|c| p.contains(&c.line)).count());
+            let tick = if total > 0 && done == total { "✔" } else { " " };
+            format!("{tick} {} ({done}/{total})", l.title)
+        }
+        Err(e) => format!("⚠ {}", e.file),
+    };
+    ui.horizontal(|ui| {
+        if ui.add_enabled(runner.current > 0, egui::Button::new("◀")).on_hover_text("Previous lesson").clicked() {
+            actions.push(AppAction::OpenLesson(runner.current - 1));
+        }
+        egui::ComboBox::from_id_salt("lesson_list")
+            .width(ui.available_width() - 40.0)
+            .selected_text(if runner.lessons.is_empty() { "no lessons".to_string() } else { label(runner.current) })
+            .show_ui(ui, |ui| {
+                for i in 0..runner.lessons.len() {
+                    if ui.selectable_label(i == runner.current, label(i)).clicked() {
+                        actions.push(AppAction::OpenLesson(i));
+                    }
+                }
+            });
+        if ui.add_enabled(runner.current + 1 < runner.lessons.len(), egui::Button::new("▶")).on_hover_text("Next lesson").clicked() {
+            actions.push(AppAction::OpenLesson(runner.current + 1));
+        }
+    });
+    if let Some(error) = runner.error() {
+        ui.colored_label(ui.visuals().error_fg_color, format!("This lesson could not be read:\n{error}"));
+        return;
+    }
+    let Some(lesson) = runner.lesson() else {
+        ui.label("No lessons loaded.");
+        return;
+    };
+    ui.weak(format!("{} · about {} minutes", lesson.summary, lesson.minutes));
+    ui.horizontal(|ui| {
+        if ui.button("Load this lesson's experiment").on_hover_text("Your current experiment is kept; restore it with the next button").clicked() {
+            actions.push(AppAction::LoadLessonStart);
+        }
+        if runner.saved_experiment.is_some() && ui.button("Restore my experiment").clicked() {
+            actions.push(AppAction::RestoreExperiment);
+        }
+    });
     ui.separator();
-    ui.label("Start here:");
-    ui.label("1. Pick a task in the top bar (reverse is a good first one).");
-    ui.label("2. Press Space to train and watch the loss fall.");
-    ui.label("3. Watch the attention maps: for reverse, the answer half learns to look at the mirrored position.");
-    ui.label("4. Change a knob in the model editor (turn off positions, or the causal mask) and train again.");
+    let passed = progress.get(&lesson.id);
+    egui::ScrollArea::vertical().id_salt("lesson_body").show(ui, |ui| {
+        for segment in &lesson.body {
+            match segment {
+                Segment::Markdown(text) => {
+                    CommonMarkViewer::new().show(ui, cache, text);
+                }
+                Segment::Try(block) => {
+                    ui.add_space(4.0);
+                    let steps = block.steps.map(|s| format!(" and train {s} steps")).unwrap_or_default();
+                    if ui.button(format!("▶ Try it: {}", block.label)).on_hover_text(format!("Change the live experiment{steps}")).clicked() {
+                        actions.push(AppAction::LessonTry(block.line));
+                    }
+                    if let Some(((id, line), diff)) = &runner.last_diff
+                        && *id == lesson.id
+                        && *line == block.line
+                    {
+                        let text = if diff.is_empty() { "nothing changed: the experiment already had these settings".to_string() } else { diff.join("\n") };
+                        ui.weak(format!("changed:\n{text}"));
+                    }
+                }
+                Segment::Check(block) => {
+                    ui.add_space(4.0);
+                    let done = passed.is_some_and(|p| p.contains(&block.line));
+                    ui.horizontal(|ui| {
+                        if done {
+                            ui.colored_label(egui::Color32::from_rgb(90, 200, 120), format!("✔ {}", block.label));
+                        } else {
+                            ui.label(format!("☐ {}", block.label));
+                            if ui.small_button("Check now").clicked() {
+                                actions.push(AppAction::LessonCheck(block.line));
+                            }
+                        }
+                    })
+                    .response
+                    .on_hover_text(format!("Ticks by itself when {} holds on the live run", block.condition.text));
+                    let now = block.condition.evaluate(facts);
+                    if !done && runner.hints_shown.contains(&(lesson.id.clone(), block.line)) && now != Some(true) {
+                        ui.colored_label(ui.visuals().warn_fg_color, format!("Not yet. {}", block.hint));
+                    }
+                }
+                Segment::Claim(block) => {
+                    ui.add_space(4.0);
+                    egui::Frame::group(ui.style()).show(ui, |ui| {
+                        ui.strong("Claim");
+                        ui.label(&block.claim.statement);
+                        let key = (lesson.id.clone(), block.line);
+                        match runner.claims.get(&key) {
+                            None => {
+                                if ui.button("Verify it (trains both sides in the background)").clicked() {
+                                    actions.push(AppAction::LessonVerifyClaim(block.line));
+                                }
+                            }
+                            Some(ClaimState::Running) => {
+                                ui.horizontal(|ui| {
+                                    ui.spinner();
+                                    ui.label("verifying…");
+                                });
+                            }
+                            Some(ClaimState::Done(result)) => {
+                                let verdict = if result.passed { "✔ holds" } else { "✖ does not hold" };
+                                ui.label(format!("{verdict} (seed {})", result.seed));
+                                for c in &result.conditions {
+                                    ui.weak(format!("{} {}: {:.3} vs {:.3}", if c.passed { "✔" } else { "✖" }, c.condition, c.lhs, c.rhs));
+                                }
+                            }
+                            Some(ClaimState::Failed(message)) => {
+                                ui.colored_label(ui.visuals().error_fg_color, message);
+                            }
+                        }
+                    });
+                }
+            }
+        }
+    });
 }

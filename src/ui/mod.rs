@@ -14,4 +14,7 @@ pub mod mask_inspector;
 pub mod menu_bar;
 pub mod model_editor;
 pub mod plots_panel;
+pub mod positions_panel;
+pub mod saturation_panel;
+pub mod step_through;
 pub mod top_bar;

@@ -4,6 +4,7 @@ mod architecture;
 mod attention;
 mod bughunt;
 mod cli;
+mod lessons;
 mod runs;
 mod training;
 mod window;

@@ -1,0 +1,114 @@
+//! The lesson runner's state: which lessons are loaded, which one is open, which
+//! checks have passed (remembered), the learner's own experiment kept aside while
+//! a lesson's experiment is loaded, and claims verified in the background.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+use crate::config::ExperimentConfig;
+use crate::experiments::ClaimResult;
+use crate::lessons::{self, Lesson, LessonError, LiveFacts, Loaded};
+
+/// A claim's background verification.
+#[derive(Clone, Debug)]
+pub enum ClaimState {
+    Running,
+    Done(ClaimResult),
+    Failed(String),
+}
+
+pub struct LessonRunner {
+    pub lessons: Vec<Loaded>,
+    pub current: usize,
+    /// The learner's experiment from before a lesson's start was loaded.
+    pub saved_experiment: Option<ExperimentConfig>,
+    /// "what this button changed" lines of the last `try`, by (lesson id, block line).
+    pub last_diff: Option<((String, usize), Vec<String>)>,
+    /// Checks whose "check now" failed, so their hint shows.
+    pub hints_shown: BTreeSet<(String, usize)>,
+    pub claims: BTreeMap<(String, usize), ClaimState>,
+    claim_tx: Sender<((String, usize), Result<ClaimResult, String>)>,
+    claim_rx: Receiver<((String, usize), Result<ClaimResult, String>)>,
+}
+
+impl Default for LessonRunner {
+    fn default() -> Self {
+        let (claim_tx, claim_rx) = channel();
+        Self {
+            lessons: lessons::builtin(),
+            current: 0,
+            saved_experiment: None,
+            last_diff: None,
+            hints_shown: BTreeSet::new(),
+            claims: BTreeMap::new(),
+            claim_tx,
+            claim_rx,
+        }
+    }
+}
+
+impl LessonRunner {
+    pub fn lesson(&self) -> Option<&Lesson> {
+        self.lessons.get(self.current).and_then(|l| l.as_ref().ok())
+    }
+
+    pub fn error(&self) -> Option<&LessonError> {
+        self.lessons.get(self.current).and_then(|l| l.as_ref().err())
+    }
+
+    /// Open a lesson by id (the remembered one at launch).
+    pub fn open_id(&mut self, id: &str) {
+        if let Some(i) = self.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id == id)) {
+            self.current = i;
+        }
+    }
+
+    /// Add a teacher's lessons; returns how many loaded and the errors.
+    pub fn add_pack(&mut self, path: &std::path::Path) -> Result<(usize, Vec<String>), String> {
+        let loaded = lessons::load_path(path)?;
+        let errors: Vec<String> = loaded.iter().filter_map(|l| l.as_ref().err().map(|e| e.to_string())).collect();
+        let first_new = self.lessons.len();
+        let count = loaded.len();
+        self.lessons.extend(loaded);
+        self.current = first_new;
+        Ok((count, errors))
+    }
+
+    /// Tick every check of the open lesson that the live facts satisfy.
+    pub fn tick_checks(&self, facts: &LiveFacts, progress: &mut BTreeMap<String, BTreeSet<usize>>) {
+        let Some(lesson) = self.lesson() else { return };
+        for check in lesson.checks() {
+            if check.condition.evaluate(facts) == Some(true) {
+                progress.entry(lesson.id.clone()).or_default().insert(check.line);
+            }
+        }
+    }
+
+    /// Verify a claim of the open lesson on a background thread.
+    pub fn verify_claim(&mut self, line: usize) {
+        let Some(lesson) = self.lesson() else { return };
+        let Some(block) = lesson.claims().find(|c| c.line == line) else { return };
+        let key = (lesson.id.clone(), line);
+        let claim = block.claim.clone();
+        let tx = self.claim_tx.clone();
+        self.claims.insert(key.clone(), ClaimState::Running);
+        std::thread::Builder::new()
+            .name("claim".into())
+            .spawn(move || {
+                let result = claim.run(claim.seed).map_err(|e| e.to_string());
+                let _ = tx.send((key, result));
+            })
+            .expect("spawn a claim thread");
+    }
+
+    /// Collect finished verifications.
+    pub fn drain(&mut self) {
+        while let Ok((key, result)) = self.claim_rx.try_recv() {
+            let state = match result {
+                Ok(r) => ClaimState::Done(r),
+                Err(e) => ClaimState::Failed(e),
+            };
+            self.claims.insert(key, state);
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! `attention-workbench lesson verify|check|list`: run lesson claims headlessly,
+//! validate lesson files, list lessons.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+
+use crate::lessons::{self, Lesson, Loaded, verify_lesson};
+use crate::training::backend::set_cpu_threads;
+
+#[derive(Args, Debug)]
+pub struct LessonArgs {
+    #[command(subcommand)]
+    command: LessonCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum LessonCommand {
+    /// Run every claim of a lesson (an id like 05, a lesson file or folder, or a pack);
+    /// all shipped lessons when none is given. Exits non-zero if any claim fails.
+    Verify {
+        /// Lesson id (or its number), or a path to a lesson file, folder or pack.
+        target: Option<String>,
+        /// Seeds to run each claim with (comma-separated).
+        #[arg(long, value_delimiter = ',', default_value = "0")]
+        seeds: Vec<u64>,
+        /// One JSON object per claim and seed.
+        #[arg(long)]
+        json: bool,
+        /// CPU threads for the backend (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Validate lesson files without running them (for teachers writing lessons).
+    Check {
+        /// A lesson file, a lesson folder, or a pack of lesson folders.
+        path: String,
+    },
+    /// List the shipped lessons.
+    List,
+}
+
+pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
+    match args.command {
+        LessonCommand::Verify { target, seeds, json, threads } => {
+            if let Some(threads) = threads {
+                set_cpu_threads(threads);
+            }
+            let lessons = select(target.as_deref())?;
+            let mut failed = 0;
+            for loaded in lessons {
+                let lesson = match loaded {
+                    Ok(lesson) => lesson,
+                    Err(err) => {
+                        failed += 1;
+                        eprintln!("error: {err}");
+                        continue;
+                    }
+                };
+                for report in verify_lesson(&lesson, &seeds) {
+                    failed += usize::from(!report.passed);
+                    if json {
+                        println!("{}", serde_json::json!({
+                            "lesson": report.lesson,
+                            "claim": report.claim,
+                            "seed": report.seed,
+                            "passed": report.passed,
+                            "measured": report.measured,
+                            "seconds": report.seconds,
+                        }));
+                    } else {
+                        let verdict = if report.passed { "PASS" } else { "FAIL" };
+                        let measured: Vec<String> = report.measured.iter().map(|(k, v)| format!("{k} = {v:.4}")).collect();
+                        println!("{verdict} {} (seed {}, {:.1}s): {}", report.lesson, report.seed, report.seconds, report.claim);
+                        println!("     measured: {}", measured.join(", "));
+                        for c in report.conditions.iter().filter(|c| !c.passed) {
+                            println!("     failed: {} ({:.4} vs {:.4})", c.condition, c.lhs, c.rhs);
+                        }
+                    }
+                }
+            }
+            Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
+        LessonCommand::Check { path } => {
+            let loaded = lessons::load_path(Path::new(&path)).map_err(anyhow::Error::msg)?;
+            let mut bad = 0;
+            for result in &loaded {
+                match result {
+                    Ok(lesson) => println!(
+                        "ok   {} ({}): {} tries, {} checks, {} claims",
+                        lesson.id,
+                        lesson.source,
+                        lesson.tries().count(),
+                        lesson.checks().count(),
+                        lesson.claims().count()
+                    ),
+                    Err(err) => {
+                        bad += 1;
+                        println!("FAIL {err}");
+                    }
+                }
+            }
+            Ok(if bad == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
+        LessonCommand::List => {
+            for loaded in lessons::builtin() {
+                match loaded {
+                    Ok(l) => println!("{:<28} {} ({} min)", l.id, l.title, l.minutes),
+                    Err(err) => println!("error: {err}"),
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Lessons named by an id prefix ("05", "05-positional-encoding") or a path.
+fn select(target: Option<&str>) -> anyhow::Result<Vec<Loaded>> {
+    let Some(target) = target else { return Ok(lessons::builtin()) };
+    if Path::new(target).exists() {
+        return lessons::load_path(Path::new(target)).map_err(anyhow::Error::msg);
+    }
+    let matching: Vec<Loaded> = lessons::builtin()
+        .into_iter()
+        .filter(|l| match l {
+            Ok(lesson) => lesson.id == target || lesson.id.starts_with(&format!("{target}-")),
+            Err(err) => err.file.contains(target),
+        })
+        .collect();
+    if matching.is_empty() {
+        let ids: Vec<String> = lessons::builtin().into_iter().filter_map(|l| l.ok().map(|l: Lesson| l.id)).collect();
+        anyhow::bail!("no lesson \"{target}\"; the lessons are: {}", ids.join(", "));
+    }
+    Ok(matching)
+}

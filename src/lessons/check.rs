@@ -1,0 +1,202 @@
+//! `check` conditions, evaluated on what the window knows about the live run
+//! (plain data from the trainer's events):
+//!
+//! - `eval_accuracy >= 0.95`, `loss < 0.1 and step <= 500` (metrics: loss, accuracy,
+//!   eval_loss, eval_accuracy, sequence_accuracy, step)
+//! - `attention(layer=0, head=*) is anti-diagonal` (patterns: anti-diagonal,
+//!   diagonal, previous-token, uniform); `head=*` means any head.
+
+use crate::training::AttentionSnapshot;
+
+/// The live facts a check looks at.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LiveFacts<'a> {
+    pub step: usize,
+    /// Recent (smoothed) training loss and accuracy.
+    pub loss: Option<f32>,
+    pub accuracy: Option<f32>,
+    pub eval_loss: Option<f32>,
+    pub eval_accuracy: Option<f32>,
+    pub sequence_accuracy: Option<f32>,
+    pub attention: Option<&'a AttentionSnapshot>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pattern {
+    /// Query q looks at key seq - 2 - q (reversal) in the second half.
+    AntiDiagonal,
+    /// Query q looks at itself.
+    Diagonal,
+    /// Query q looks at q - 1.
+    PreviousToken,
+    /// Weight spread evenly over the visible keys.
+    Uniform,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Term {
+    Metric { name: String, op: String, value: f32 },
+    Attention { layer: usize, head: Option<usize>, pattern: Pattern },
+}
+
+/// A parsed condition: every term must hold.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckCondition {
+    pub text: String,
+    pub terms: Vec<Term>,
+}
+
+const METRICS: [&str; 6] = ["loss", "accuracy", "eval_loss", "eval_accuracy", "sequence_accuracy", "step"];
+
+pub fn parse_check(text: &str) -> Result<CheckCondition, String> {
+    let terms = text.split(" and ").map(|t| parse_term(t.trim())).collect::<Result<Vec<_>, _>>()?;
+    Ok(CheckCondition { text: text.trim().to_string(), terms })
+}
+
+fn parse_term(text: &str) -> Result<Term, String> {
+    if let Some(rest) = text.strip_prefix("attention(") {
+        let (args, pattern) = rest.split_once(')').ok_or("attention(...) needs a closing parenthesis")?;
+        let pattern = pattern.trim().strip_prefix("is").ok_or("expected `attention(...) is PATTERN`")?.trim();
+        let pattern = match pattern {
+            "anti-diagonal" => Pattern::AntiDiagonal,
+            "diagonal" => Pattern::Diagonal,
+            "previous-token" => Pattern::PreviousToken,
+            "uniform" => Pattern::Uniform,
+            other => return Err(format!("unknown pattern \"{other}\"; use anti-diagonal, diagonal, previous-token or uniform")),
+        };
+        let (mut layer, mut head) = (None, None);
+        for arg in args.split(',') {
+            let (key, value) = arg.split_once('=').ok_or_else(|| format!("\"{arg}\": expected layer=N or head=N|*"))?;
+            match (key.trim(), value.trim()) {
+                ("layer", v) => layer = Some(v.parse::<usize>().map_err(|_| format!("layer \"{v}\" is not a number"))?),
+                ("head", "*") => head = None,
+                ("head", v) => head = Some(v.parse::<usize>().map_err(|_| format!("head \"{v}\" is not a number or *"))?),
+                (k, _) => return Err(format!("unknown argument \"{k}\"; use layer and head")),
+            }
+        }
+        return Ok(Term::Attention { layer: layer.ok_or("attention(...) needs layer=N")?, head, pattern });
+    }
+    let op = [">=", "<=", ">", "<"].into_iter().find(|op| text.contains(op)).ok_or_else(|| format!("\"{text}\": expected METRIC OP NUMBER, e.g. eval_accuracy >= 0.9"))?;
+    let (name, value) = text.split_once(op).expect("op found");
+    let name = name.trim().to_string();
+    if !METRICS.contains(&name.as_str()) {
+        return Err(format!("unknown metric \"{name}\"; the metrics are: {}", METRICS.join(", ")));
+    }
+    let value = value.trim().parse::<f32>().map_err(|_| format!("\"{}\" is not a number", value.trim()))?;
+    Ok(Term::Metric { name, op: op.to_string(), value })
+}
+
+impl CheckCondition {
+    /// Some(true) when met, Some(false) when not, None when the facts are not there yet.
+    pub fn evaluate(&self, facts: &LiveFacts) -> Option<bool> {
+        let mut all = true;
+        for term in &self.terms {
+            all &= term.evaluate(facts)?;
+        }
+        Some(all)
+    }
+}
+
+impl Term {
+    fn evaluate(&self, facts: &LiveFacts) -> Option<bool> {
+        match self {
+            Term::Metric { name, op, value } => {
+                let actual = match name.as_str() {
+                    "loss" => facts.loss?,
+                    "accuracy" => facts.accuracy?,
+                    "eval_loss" => facts.eval_loss?,
+                    "eval_accuracy" => facts.eval_accuracy?,
+                    "sequence_accuracy" => facts.sequence_accuracy?,
+                    _ => facts.step as f32,
+                };
+                Some(match op.as_str() {
+                    ">=" => actual >= *value,
+                    "<=" => actual <= *value,
+                    ">" => actual > *value,
+                    _ => actual < *value,
+                })
+            }
+            Term::Attention { layer, head, pattern } => {
+                let snapshot = facts.attention?;
+                let maps = snapshot.layers.get(*layer)?.as_ref()?;
+                let seq = snapshot.tokens.len();
+                let matches = |map: &Vec<f32>| pattern_score(map, seq, pattern) >= 0.75;
+                Some(match head {
+                    Some(h) => maps.get(*h).is_some_and(matches),
+                    None => maps.iter().any(matches),
+                })
+            }
+        }
+    }
+}
+
+/// Share of the pattern's rows whose strongest key is where the pattern says
+/// (for uniform: share of rows whose largest weight is under twice the even share).
+pub fn pattern_score(map: &[f32], seq: usize, pattern: &Pattern) -> f32 {
+    let argmax = |q: usize| {
+        let row = &map[q * seq..(q + 1) * seq];
+        (0..seq).max_by(|&a, &b| row[a].total_cmp(&row[b])).unwrap_or(0)
+    };
+    let rows: Vec<usize> = match pattern {
+        Pattern::AntiDiagonal => (seq / 2..seq.saturating_sub(1)).collect(),
+        Pattern::PreviousToken => (1..seq).collect(),
+        _ => (0..seq).collect(),
+    };
+    if rows.is_empty() {
+        return 0.0;
+    }
+    let hits = rows
+        .iter()
+        .filter(|&&q| match pattern {
+            Pattern::AntiDiagonal => (argmax(q) as i64 - (seq as i64 - 2 - q as i64)).abs() <= 1,
+            Pattern::Diagonal => argmax(q) == q,
+            Pattern::PreviousToken => argmax(q) + 1 == q,
+            Pattern::Uniform => {
+                let row = &map[q * seq..(q + 1) * seq];
+                let visible = row.iter().filter(|w| **w > 0.0).count().max(1);
+                row.iter().cloned().fold(0.0, f32::max) < 2.0 / visible as f32
+            }
+        })
+        .count();
+    hits as f32 / rows.len() as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metric_conditions_wait_for_data_then_decide() {
+        let check = parse_check("loss < 0.1 and step <= 500").unwrap();
+        assert_eq!(check.evaluate(&LiveFacts::default()), None);
+        let facts = LiveFacts { step: 400, loss: Some(0.05), ..LiveFacts::default() };
+        assert_eq!(check.evaluate(&facts), Some(true));
+        let facts = LiveFacts { step: 600, loss: Some(0.05), ..LiveFacts::default() };
+        assert_eq!(check.evaluate(&facts), Some(false));
+        assert!(parse_check("accuracy is high").unwrap_err().contains("METRIC"));
+        assert!(parse_check("eval_acc >= 1").unwrap_err().contains("eval_accuracy"));
+    }
+
+    #[test]
+    fn attention_patterns_are_recognised() {
+        let seq = 5;
+        let mut previous = vec![0.0; seq * seq];
+        (0..seq).for_each(|q| previous[q * seq + q.saturating_sub(1)] = 1.0);
+        assert_eq!(pattern_score(&previous, seq, &Pattern::PreviousToken), 1.0);
+        assert!(pattern_score(&previous, seq, &Pattern::Diagonal) < 0.5);
+        let snapshot = AttentionSnapshot {
+            step: 1,
+            tokens: vec!["x".into(); seq],
+            predictions: vec![],
+            layers: vec![Some(vec![vec![0.2; seq * seq], previous])],
+            masks: vec![None],
+            intended_masks: vec![None],
+            padding: vec![false; seq],
+        };
+        let facts = LiveFacts { attention: Some(&snapshot), ..LiveFacts::default() };
+        assert_eq!(parse_check("attention(layer=0, head=*) is previous-token").unwrap().evaluate(&facts), Some(true));
+        assert_eq!(parse_check("attention(layer=0, head=0) is previous-token").unwrap().evaluate(&facts), Some(false));
+        assert_eq!(parse_check("attention(layer=0, head=0) is uniform").unwrap().evaluate(&facts), Some(true));
+        assert!(parse_check("attention(layer=0) is wiggly").is_err());
+    }
+}

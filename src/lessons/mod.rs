@@ -1,0 +1,168 @@
+//! Lessons as plain data: parsed from `lessons/NN-slug/lesson.md` files (TOML front
+//! matter + Markdown with `try`, `check` and `claim` blocks). No egui in here; the
+//! window draws them and `lesson verify` runs their claims.
+
+mod check;
+mod parse;
+mod patch;
+mod verify;
+
+pub use check::{CheckCondition, LiveFacts, Pattern, parse_check, pattern_score};
+pub use parse::{LessonError, parse_lesson};
+pub use patch::{Settings, apply as apply_settings, diff as config_diff};
+pub use verify::{ClaimReport, verify_lesson};
+
+use std::path::{Path, PathBuf};
+
+use crate::config::ExperimentConfig;
+use crate::experiments::Claim;
+
+#[derive(Clone, Debug)]
+pub struct Lesson {
+    pub id: String,
+    pub title: String,
+    pub summary: String,
+    pub minutes: u32,
+    /// The experiment the lesson starts from.
+    pub start: ExperimentConfig,
+    pub body: Vec<Segment>,
+    /// The file it came from ("lessons/05-…/lesson.md", or a path on disk).
+    pub source: String,
+}
+
+#[derive(Clone, Debug)]
+pub enum Segment {
+    Markdown(String),
+    Try(TryBlock),
+    Check(CheckBlock),
+    Claim(ClaimBlock),
+}
+
+/// A button that changes the live experiment, optionally training it.
+#[derive(Clone, Debug)]
+pub struct TryBlock {
+    pub label: String,
+    pub preset: Option<String>,
+    pub task: Option<String>,
+    pub settings: Settings,
+    /// Train this many steps from fresh weights after the change.
+    pub steps: Option<usize>,
+    pub line: usize,
+}
+
+/// A condition on the live run that ticks when met.
+#[derive(Clone, Debug)]
+pub struct CheckBlock {
+    pub label: String,
+    pub condition: CheckCondition,
+    pub hint: String,
+    pub line: usize,
+}
+
+/// The lesson's falsifiable statement.
+#[derive(Clone, Debug)]
+pub struct ClaimBlock {
+    pub claim: Claim,
+    pub line: usize,
+}
+
+impl Lesson {
+    pub fn checks(&self) -> impl Iterator<Item = &CheckBlock> {
+        self.body.iter().filter_map(|s| if let Segment::Check(c) = s { Some(c) } else { None })
+    }
+
+    pub fn claims(&self) -> impl Iterator<Item = &ClaimBlock> {
+        self.body.iter().filter_map(|s| if let Segment::Claim(c) = s { Some(c) } else { None })
+    }
+
+    pub fn tries(&self) -> impl Iterator<Item = &TryBlock> {
+        self.body.iter().filter_map(|s| if let Segment::Try(t) = s { Some(t) } else { None })
+    }
+}
+
+impl TryBlock {
+    /// The experiment after pressing the button on `current`.
+    pub fn apply_to(&self, current: &ExperimentConfig) -> Result<ExperimentConfig, String> {
+        let mut config = match &self.preset {
+            Some(name) => {
+                let mut p = crate::config::preset(name).ok_or_else(|| format!("unknown preset \"{name}\""))?;
+                p.task = current.task.clone();
+                p.seed = current.seed;
+                p.backend = current.backend;
+                p
+            }
+            None => current.clone(),
+        };
+        if let Some(task) = &self.task {
+            let kind = crate::tasks::TaskKind::from_name(task).ok_or_else(|| format!("unknown task \"{task}\""))?;
+            config.task = crate::tasks::TaskConfig::for_kind(kind);
+        }
+        let mut config = apply_settings(&config, &self.settings)?;
+        if let Ok(task) = config.task.build() {
+            config.model.max_len = config.model.max_len.max(task.seq_len());
+        }
+        if let Some(steps) = self.steps {
+            config.steps = steps;
+        }
+        Ok(config)
+    }
+}
+
+/// The lessons shipped with the app, built into the binary.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("lessons/01-why-attention/lesson.md", include_str!("../../lessons/01-why-attention/lesson.md")),
+    ("lessons/02-qkv-by-hand/lesson.md", include_str!("../../lessons/02-qkv-by-hand/lesson.md")),
+    ("lessons/03-why-sqrt-dk/lesson.md", include_str!("../../lessons/03-why-sqrt-dk/lesson.md")),
+    ("lessons/04-no-order/lesson.md", include_str!("../../lessons/04-no-order/lesson.md")),
+    ("lessons/05-positional-encoding/lesson.md", include_str!("../../lessons/05-positional-encoding/lesson.md")),
+    ("lessons/06-multi-head/lesson.md", include_str!("../../lessons/06-multi-head/lesson.md")),
+    ("lessons/07-masks/lesson.md", include_str!("../../lessons/07-masks/lesson.md")),
+    ("lessons/08-mask-conventions/lesson.md", include_str!("../../lessons/08-mask-conventions/lesson.md")),
+    ("lessons/09-residual-layernorm/lesson.md", include_str!("../../lessons/09-residual-layernorm/lesson.md")),
+];
+
+/// A lesson, or the error that stands in its place (the other lessons still load).
+pub type Loaded = Result<Lesson, LessonError>;
+
+pub fn builtin() -> Vec<Loaded> {
+    BUILTIN.iter().map(|(file, text)| parse_lesson(file, text)).collect()
+}
+
+/// Every `lesson.md` under `path` (a lesson file, a lesson folder, or a pack of
+/// lesson folders), in name order.
+pub fn load_path(path: &Path) -> Result<Vec<Loaded>, String> {
+    let files = lesson_files(path)?;
+    if files.is_empty() {
+        return Err(format!("{}: no lesson.md found (a lesson pack holds one folder per lesson, each with a lesson.md)", path.display()));
+    }
+    Ok(files
+        .iter()
+        .map(|file| {
+            let shown = file.display().to_string();
+            match std::fs::read_to_string(file) {
+                Ok(text) => parse_lesson(&shown, &text),
+                Err(e) => Err(LessonError { file: shown, line: 0, message: format!("cannot read: {e}") }),
+            }
+        })
+        .collect())
+}
+
+fn lesson_files(path: &Path) -> Result<Vec<PathBuf>, String> {
+    if path.is_file() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    if !path.is_dir() {
+        return Err(format!("{}: no such file or folder", path.display()));
+    }
+    let direct = path.join("lesson.md");
+    if direct.is_file() {
+        return Ok(vec![direct]);
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path().join("lesson.md")))
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    Ok(files)
+}

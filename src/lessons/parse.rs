@@ -1,0 +1,295 @@
+//! The lesson file: TOML front matter between `+++` lines, then Markdown whose
+//! fenced `try`, `check` and `claim` blocks (TOML inside) become widgets.
+//! Every error names the file, the line and what was expected.
+
+use serde::Deserialize;
+
+use super::check::parse_check;
+use super::patch::{Settings, apply};
+use super::{CheckBlock, ClaimBlock, Lesson, Segment, TryBlock};
+use crate::config::{ExperimentConfig, preset};
+use crate::experiments::{Claim, parse_condition};
+use crate::tasks::{TaskConfig, TaskKind};
+
+/// A parse error: `file:line: message`.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{file}:{line}: {message}")]
+pub struct LessonError {
+    pub file: String,
+    pub line: usize,
+    pub message: String,
+}
+
+/// Where an experiment starts: a preset, a task, then knob settings.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExperimentSpec {
+    preset: Option<String>,
+    task: Option<String>,
+    #[serde(default)]
+    set: Settings,
+    steps: Option<usize>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FrontMatter {
+    id: String,
+    title: String,
+    summary: String,
+    #[serde(default = "default_minutes")]
+    minutes: u32,
+    #[serde(default)]
+    start: ExperimentSpec,
+}
+
+fn default_minutes() -> u32 {
+    10
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TrySpec {
+    label: String,
+    #[serde(default)]
+    set: Settings,
+    steps: Option<usize>,
+    preset: Option<String>,
+    task: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckSpec {
+    label: String,
+    condition: String,
+    #[serde(default)]
+    hint: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimSpec {
+    statement: String,
+    steps: usize,
+    #[serde(default)]
+    seed: u64,
+    expect: Vec<String>,
+    #[serde(default)]
+    a: ExperimentSpec,
+    b: Option<ExperimentSpec>,
+}
+
+/// Parse a lesson file's text; `file` names it in errors.
+pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
+    let err = |line: usize, message: String| LessonError { file: file.to_string(), line, message };
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.first().map(|l| l.trim()) != Some("+++") {
+        return Err(err(1, "expected the front matter to open with a line of +++".into()));
+    }
+    let close = lines
+        .iter()
+        .skip(1)
+        .position(|l| l.trim() == "+++")
+        .map(|i| i + 1)
+        .ok_or_else(|| err(1, "the front matter (+++) is never closed with another +++ line".into()))?;
+    let front_text = lines[1..close].join("\n");
+    let front: FrontMatter = toml::from_str(&front_text).map_err(|e| err(2 + toml_line(&front_text, &e), format!("front matter: {}", e.message())))?;
+    let start = build_experiment(&ExperimentSpec { ..front.start }, None).map_err(|m| err(2, format!("[start]: {m}")))?;
+
+    let mut body = Vec::new();
+    let mut markdown = String::new();
+    let mut i = close + 1;
+    while i < lines.len() {
+        let line = lines[i];
+        let fence = line.trim_start();
+        let kind = fence.strip_prefix("```").map(str::trim).filter(|k| matches!(*k, "try" | "check" | "claim"));
+        let Some(kind) = kind else {
+            markdown.push_str(line);
+            markdown.push('\n');
+            i += 1;
+            continue;
+        };
+        let block_line = i + 1;
+        let end = lines[i + 1..]
+            .iter()
+            .position(|l| l.trim() == "```")
+            .map(|p| i + 1 + p)
+            .ok_or_else(|| err(block_line, format!("the ```{kind} block is never closed with ```")))?;
+        let block_text = lines[i + 1..end].join("\n");
+        let at = |e: &toml::de::Error| block_line + 1 + toml_line(&block_text, e);
+        let what = |e: &toml::de::Error| {
+            let line = lines.get(at(e) - 1).map(|l| l.trim()).unwrap_or("");
+            format!("{} (at `{line}`)", e.message().trim())
+        };
+        if !markdown.trim().is_empty() {
+            body.push(Segment::Markdown(std::mem::take(&mut markdown)));
+        }
+        markdown.clear();
+        let segment = match kind {
+            "try" => {
+                let spec: TrySpec = toml::from_str(&block_text).map_err(|e| err(at(&e), format!("try block: {}", what(&e))))?;
+                // Check the change applies to the lesson's start (paths and values).
+                let base = ExperimentSpec { preset: spec.preset.clone(), task: spec.task.clone(), set: spec.set.clone(), steps: None };
+                build_experiment(&base, Some(&start)).map_err(|m| err(block_line, format!("try block: {m}")))?;
+                Segment::Try(TryBlock { label: spec.label, preset: spec.preset, task: spec.task, settings: spec.set, steps: spec.steps, line: block_line })
+            }
+            "check" => {
+                let spec: CheckSpec = toml::from_str(&block_text).map_err(|e| err(at(&e), format!("check block: {}", what(&e))))?;
+                let condition = parse_check(&spec.condition).map_err(|m| err(block_line, format!("check condition: {m}")))?;
+                Segment::Check(CheckBlock { label: spec.label, condition, hint: spec.hint, line: block_line })
+            }
+            _ => {
+                let spec: ClaimSpec = toml::from_str(&block_text).map_err(|e| err(at(&e), format!("claim block: {}", what(&e))))?;
+                let conditions = spec
+                    .expect
+                    .iter()
+                    .map(|c| parse_condition(c))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|m| err(block_line, format!("claim expect: {m}")))?;
+                if conditions.is_empty() {
+                    return Err(err(block_line, "claim block: expect needs at least one condition".into()));
+                }
+                let a = build_experiment(&spec.a, Some(&start)).map_err(|m| err(block_line, format!("claim [a]: {m}")))?;
+                let b = match &spec.b {
+                    Some(b) => Some(build_experiment(b, Some(&start)).map_err(|m| err(block_line, format!("claim [b]: {m}")))?),
+                    None => None,
+                };
+                let claim = Claim {
+                    statement: spec.statement,
+                    a,
+                    b,
+                    steps: spec.steps,
+                    steps_a: spec.a.steps,
+                    steps_b: spec.b.as_ref().and_then(|b| b.steps),
+                    seed: spec.seed,
+                    conditions,
+                };
+                Segment::Claim(ClaimBlock { claim, line: block_line })
+            }
+        };
+        body.push(segment);
+        i = end + 1;
+    }
+    if !markdown.trim().is_empty() {
+        body.push(Segment::Markdown(markdown));
+    }
+    Ok(Lesson {
+        id: front.id,
+        title: front.title,
+        summary: front.summary,
+        minutes: front.minutes,
+        start,
+        body,
+        source: file.to_string(),
+    })
+}
+
+/// The 0-based line of a TOML error inside `text`.
+fn toml_line(text: &str, error: &toml::de::Error) -> usize {
+    error.span().map_or(0, |span| text[..span.start.min(text.len())].matches('\n').count())
+}
+
+/// A preset (or `base`), then a task, then knob settings; validated.
+fn build_experiment(spec: &ExperimentSpec, base: Option<&ExperimentConfig>) -> Result<ExperimentConfig, String> {
+    let mut config = match (&spec.preset, base) {
+        (Some(name), _) => preset(name).ok_or_else(|| format!("unknown preset \"{name}\""))?,
+        (None, Some(base)) => base.clone(),
+        (None, None) => preset("lesson").expect("lesson preset"),
+    };
+    if let (Some(_), Some(base)) = (&spec.preset, base) {
+        config.task = base.task.clone();
+    }
+    if let Some(task) = &spec.task {
+        let kind = TaskKind::from_name(task).ok_or_else(|| format!("unknown task \"{task}\""))?;
+        config.task = TaskConfig::for_kind(kind);
+    }
+    let mut config = apply(&config, &spec.set)?;
+    let needed = config.task.build().map_err(|e| e.to_string())?.seq_len();
+    if !spec.set.contains_key("model.max_len") {
+        config.model.max_len = config.model.max_len.max(needed);
+    }
+    let problems = crate::config::validate(&config);
+    if let Some(p) = problems.first() {
+        return Err(format!("the experiment is not valid: {p}"));
+    }
+    Ok(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"+++
+id = "99-demo"
+title = "Demo"
+summary = "A demo."
+[start]
+preset = "tiny"
+task = "copy"
++++
+
+# Hello
+
+Some text.
+
+```try
+label = "Turn positions off"
+set = { "model.positional" = "none" }
+steps = 50
+```
+
+More text.
+
+```check
+label = "Learn it"
+condition = "eval_accuracy >= 0.9"
+hint = "Train longer."
+```
+
+```claim
+statement = "It works"
+steps = 10
+expect = ["a.eval_accuracy >= 0.0"]
+[b]
+set = { "model.positional" = "none" }
+```
+
+The end?
+"#;
+
+    #[test]
+    fn a_good_lesson_parses_into_segments() {
+        let lesson = parse_lesson("demo.md", GOOD).unwrap();
+        assert_eq!(lesson.id, "99-demo");
+        assert_eq!(lesson.start.model.d_model, 32);
+        let kinds: Vec<&str> = lesson.body.iter().map(|s| match s {
+            Segment::Markdown(_) => "md",
+            Segment::Try(_) => "try",
+            Segment::Check(_) => "check",
+            Segment::Claim(_) => "claim",
+        }).collect();
+        assert_eq!(kinds, vec!["md", "try", "md", "check", "claim", "md"]);
+        let Segment::Claim(claim) = &lesson.body[4] else { panic!() };
+        assert!(claim.claim.b.is_some());
+    }
+
+    #[test]
+    fn errors_name_the_file_the_line_and_what_was_expected() {
+        let e = parse_lesson("x.md", "no front matter").unwrap_err();
+        assert_eq!((e.file.as_str(), e.line), ("x.md", 1));
+        let broken = GOOD.replace("steps = 50", "steps = fifty");
+        let e = parse_lesson("x.md", &broken).unwrap_err();
+        assert_eq!(e.line, 17, "{e}");
+        assert!(e.message.contains("steps = fifty"), "{e}");
+        let unknown = GOOD.replace("\"model.positional\" = \"none\" }\nsteps", "\"model.positionz\" = \"none\" }\nsteps");
+        let e = parse_lesson("x.md", &unknown).unwrap_err();
+        assert!(e.message.contains("positionz"), "{e}");
+        let bad_check = GOOD.replace("eval_accuracy >= 0.9", "accuracy is good");
+        let e = parse_lesson("x.md", &bad_check).unwrap_err();
+        assert!(e.to_string().starts_with("x.md:22:"), "{e}");
+        let unclosed = GOOD.replace("More text.\n\n```check", "More text.\n\n```check\nlabel = \"x\"");
+        let unclosed = unclosed.replace("hint = \"Train longer.\"\n```", "hint = \"Train longer.\"");
+        assert!(parse_lesson("x.md", &unclosed).is_err());
+    }
+}

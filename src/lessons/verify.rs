@@ -1,0 +1,56 @@
+//! Running a lesson's claims headlessly, with several seeds: a claim must be true,
+//! not lucky.
+
+use serde::Serialize;
+
+use super::{ClaimBlock, Lesson};
+use crate::experiments::ClaimResult;
+
+/// One claim checked with one seed.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClaimReport {
+    pub lesson: String,
+    pub claim: String,
+    pub seed: u64,
+    pub passed: bool,
+    pub measured: std::collections::BTreeMap<String, f64>,
+    pub conditions: Vec<crate::experiments::ConditionResult>,
+    pub seconds: f32,
+}
+
+/// Run every claim of `lesson` with each of `seeds`.
+pub fn verify_lesson(lesson: &Lesson, seeds: &[u64]) -> Vec<ClaimReport> {
+    let mut reports = Vec::new();
+    for block in lesson.claims() {
+        for &seed in seeds {
+            let start = std::time::Instant::now();
+            let result = run_block(block, seed);
+            let seconds = start.elapsed().as_secs_f32();
+            reports.push(match result {
+                Ok(r) => ClaimReport {
+                    lesson: lesson.id.clone(),
+                    claim: r.statement,
+                    seed,
+                    passed: r.passed,
+                    measured: r.measured,
+                    conditions: r.conditions,
+                    seconds,
+                },
+                Err(message) => ClaimReport {
+                    lesson: lesson.id.clone(),
+                    claim: format!("{} (could not run: {message})", block.claim.statement),
+                    seed,
+                    passed: false,
+                    measured: Default::default(),
+                    conditions: Vec::new(),
+                    seconds,
+                },
+            });
+        }
+    }
+    reports
+}
+
+fn run_block(block: &ClaimBlock, seed: u64) -> Result<ClaimResult, String> {
+    block.claim.run(seed).map_err(|e| e.to_string())
+}

@@ -1,0 +1,18 @@
+//! The sinusoidal positional-encoding matrix as a heatmap (lesson 05).
+
+use eframe::egui;
+
+use super::step_through::matrix_ui;
+use crate::model::positional::sinusoidal_table;
+
+pub fn positions_ui(ui: &mut egui::Ui, positions: usize, d_model: usize) {
+    ui.heading("Sinusoidal positional encoding");
+    ui.label(format!(
+        "Rows: positions 0 to {}. Columns: the {d_model} dimensions. Early columns wave fast, later ones slowly; every row is a different pattern.",
+        positions.saturating_sub(1)
+    ));
+    let positions = positions.clamp(1, 128);
+    let table = sinusoidal_table(positions, d_model);
+    let labels: Vec<String> = (0..positions).map(|p| p.to_string()).collect();
+    egui::ScrollArea::both().show(ui, |ui| matrix_ui(ui, &table, positions, d_model, &labels, false));
+}

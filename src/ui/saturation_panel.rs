@@ -1,0 +1,41 @@
+//! The softmax saturation sweep (lesson 03): as d_k grows, unscaled scores make
+//! the softmax one-hot and its gradient vanishes; scaled scores do not.
+
+use eframe::egui;
+use egui_plot::{Legend, Line, Plot, PlotPoints};
+
+use crate::experiments::{SaturationPoint, saturation_sweep};
+
+pub struct SaturationPanel {
+    points: Vec<SaturationPoint>,
+}
+
+impl Default for SaturationPanel {
+    fn default() -> Self {
+        let dims: Vec<usize> = (0..=9).map(|i| 1usize << i).collect();
+        Self { points: saturation_sweep(&dims, 16, 300, 7) }
+    }
+}
+
+impl SaturationPanel {
+    pub fn ui(&self, ui: &mut egui::Ui) {
+        ui.heading("Softmax saturation");
+        ui.label("Random unit-variance queries and keys, 16 keys per query. Left: the largest softmax weight (1/16 = flat, 1 = one-hot). Right: how much gradient the softmax passes back.");
+        let line = |name: &str, f: &dyn Fn(&SaturationPoint) -> f64| {
+            Line::new(name.to_string(), PlotPoints::from(self.points.iter().map(|p| [(p.d_k as f64).log2(), f(p)]).collect::<Vec<_>>()))
+        };
+        let width = (ui.available_width() / 2.0 - 10.0).max(200.0);
+        let height = (ui.available_height() - 30.0).clamp(150.0, 400.0);
+        let axis = |mark: egui_plot::GridMark, _: &std::ops::RangeInclusive<f64>| format!("{}", 2f64.powf(mark.value).round());
+        ui.horizontal(|ui| {
+            Plot::new("saturation_weight").width(width).height(height).legend(Legend::default()).x_axis_label("d_k").x_axis_formatter(axis).include_y(0.0).include_y(1.0).show(ui, |plot| {
+                plot.line(line("unscaled", &|p| p.max_weight_unscaled));
+                plot.line(line("scaled by 1/√d_k", &|p| p.max_weight_scaled));
+            });
+            Plot::new("saturation_gradient").width(width).height(height).legend(Legend::default()).x_axis_label("d_k").x_axis_formatter(axis).include_y(0.0).show(ui, |plot| {
+                plot.line(line("unscaled", &|p| p.gradient_unscaled));
+                plot.line(line("scaled by 1/√d_k", &|p| p.gradient_scaled));
+            });
+        });
+    }
+}

@@ -1,0 +1,104 @@
+//! The shipped lessons: well-formed, complete, and every claim true with three
+//! seeds (the claims must be true, not lucky). One test per lesson so they run
+//! in parallel.
+
+use attention_workbench::lessons::{self, Lesson, Segment, verify_lesson};
+
+fn lesson(id_prefix: &str) -> Lesson {
+    lessons::builtin()
+        .into_iter()
+        .map(|l| l.unwrap_or_else(|e| panic!("{e}")))
+        .find(|l| l.id.starts_with(id_prefix))
+        .unwrap_or_else(|| panic!("lesson {id_prefix}"))
+}
+
+#[test]
+fn every_shipped_lesson_is_complete() {
+    let all = lessons::builtin();
+    assert_eq!(all.len(), 9);
+    for loaded in all {
+        let lesson = loaded.unwrap_or_else(|e| panic!("{e}"));
+        assert!(lesson.tries().count() >= 2, "{}: at least two try blocks", lesson.id);
+        assert!(lesson.checks().count() >= 1, "{}: at least one check", lesson.id);
+        assert!(lesson.claims().count() >= 1, "{}: at least one claim", lesson.id);
+        let Some(Segment::Markdown(last)) = lesson.body.last() else {
+            panic!("{}: should end with text", lesson.id)
+        };
+        assert!(last.trim_end().ends_with('?'), "{}: should end with a question for the learner", lesson.id);
+        for block in lesson.tries() {
+            block.apply_to(&lesson.start).unwrap_or_else(|e| panic!("{} line {}: {e}", lesson.id, block.line));
+        }
+    }
+}
+
+#[test]
+fn a_broken_lesson_in_a_pack_names_file_and_line_and_the_rest_still_load() {
+    let pack = tempfile::tempdir().unwrap();
+    let good = pack.path().join("01-good");
+    let bad = pack.path().join("02-bad");
+    std::fs::create_dir_all(&good).unwrap();
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(good.join("lesson.md"), lessons::BUILTIN[0].1).unwrap();
+    let broken = lessons::BUILTIN[0].1.replace("steps = 600\n```", "steps = many\n```");
+    std::fs::write(bad.join("lesson.md"), broken).unwrap();
+    let loaded = lessons::load_path(pack.path()).unwrap();
+    assert_eq!(loaded.len(), 2);
+    assert!(loaded[0].is_ok());
+    let err = loaded[1].as_ref().unwrap_err().to_string();
+    assert!(err.contains("02-bad/lesson.md:") && err.contains("steps"), "{err}");
+    assert!(lessons::load_path(&pack.path().join("nothing")).is_err());
+}
+
+fn verify(id_prefix: &str) {
+    let lesson = lesson(id_prefix);
+    let reports = verify_lesson(&lesson, &[0, 1, 2]);
+    assert!(!reports.is_empty());
+    for report in &reports {
+        assert!(report.passed, "{} seed {}: {}\n{:#?}", report.lesson, report.seed, report.claim, report.conditions);
+    }
+}
+
+#[test]
+fn lesson_01_claims_hold_for_three_seeds() {
+    verify("01");
+}
+
+#[test]
+fn lesson_02_claims_hold_for_three_seeds() {
+    verify("02");
+}
+
+#[test]
+fn lesson_03_claims_hold_for_three_seeds() {
+    verify("03");
+}
+
+#[test]
+fn lesson_04_claims_hold_for_three_seeds() {
+    verify("04");
+}
+
+#[test]
+fn lesson_05_claims_hold_for_three_seeds() {
+    verify("05");
+}
+
+#[test]
+fn lesson_06_claims_hold_for_three_seeds() {
+    verify("06");
+}
+
+#[test]
+fn lesson_07_claims_hold_for_three_seeds() {
+    verify("07");
+}
+
+#[test]
+fn lesson_08_claims_hold_for_three_seeds() {
+    verify("08");
+}
+
+#[test]
+fn lesson_09_claims_hold_for_three_seeds() {
+    verify("09");
+}
