@@ -55,12 +55,16 @@ pub fn run() -> eframe::Result<()> {
         "Attention Workbench",
         options,
         Box::new(|cc| {
+            install_fonts(&cc.egui_ctx);
             let stored = cc.storage.and_then(|s| s.get_string(STORAGE_KEY)).map(|s| PersistedState::from_stored(&s));
             let mut app = WorkbenchApp::new(cc.egui_ctx.clone(), stored.unwrap_or_default());
             // For screenshots and demos: open a view, load a bug case, start training.
             match std::env::var("AW_VIEW").as_deref() {
                 Ok("mask_inspector") => app.state.central = CentralView::MaskInspector,
                 Ok("bug_hunt") => app.state.central = CentralView::BugHunt,
+                Ok("step_through") => app.state.central = CentralView::StepThrough,
+                Ok("positions") => app.state.central = CentralView::Positions,
+                Ok("saturation") => app.state.central = CentralView::Saturation,
                 Ok("attention") => app.state.central = CentralView::Attention,
                 _ => {}
             }
@@ -73,6 +77,17 @@ pub fn run() -> eframe::Result<()> {
             Ok(Box::new(app))
         }),
     )
+}
+
+/// egui's bundled fonts, with the monospace font (Hack) as a last fallback of the
+/// proportional family too: it carries arrows and symbols (→, ◀, ᵀ) the lesson
+/// texts use, so they render even on machines without system fonts.
+pub fn install_fonts(ctx: &egui::Context) {
+    let mut fonts = egui::FontDefinitions::default();
+    if let Some(family) = fonts.families.get_mut(&egui::FontFamily::Proportional) {
+        family.push("Hack".to_owned());
+    }
+    ctx.set_fonts(fonts);
 }
 
 /// The validation of the edited config, recomputed only when it changes.
@@ -488,9 +503,19 @@ impl WorkbenchApp {
                 }
             }
             AppAction::LessonTry(line) => {
-                let block = self.lessons.lesson().and_then(|l| l.tries().find(|t| t.line == line).cloned().map(|t| (l.id.clone(), t)));
-                if let Some((id, block)) = block {
-                    match block.apply_to(&self.state.config) {
+                let block = self.lessons.lesson().and_then(|l| l.tries().find(|t| t.line == line).cloned().map(|t| (l.id.clone(), t, l.start.clone())));
+                if let Some((id, block, start)) = block {
+                    // On another task than the lesson's, a try starts from the lesson's
+                    // experiment (the learner's own is kept aside to restore).
+                    let base = if self.state.config.task.kind == start.task.kind {
+                        self.state.config.clone()
+                    } else {
+                        if self.lessons.saved_experiment.is_none() {
+                            self.lessons.saved_experiment = Some(self.state.config.clone());
+                        }
+                        start
+                    };
+                    match block.apply_to(&base) {
                         Ok(config) => {
                             let diff = crate::lessons::config_diff(&self.state.config, &config);
                             self.lessons.last_diff = Some(((id, line), diff));

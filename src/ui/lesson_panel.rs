@@ -18,12 +18,14 @@ pub fn lesson_panel_ui(
     cache: &mut CommonMarkCache,
     actions: &mut Vec<AppAction>,
 ) {
-    ui.horizontal(|ui| {
-        ui.heading("Lessons");
+    let heading = ui.horizontal(|ui| {
+        let heading = ui.heading("Lessons");
         if ui.button("Open lesson pack…").on_hover_text("Add a teacher's lessons: a folder of lesson folders, each with a lesson.md (or drop it on the window)").clicked() {
             actions.push(AppAction::OpenLessonPack);
         }
+        heading.id
     });
+    let heading = heading.inner;
     let label = |i: usize| match &runner.lessons[i] {
         Ok(l) => {
             let total = l.checks().count();
@@ -46,7 +48,9 @@ pub fn lesson_panel_ui(
                         actions.push(AppAction::OpenLesson(i));
                     }
                 }
-            });
+            })
+            .response
+            .labelled_by(heading);
         if ui.add_enabled(runner.current + 1 < runner.lessons.len(), egui::Button::new("▶")).on_hover_text("Next lesson").clicked() {
             actions.push(AppAction::OpenLesson(runner.current + 1));
         }

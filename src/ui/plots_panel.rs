@@ -23,7 +23,7 @@ const CURVE_COLORS: [egui::Color32; 8] = [
 
 pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) {
     // The panel's own height (resizable), not what the content asked for last frame.
-    let chart_height = (ui.max_rect().height() - 48.0).max(140.0);
+    let chart_height = (ui.max_rect().height() - 56.0).clamp(140.0, 320.0);
     ui.horizontal(|ui| {
         ui.checkbox(&mut settings.log_scale, "log scale")
             .on_hover_text("Plot losses, norms and ratios on a log10 axis: slow late progress becomes visible.");
@@ -31,9 +31,9 @@ pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) 
             .on_hover_text("Exponential moving average over steps: 0 shows raw values.");
         ui.weak(format!("(each curve keeps at most {} points; older ones are merged)", Series::default_capacity()));
     });
-    let width = (ui.available_width() / 5.0 - 8.0).max(150.0);
+    let width = (ui.available_width() / 5.0 - 8.0).max(140.0);
     let log = settings.log_scale;
-    ui.horizontal(|ui| {
+    egui::ScrollArea::horizontal().id_salt("charts").show(ui, |ui| ui.horizontal(|ui| {
         chart(ui, "loss_chart", "loss", width, chart_height, settings, log, Corner::RightTop, &[
             ("train", &view.train_loss),
             ("eval", &view.eval_loss),
@@ -47,7 +47,7 @@ pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) 
         let ratios: Vec<(&str, &Series)> = view.layer_update_ratios.iter().map(|(k, v)| (k.as_str(), v)).collect();
         chart(ui, "ratio_chart", "update / weight per layer", width, chart_height, settings, log, Corner::LeftBottom, &ratios);
         chart(ui, "lr_chart", "learning rate", width, chart_height, settings, false, Corner::RightBottom, &[("lr", &view.lr)]);
-    });
+    }));
 }
 
 #[allow(clippy::too_many_arguments)]

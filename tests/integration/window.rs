@@ -27,6 +27,7 @@ fn harness(state: PersistedState) -> Harness<'static, WorkbenchApp> {
     let app = WorkbenchApp::new(egui::Context::default(), state);
     Harness::builder()
         .with_size([1400.0, 900.0])
+        .with_context_setup(attention_workbench::app::install_fonts)
         .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app)
 }
 
@@ -51,7 +52,7 @@ fn start_a_run_then_the_loss_plot_gains_points_and_the_attention_grid_appears() 
     assert_eq!(harness.query_all_by_label("head 1").count(), 1, "and head 1");
     step_until(&mut harness, "the run to finish", |app| app.view.status == RunStatus::Finished);
     assert_eq!(harness.state().view.step, 40);
-    assert!(harness.query_by_label_contains("held-out accuracy").is_some());
+    assert!(harness.query_all_by_label_contains("held-out accuracy").count() >= 1);
 }
 
 #[test]
@@ -161,7 +162,7 @@ fn attention_grid_image_snapshot() {
     let snapshot = synthetic_snapshot();
     let mut panel = AttentionPanel::default();
     let mut probe = String::new();
-    let mut harness = Harness::builder().with_size([560.0, 330.0]).build_ui(|ui| {
+    let mut harness = Harness::builder().with_size([560.0, 330.0]).with_context_setup(attention_workbench::app::install_fonts).build_ui(|ui| {
         ui.visuals_mut().dark_mode = true;
         panel.ui(ui, Some(&snapshot), &mut probe, None);
     });
@@ -178,4 +179,29 @@ fn hovering_a_cell_names_query_key_and_weight_and_masked_cells_say_so() {
     assert!(text.contains("query 2 \"c\"") && text.contains("key 1 \"b\"") && text.contains("0.333"), "{text}");
     let masked = cell_text(&snapshot, 0, 0, 1, 3);
     assert!(masked.contains("masked"), "{masked}");
+}
+
+#[test]
+fn a_lesson_try_button_changes_the_model_shows_the_diff_and_its_check_ticks() {
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    let index = harness.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with("04"))).unwrap();
+    harness.state_mut().perform(attention_workbench::app::actions::AppAction::OpenLesson(index));
+    harness.run_steps(2);
+    harness.get_by_label("▶ Try it: Remove the positions").click();
+    harness.run_steps(2);
+    let config = &harness.state().state.config;
+    assert_eq!(config.task.kind, TaskKind::WordOrder, "the lesson's task");
+    assert_eq!(config.model.positional, attention_workbench::config::PositionalEncoding::None);
+    assert!(harness.query_by_label_contains("model.positional").is_some(), "the diff of what changed is shown");
+    step_until(&mut harness, "the no-position run to finish", |app| app.view.status == RunStatus::Finished);
+    harness.get_by_label("▶ Try it: Give positions back").click();
+    step_until(&mut harness, "the check to tick", |app| {
+        app.state.lesson_progress.get("04-no-order").is_some_and(|p| !p.is_empty())
+    });
+    assert!(harness.query_by_label_contains("✔ The model knows who chases").is_some());
+    // the learner's own (copy) experiment was set aside and can come back
+    harness.get_by_label("Restore my experiment").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.config.task.kind, TaskKind::Copy);
 }
