@@ -102,3 +102,14 @@ fn lesson_08_claims_hold_for_three_seeds() {
 fn lesson_09_claims_hold_for_three_seeds() {
     verify("09");
 }
+
+#[test]
+fn the_readme_example_lesson_parses_and_its_claim_holds() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme.find("````markdown\n").expect("an example lesson in the README") + "````markdown\n".len();
+    let end = start + readme[start..].find("\n````").unwrap();
+    let lesson = lessons::parse_lesson("README.md", &readme[start..end]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(lesson.tries().count(), 2);
+    let reports = verify_lesson(&lesson, &[0]);
+    assert!(reports.iter().all(|r| r.passed), "{reports:#?}");
+}
