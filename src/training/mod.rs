@@ -4,11 +4,13 @@
 pub mod backend;
 mod events;
 mod generate;
+mod grad_report;
 mod grad_stats;
 mod history;
 mod loss;
 mod session;
 mod timer;
+mod views;
 mod worker;
 
 pub use events::{

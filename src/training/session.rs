@@ -11,14 +11,15 @@ use burn::tensor::{Device, Int, Tensor, TensorData};
 
 use super::backend::{ResolvedBackend, resolve};
 use super::events::{
-    AttentionSnapshot, EvalMetrics, GradientReport, GroupGradient, NonFiniteKind, StepMetrics,
+    EvalMetrics, GradientReport, NonFiniteKind, StepMetrics,
 };
-use super::grad_stats::{for_each_param, grad_square_sums, group_of, layer_of, scale_grads};
+use super::grad_report::{gradient_report, weight_snapshot};
+use super::grad_stats::{grad_square_sums, group_of, scale_grads};
 use super::history::MetricsHistory;
 use super::loss::scored_cross_entropy;
 use super::timer::StepTimer;
 use crate::config::{ConfigProblem, ExperimentConfig, OptimizerKind, validate};
-use crate::model::{Capture, Dropout, TransferReport, Transformer, mask::KeepMask, transfer_matching};
+use crate::model::{Capture, Dropout, TransferReport, Transformer, transfer_matching};
 use crate::tasks::{Batch, Example, Rng, Split, Task, TaskError, parse_probe};
 
 /// Largest evaluation chunk pushed through the model at once.
@@ -47,17 +48,17 @@ pub enum StepOutcome {
 }
 
 pub struct Session {
-    config: ExperimentConfig,
-    task: Box<dyn Task>,
-    backend: ResolvedBackend,
+    pub(super) config: ExperimentConfig,
+    pub(super) task: Box<dyn Task>,
+    pub(super) backend: ResolvedBackend,
     /// Autodiff device the model trains on.
     train_device: Device,
-    model: Option<Transformer>,
+    pub(super) model: Option<Transformer>,
     optim: ModuleOptimizer,
     data_rng: Rng,
-    step: usize,
-    eval_batch: Batch,
-    probe: Example,
+    pub(super) step: usize,
+    pub(super) eval_batch: Batch,
+    pub(super) probe: Example,
     history: MetricsHistory,
     timer: StepTimer,
 }
@@ -247,136 +248,6 @@ impl Session {
         metrics
     }
 
-    /// Greedy generation accuracy on (up to 64 of) the held-out sequences.
-    pub fn generation_accuracy(&self) -> f32 {
-        let rows = self.eval_batch.batch_size.min(64);
-        let batch = slice_batch(&self.eval_batch, 0, rows);
-        super::generate::generation_accuracy(&self.model().valid(), &batch, &self.backend.device)
-    }
-
-    /// The causality probe on this session's model and task.
-    pub fn causality_probe(&self) -> crate::probe::LeakReport {
-        crate::probe::causality(self.model(), self.task.as_ref(), &self.backend.device, 4, self.config.seed)
-    }
-
-    /// The padding probe on this session's model and task.
-    pub fn padding_probe(&self) -> crate::probe::LeakReport {
-        crate::probe::padding(self.model(), self.task.as_ref(), &self.backend.device, 8, self.config.seed)
-    }
-
-    /// The same weights with every layer's mask made causal (and no planted mask
-    /// bug): how the model does when the future is not there to read.
-    pub fn causal_twin(&self) -> Result<Session, SessionError> {
-        let mut config = self.config.clone();
-        for layer in &mut config.model.layers {
-            let window = layer.mask == crate::config::MaskKind::SlidingWindow;
-            *layer = crate::config::LayerConfig {
-                mask: if window { layer.mask } else { crate::config::MaskKind::Causal },
-                mask_reading: crate::config::MaskReading::KeepIsTrue,
-                mask_application: crate::config::MaskApplication::FillLargeNegative,
-                diagonal_offset: 0,
-                ..layer.clone()
-            };
-        }
-        let mut twin = Session::new(config)?;
-        let fresh = twin.model.take().expect("new model");
-        twin.model = Some(transfer_matching(self.model(), fresh).0);
-        Ok(twin)
-    }
-
-    /// Mean training loss over the last `n` steps (a steadier number than the last step).
-    pub fn recent_train_loss(&self, n: usize) -> f32 {
-        let steps = &self.history.steps;
-        let tail = &steps[steps.len().saturating_sub(n)..];
-        tail.iter().map(|s| s.loss).sum::<f32>() / tail.len().max(1) as f32
-    }
-
-    /// Every layer's and head's attention on the probe sequence.
-    pub fn attention_snapshot(&self) -> AttentionSnapshot {
-        let model = self.model().valid();
-        let device = &self.backend.device;
-        let probe = &self.probe;
-        let seq = probe.len();
-        let tokens = Tensor::<2, Int>::from_data(
-            TensorData::new(probe.tokens.iter().map(|&t| t as i64).collect::<Vec<_>>(), [1, seq]),
-            device,
-        );
-        let padding = probe.padding.iter().any(|p| *p).then_some(&probe.padding[..]);
-        let capture = Capture {
-            attention: true,
-            ..Capture::default()
-        };
-        let out = model.forward(tokens, padding, capture, &mut Dropout::off());
-        let predictions = read_ints(out.logits.argmax(2).reshape([seq]));
-        let heads: Vec<usize> = out.attention.iter().map(|a| a.as_ref().map_or(0, |w| w.dims()[1])).collect();
-        let flat: Vec<Tensor<1>> = out.attention.into_iter().flatten().map(|w| w.flatten::<1>(0, 3)).collect();
-        let values = if flat.is_empty() { Vec::new() } else { read_floats(Tensor::cat(flat, 0)) };
-        let mut offset = 0;
-        let mut layers = Vec::with_capacity(heads.len());
-        let mut masks = Vec::with_capacity(heads.len());
-        let mut intended_masks = Vec::with_capacity(heads.len());
-        for (layer, &h) in self.config.model.layers.iter().zip(&heads) {
-            if h == 0 {
-                layers.push(None);
-                masks.push(None);
-                intended_masks.push(None);
-                continue;
-            }
-            let per_head = seq * seq;
-            let maps = (0..h).map(|i| values[offset + i * per_head..offset + (i + 1) * per_head].to_vec()).collect();
-            offset += h * per_head;
-            layers.push(Some(maps));
-            let padding = padding.map(|p| (p, 1));
-            masks.push(Some(KeepMask::applied(layer, seq, padding).keep));
-            intended_masks.push(Some(KeepMask::intended(layer, seq, padding).keep));
-        }
-        let vocab = self.task.vocab();
-        AttentionSnapshot {
-            step: self.step,
-            tokens: vocab.render(&probe.tokens),
-            predictions: predictions.iter().map(|&p| vocab.label(p as u32).to_string()).collect(),
-            layers,
-            masks,
-            intended_masks,
-            padding: probe.padding.clone(),
-        }
-    }
-
-    /// One head's computation on the probe, stage by stage; None if the layer has
-    /// no attention or no such head.
-    pub fn trace_head(&self, layer: usize, head: usize) -> Option<super::events::HeadTraceData> {
-        let layer_config = self.config.model.layers.get(layer)?;
-        if !layer_config.attention || head >= layer_config.heads {
-            return None;
-        }
-        let model = self.model().valid();
-        let probe = &self.probe;
-        let seq = probe.len();
-        let tokens = Tensor::<2, Int>::from_data(
-            TensorData::new(probe.tokens.iter().map(|&t| t as i64).collect::<Vec<_>>(), [1, seq]),
-            &self.backend.device,
-        );
-        let padding = probe.padding.iter().any(|p| *p).then_some(&probe.padding[..]);
-        let capture = Capture { trace: Some((layer, head)), ..Capture::default() };
-        let trace = model.forward(tokens, padding, capture, &mut Dropout::off()).trace?;
-        Some(super::events::HeadTraceData {
-            step: self.step,
-            layer,
-            head,
-            d_k: self.config.model.head_dim(layer_config),
-            tokens: self.task.vocab().render(&probe.tokens),
-            q: read_floats(trace.q),
-            k: read_floats(trace.k),
-            v: read_floats(trace.v),
-            raw_scores: read_floats(trace.raw_scores),
-            scaled_scores: read_floats(trace.scaled_scores),
-            mask: trace.mask.keep[..seq * seq].to_vec(),
-            weights: read_floats(trace.weights),
-            output: read_floats(trace.output),
-            scaled: layer_config.scale,
-        })
-    }
-
     /// Use a typed sequence as the probe; the error says which token is unknown.
     pub fn set_probe(&mut self, text: &str) -> Result<(), String> {
         let probe = parse_probe(self.task.as_ref(), text)?;
@@ -430,7 +301,7 @@ fn batch_tensors(batch: &Batch, device: &Device) -> (Tensor<2, Int>, Tensor<2, I
     (tokens, targets, weights)
 }
 
-fn slice_batch(batch: &Batch, start: usize, rows: usize) -> Batch {
+pub(super) fn slice_batch(batch: &Batch, start: usize, rows: usize) -> Batch {
     let span = start * batch.seq_len..(start + rows) * batch.seq_len;
     Batch {
         batch_size: rows,
@@ -447,69 +318,6 @@ pub fn read_floats<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
     tensor.into_data().convert::<f32>().try_into_vec::<f32>().expect("f32 data")
 }
 
-fn read_ints<const D: usize>(tensor: Tensor<D, Int>) -> Vec<i64> {
+pub(super) fn read_ints<const D: usize>(tensor: Tensor<D, Int>) -> Vec<i64> {
     tensor.into_data().convert::<i64>().try_into_vec::<i64>().expect("int data")
-}
-
-/// Flattened copies of every weight before the optimizer step.
-fn weight_snapshot(model: &Transformer) -> Vec<(String, Tensor<1>)> {
-    let mut out = Vec::new();
-    for_each_param(model, |path, _, value| out.push((path.to_string(), value)));
-    out
-}
-
-/// Per-group gradient norm, weight norm and update ratio; per-layer gradient norm.
-fn gradient_report(
-    step: usize,
-    after: &Transformer,
-    before: Vec<(String, Tensor<1>)>,
-    squares: &[(String, Tensor<1>)],
-    grad_sq: &[f32],
-) -> GradientReport {
-    let before: std::collections::HashMap<String, Tensor<1>> = before.into_iter().collect();
-    let mut parts = Vec::new();
-    let mut paths = Vec::new();
-    for_each_param(after, |path, _, new| {
-        if let Some(old) = before.get(path).filter(|_| squares.iter().any(|(p, _)| p == path)) {
-            parts.push(old.clone().square().sum()); // [1] ‖w‖²
-            parts.push((new - old.clone()).square().sum()); // [1] ‖Δw‖²
-            paths.push(path.to_string());
-        }
-    });
-    let values = if parts.is_empty() { Vec::new() } else { read_floats(Tensor::cat(parts, 0)) };
-    let mut groups: Vec<GroupGradient> = Vec::new();
-    let mut sums: Vec<(f32, f32, f32)> = Vec::new(); // per group: ‖g‖², ‖w‖², ‖Δw‖²
-    for (i, path) in paths.iter().enumerate() {
-        let g2 = squares.iter().zip(grad_sq).find(|((p, _), _)| p == path).map_or(0.0, |(_, v)| *v);
-        let name = group_of(path);
-        let index = match groups.iter().position(|g| g.group == name) {
-            Some(index) => index,
-            None => {
-                groups.push(GroupGradient {
-                    group: name.to_string(),
-                    layer: layer_of(path),
-                    grad_norm: 0.0,
-                    weight_norm: 0.0,
-                    update_ratio: 0.0,
-                });
-                sums.push((0.0, 0.0, 0.0));
-                groups.len() - 1
-            }
-        };
-        sums[index].0 += g2;
-        sums[index].1 += values[2 * i];
-        sums[index].2 += values[2 * i + 1];
-    }
-    let mut layers: Vec<(String, f32)> = Vec::new();
-    for (group, (g2, w2, d2)) in groups.iter_mut().zip(&sums) {
-        group.grad_norm = g2.sqrt();
-        group.weight_norm = w2.sqrt();
-        group.update_ratio = if *w2 > 0.0 { (d2 / w2).sqrt() } else { 0.0 };
-        match layers.iter_mut().find(|(name, _)| *name == group.layer) {
-            Some((_, sq)) => *sq += g2,
-            None => layers.push((group.layer.clone(), *g2)),
-        }
-    }
-    layers.iter_mut().for_each(|(_, sq)| *sq = sq.sqrt());
-    GradientReport { step, layers, groups }
 }

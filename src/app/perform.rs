@@ -1,0 +1,332 @@
+//! What the window does when the learner acts: every `AppAction`, the file
+//! commands, lesson buttons, keyboard shortcuts and the confirmation dialog.
+
+use std::path::{Path, PathBuf};
+
+use eframe::egui;
+
+use super::actions::AppAction;
+use super::run_view::{Banner, BannerKind, RunStatus};
+use super::{CUSTOM, Checked, WorkbenchApp, files};
+use crate::config::{ExperimentConfig, preset};
+use crate::tasks::TaskConfig;
+use crate::training::TrainCommand;
+
+impl WorkbenchApp {
+    pub fn perform(&mut self, action: AppAction) {
+        match action {
+            AppAction::StartOrResume => {
+                if self.apply_edits() {
+                    let command = if self.view.status == RunStatus::Paused { TrainCommand::Resume } else { TrainCommand::Start };
+                    self.trainer.send(command);
+                }
+            }
+            AppAction::Pause => self.trainer.send(TrainCommand::Pause),
+            AppAction::StepOnce => {
+                if self.apply_edits() {
+                    self.trainer.send(TrainCommand::StepOnce);
+                }
+            }
+            AppAction::Reset => {
+                if self.can_start() {
+                    if self.has_pending_edits() {
+                        self.send_config();
+                    }
+                    self.trainer.send(TrainCommand::Reset);
+                }
+            }
+            AppAction::Apply => {
+                self.apply_edits();
+            }
+            AppAction::ConfirmApply => {
+                if let Some(config) = self.confirm_apply.take() {
+                    self.state.config = config;
+                    self.send_config();
+                    self.trainer.send(TrainCommand::Reset);
+                }
+            }
+            AppAction::CancelApply => self.confirm_apply = None,
+            AppAction::SetTask(kind) => {
+                self.edit(|config| {
+                    config.task = TaskConfig::for_kind(kind);
+                    let needed = config.task.build().map(|t| t.seq_len()).unwrap_or(0);
+                    config.model.max_len = config.model.max_len.max(needed);
+                });
+                self.state.probe_text.clear();
+            }
+            AppAction::LoadPreset(name) => {
+                if let Some(mut config) = preset(&name) {
+                    let current = &self.state.config;
+                    config.task = current.task.clone();
+                    config.seed = current.seed;
+                    config.backend = current.backend;
+                    let needed = config.task.build().map(|t| t.seq_len()).unwrap_or(0);
+                    config.model.max_len = config.model.max_len.max(needed);
+                    self.edit(|c| *c = config);
+                    self.state.preset = name;
+                }
+            }
+            AppAction::OpenExperiment => {
+                if let Some(path) = files::dialogs::open_json("Open experiment") {
+                    self.open_experiment(&path);
+                } else {
+                    self.notice(BannerKind::Info, "open cancelled: nothing changed".into());
+                }
+            }
+            AppAction::SaveExperiment => {
+                if let Some(path) = files::dialogs::save_file("Save experiment", "experiment.json", "json") {
+                    self.save_experiment(&path);
+                } else {
+                    self.notice(BannerKind::Info, "save cancelled: nothing was written".into());
+                }
+            }
+            AppAction::SaveRun => match files::dialogs::pick_folder("Save the run into a folder") {
+                Some(dir) => self.trainer.send(TrainCommand::Save(dir)),
+                None => self.notice(BannerKind::Info, "save cancelled: nothing was written".into()),
+            },
+            AppAction::LoadRun => match files::dialogs::pick_folder("Load a run folder") {
+                Some(dir) => self.load_run(dir),
+                None => self.notice(BannerKind::Info, "load cancelled: the current run is unchanged".into()),
+            },
+            AppAction::ExportCsv => match files::dialogs::save_file("Export metrics", "metrics.csv", "csv") {
+                Some(path) => self.trainer.send(TrainCommand::ExportMetrics(path)),
+                None => self.notice(BannerKind::Info, "export cancelled".into()),
+            },
+            AppAction::ExportPlots => self.export_png(self.plots_rect, "plots.png"),
+            AppAction::ExportAttention => self.export_png(self.attention_rect, "attention.png"),
+            AppAction::Undo => {
+                if let Some(previous) = self.undo.undo(&self.state.config) {
+                    self.state.config = previous;
+                }
+            }
+            AppAction::Redo => {
+                if let Some(next) = self.undo.redo(&self.state.config) {
+                    self.state.config = next;
+                }
+            }
+            AppAction::SetProbe(text) => {
+                self.state.probe_text = text.clone();
+                self.trainer.send(TrainCommand::SetProbe(text));
+            }
+            AppAction::ToggleHelp => self.help_open = !self.help_open,
+            AppAction::LoadBugCase(id) => {
+                if let Some(case) = self.bug_cases.iter().find(|c| c.id == id).cloned() {
+                    let config = case.config.clone();
+                    self.edit(|c| *c = config);
+                    self.state.preset = CUSTOM.to_string();
+                    self.state.probe_text.clear();
+                    self.notice(BannerKind::Info, format!("loaded \"{}\": train it and look for the symptom", case.title));
+                    if self.can_start() {
+                        self.send_config();
+                        self.trainer.send(TrainCommand::Reset);
+                    }
+                }
+            }
+            AppAction::Probe => self.trainer.send(TrainCommand::Probe),
+            AppAction::Trace { layer, head } => self.trainer.send(TrainCommand::Trace { layer, head }),
+            AppAction::OpenLesson(index) => {
+                if index < self.lessons.lessons.len() {
+                    self.lessons.current = index;
+                    if let Some(lesson) = self.lessons.lesson() {
+                        self.state.lesson = lesson.id.clone();
+                    }
+                }
+            }
+            AppAction::OpenLessonPack => match files::dialogs::pick_folder("Open a lesson pack") {
+                Some(dir) => self.add_lesson_pack(&dir),
+                None => self.notice(BannerKind::Info, "no folder chosen: the lessons are unchanged".into()),
+            },
+            AppAction::LoadLessonStart => {
+                if let Some(start) = self.lessons.lesson().map(|l| l.start.clone()) {
+                    if self.lessons.saved_experiment.is_none() {
+                        self.lessons.saved_experiment = Some(self.state.config.clone());
+                    }
+                    self.run_lesson_config(start, None);
+                }
+            }
+            AppAction::RestoreExperiment => {
+                if let Some(saved) = self.lessons.saved_experiment.take() {
+                    self.edit(|c| *c = saved);
+                    self.notice(BannerKind::Info, "your experiment is back".into());
+                }
+            }
+            AppAction::LessonTry(line) => {
+                let block = self.lessons.lesson().and_then(|l| l.tries().find(|t| t.line == line).cloned().map(|t| (l.id.clone(), t, l.start.clone())));
+                if let Some((id, block, start)) = block {
+                    // On another task than the lesson's, a try starts from the lesson's
+                    // experiment (the learner's own is kept aside to restore).
+                    let base = if self.state.config.task.kind == start.task.kind {
+                        self.state.config.clone()
+                    } else {
+                        if self.lessons.saved_experiment.is_none() {
+                            self.lessons.saved_experiment = Some(self.state.config.clone());
+                        }
+                        start
+                    };
+                    match block.apply_to(&base) {
+                        Ok(config) => {
+                            let diff = crate::lessons::config_diff(&self.state.config, &config);
+                            self.lessons.last_diff = Some(((id, line), diff));
+                            self.run_lesson_config(config, block.steps);
+                        }
+                        Err(err) => self.notice(BannerKind::Error, format!("this button's change does not apply: {err}")),
+                    }
+                }
+            }
+            AppAction::LessonCheck(line) => {
+                if let Some(id) = self.lessons.lesson().map(|l| l.id.clone()) {
+                    self.lessons.hints_shown.insert((id, line));
+                }
+            }
+            AppAction::LessonVerifyClaim(line) => self.lessons.verify_claim(line),
+            AppAction::DismissBanner => self.view.banner = None,
+        }
+        if self.checked.config != self.state.config {
+            self.checked = Checked::of(&self.state.config);
+            self.auto_apply();
+        }
+    }
+
+    /// Put a lesson's experiment in place: fresh weights, and train `steps` if given.
+    fn run_lesson_config(&mut self, config: ExperimentConfig, steps: Option<usize>) {
+        self.edit(|c| *c = config);
+        self.state.preset = CUSTOM.to_string();
+        self.state.probe_text.clear();
+        self.checked = Checked::of(&self.state.config);
+        if !self.can_start() {
+            return self.notice(BannerKind::Error, "the lesson's experiment is not valid here; see the model editor".into());
+        }
+        self.send_config();
+        self.trainer.send(TrainCommand::Reset);
+        if steps.is_some() {
+            self.trainer.send(TrainCommand::Start);
+        }
+    }
+
+    pub fn add_lesson_pack(&mut self, path: &Path) {
+        match self.lessons.add_pack(path) {
+            Ok((count, errors)) if errors.is_empty() => self.notice(BannerKind::Info, format!("added {count} lessons from {}", path.display())),
+            Ok((count, errors)) => self.notice(BannerKind::Warning, format!("added {count} lessons from {}; {} could not be read: {}", path.display(), errors.len(), errors.join("; "))),
+            Err(err) => self.notice(BannerKind::Error, err),
+        }
+    }
+
+    /// A one-shot edit (menu, task, preset): recorded for undo at once.
+    fn edit(&mut self, change: impl FnOnce(&mut ExperimentConfig)) {
+        let before = self.state.config.clone();
+        change(&mut self.state.config);
+        if before != self.state.config {
+            self.undo.record(before);
+        }
+    }
+
+    /// Load an experiment file into the editor (the dialog's path, or a test's).
+    pub fn open_experiment(&mut self, path: &Path) {
+        match files::load_experiment(path) {
+            Ok(config) => {
+                self.edit(|c| *c = config);
+                self.state.preset = CUSTOM.to_string();
+                self.notice(BannerKind::Info, format!("opened {}", path.display()));
+            }
+            Err(err) => self.notice(BannerKind::Error, format!("could not open the experiment: {err}; the current one is unchanged")),
+        }
+    }
+
+    pub fn save_experiment(&mut self, path: &Path) {
+        match files::save_experiment(path, &self.state.config) {
+            Ok(()) => self.notice(BannerKind::Info, format!("saved {}", path.display())),
+            Err(err) => self.notice(BannerKind::Error, format!("could not save the experiment: {err}")),
+        }
+    }
+
+    pub fn load_run(&mut self, dir: PathBuf) {
+        match crate::runs::read_json::<ExperimentConfig>(&dir.join(crate::runs::CONFIG_FILE)) {
+            Ok(config) => {
+                self.edit(|c| *c = config.clone());
+                self.applied = config;
+                self.checked = Checked::of(&self.state.config);
+                self.trainer.send(TrainCommand::Load(dir));
+            }
+            Err(err) => self.notice(BannerKind::Error, format!("could not load the run: {err}; the current run is unchanged")),
+        }
+    }
+
+    fn notice(&mut self, kind: BannerKind, text: String) {
+        self.view.banner = Some(Banner { kind, text });
+    }
+
+    fn export_png(&mut self, rect: Option<egui::Rect>, default_name: &str) {
+        let Some(rect) = rect else {
+            return self.notice(BannerKind::Warning, "that panel is hidden; show it first (View menu)".into());
+        };
+        let Some(path) = files::dialogs::save_file("Export PNG", default_name, "png") else {
+            return self.notice(BannerKind::Info, "export cancelled".into());
+        };
+        let tx = self.notices_tx.clone();
+        let ctx = self.ctx.clone();
+        let ppp = self.ctx.pixels_per_point();
+        self.ctx.request_screenshot(move |image| {
+            let banner = match files::save_png_region(&image, rect, ppp, &path) {
+                Ok(()) => Banner { kind: BannerKind::Info, text: format!("wrote {}", path.display()) },
+                Err(err) => Banner { kind: BannerKind::Error, text: format!("could not export: {err}") },
+            };
+            let _ = tx.send(banner);
+            ctx.request_repaint();
+        });
+    }
+
+    pub(super) fn shortcuts(&mut self, ctx: &egui::Context, actions: &mut Vec<AppAction>) {
+        use egui::{Key, KeyboardShortcut, Modifiers};
+        let typing = ctx.text_edit_focused();
+        ctx.input_mut(|input| {
+            if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::O)) {
+                actions.push(AppAction::OpenExperiment);
+            }
+            if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::S)) {
+                actions.push(AppAction::SaveExperiment);
+            }
+            if !typing {
+                if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z)) {
+                    actions.push(AppAction::Redo);
+                }
+                if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Z)) {
+                    actions.push(AppAction::Undo);
+                }
+                if input.consume_key(Modifiers::NONE, Key::Space) {
+                    actions.push(if self.view.status == RunStatus::Running { AppAction::Pause } else { AppAction::StartOrResume });
+                }
+                if input.consume_key(Modifiers::NONE, Key::S) {
+                    actions.push(AppAction::StepOnce);
+                }
+                if input.consume_key(Modifiers::NONE, Key::R) {
+                    actions.push(AppAction::Reset);
+                }
+            }
+            if input.consume_key(Modifiers::NONE, Key::F1) {
+                actions.push(AppAction::ToggleHelp);
+            }
+        });
+    }
+
+    pub(super) fn confirm_modal(&mut self, ctx: &egui::Context, actions: &mut Vec<AppAction>) {
+        if self.confirm_apply.is_none() {
+            return;
+        }
+        egui::Modal::new(egui::Id::unique("confirm_apply")).show(ctx, |ui| {
+            ui.heading("Start from fresh weights?");
+            ui.label(format!(
+                "This change alters the shape of some weights, so the model trained for {} steps cannot keep them. \
+                 Apply it and start from fresh weights?",
+                self.view.step
+            ));
+            ui.horizontal(|ui| {
+                if ui.button("Apply and reset").clicked() {
+                    actions.push(AppAction::ConfirmApply);
+                }
+                if ui.button("Keep training the current model").clicked() {
+                    actions.push(AppAction::CancelApply);
+                }
+            });
+        });
+    }
+}

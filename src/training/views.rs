@@ -1,0 +1,141 @@
+//! What a session shows about itself besides training: attention snapshots on the
+//! probe, one head's trace, greedy generation, the leak probes, and its causal twin.
+
+use burn::module::Module;
+use burn::tensor::{Int, Tensor, TensorData};
+
+use super::events::AttentionSnapshot;
+use super::session::{Session, SessionError, read_floats, read_ints, slice_batch};
+use crate::model::{Capture, Dropout, mask::KeepMask, transfer_matching};
+
+impl Session {
+    /// Greedy generation accuracy on (up to 64 of) the held-out sequences.
+    pub fn generation_accuracy(&self) -> f32 {
+        let rows = self.eval_batch.batch_size.min(64);
+        let batch = slice_batch(&self.eval_batch, 0, rows);
+        super::generate::generation_accuracy(&self.model().valid(), &batch, &self.backend.device)
+    }
+
+    /// The causality probe on this session's model and task.
+    pub fn causality_probe(&self) -> crate::probe::LeakReport {
+        crate::probe::causality(self.model(), self.task.as_ref(), &self.backend.device, 4, self.config.seed)
+    }
+
+    /// The padding probe on this session's model and task.
+    pub fn padding_probe(&self) -> crate::probe::LeakReport {
+        crate::probe::padding(self.model(), self.task.as_ref(), &self.backend.device, 8, self.config.seed)
+    }
+
+    /// The same weights with every layer's mask made causal (and no planted mask
+    /// bug): how the model does when the future is not there to read.
+    pub fn causal_twin(&self) -> Result<Session, SessionError> {
+        let mut config = self.config.clone();
+        for layer in &mut config.model.layers {
+            let window = layer.mask == crate::config::MaskKind::SlidingWindow;
+            *layer = crate::config::LayerConfig {
+                mask: if window { layer.mask } else { crate::config::MaskKind::Causal },
+                mask_reading: crate::config::MaskReading::KeepIsTrue,
+                mask_application: crate::config::MaskApplication::FillLargeNegative,
+                diagonal_offset: 0,
+                ..layer.clone()
+            };
+        }
+        let mut twin = Session::new(config)?;
+        let fresh = twin.model.take().expect("new model");
+        twin.model = Some(transfer_matching(self.model(), fresh).0);
+        Ok(twin)
+    }
+
+    /// Mean training loss over the last `n` steps (a steadier number than the last step).
+    pub fn recent_train_loss(&self, n: usize) -> f32 {
+        let steps = &self.history().steps;
+        let tail = &steps[steps.len().saturating_sub(n)..];
+        tail.iter().map(|s| s.loss).sum::<f32>() / tail.len().max(1) as f32
+    }
+
+    /// Every layer's and head's attention on the probe sequence.
+    pub fn attention_snapshot(&self) -> AttentionSnapshot {
+        let model = self.model().valid();
+        let device = &self.backend.device;
+        let probe = &self.probe;
+        let seq = probe.len();
+        let tokens = Tensor::<2, Int>::from_data(
+            TensorData::new(probe.tokens.iter().map(|&t| t as i64).collect::<Vec<_>>(), [1, seq]),
+            device,
+        );
+        let padding = probe.padding.iter().any(|p| *p).then_some(&probe.padding[..]);
+        let capture = Capture {
+            attention: true,
+            ..Capture::default()
+        };
+        let out = model.forward(tokens, padding, capture, &mut Dropout::off());
+        let predictions = read_ints(out.logits.argmax(2).reshape([seq]));
+        let heads: Vec<usize> = out.attention.iter().map(|a| a.as_ref().map_or(0, |w| w.dims()[1])).collect();
+        let flat: Vec<Tensor<1>> = out.attention.into_iter().flatten().map(|w| w.flatten::<1>(0, 3)).collect();
+        let values = if flat.is_empty() { Vec::new() } else { read_floats(Tensor::cat(flat, 0)) };
+        let mut offset = 0;
+        let mut layers = Vec::with_capacity(heads.len());
+        let mut masks = Vec::with_capacity(heads.len());
+        let mut intended_masks = Vec::with_capacity(heads.len());
+        for (layer, &h) in self.config.model.layers.iter().zip(&heads) {
+            if h == 0 {
+                layers.push(None);
+                masks.push(None);
+                intended_masks.push(None);
+                continue;
+            }
+            let per_head = seq * seq;
+            let maps = (0..h).map(|i| values[offset + i * per_head..offset + (i + 1) * per_head].to_vec()).collect();
+            offset += h * per_head;
+            layers.push(Some(maps));
+            let padding = padding.map(|p| (p, 1));
+            masks.push(Some(KeepMask::applied(layer, seq, padding).keep));
+            intended_masks.push(Some(KeepMask::intended(layer, seq, padding).keep));
+        }
+        let vocab = self.task.vocab();
+        AttentionSnapshot {
+            step: self.step,
+            tokens: vocab.render(&probe.tokens),
+            predictions: predictions.iter().map(|&p| vocab.label(p as u32).to_string()).collect(),
+            layers,
+            masks,
+            intended_masks,
+            padding: probe.padding.clone(),
+        }
+    }
+
+    /// One head's computation on the probe, stage by stage; None if the layer has
+    /// no attention or no such head.
+    pub fn trace_head(&self, layer: usize, head: usize) -> Option<super::events::HeadTraceData> {
+        let layer_config = self.config.model.layers.get(layer)?;
+        if !layer_config.attention || head >= layer_config.heads {
+            return None;
+        }
+        let model = self.model().valid();
+        let probe = &self.probe;
+        let seq = probe.len();
+        let tokens = Tensor::<2, Int>::from_data(
+            TensorData::new(probe.tokens.iter().map(|&t| t as i64).collect::<Vec<_>>(), [1, seq]),
+            &self.backend.device,
+        );
+        let padding = probe.padding.iter().any(|p| *p).then_some(&probe.padding[..]);
+        let capture = Capture { trace: Some((layer, head)), ..Capture::default() };
+        let trace = model.forward(tokens, padding, capture, &mut Dropout::off()).trace?;
+        Some(super::events::HeadTraceData {
+            step: self.step,
+            layer,
+            head,
+            d_k: self.config.model.head_dim(layer_config),
+            tokens: self.task.vocab().render(&probe.tokens),
+            q: read_floats(trace.q),
+            k: read_floats(trace.k),
+            v: read_floats(trace.v),
+            raw_scores: read_floats(trace.raw_scores),
+            scaled_scores: read_floats(trace.scaled_scores),
+            mask: trace.mask.keep[..seq * seq].to_vec(),
+            weights: read_floats(trace.weights),
+            output: read_floats(trace.output),
+            scaled: layer_config.scale,
+        })
+    }
+}
