@@ -199,7 +199,7 @@ impl WorkbenchApp {
             }
         }
         while let Ok(notice) = self.notices.try_recv() {
-            self.view.banner = Some(notice);
+            self.view.show_banner(notice);
         }
         if self.view.status == RunStatus::Running {
             // keep the progress bar and ETA moving even between events
@@ -230,9 +230,6 @@ impl WorkbenchApp {
             let can_start = self.can_start();
             let pending = self.has_pending_edits();
             ui::top_bar::top_bar_ui(ui, &mut self.state.config, &self.state.preset, &self.view, can_start, pending, &mut actions);
-            if let Some(banner) = &self.view.banner {
-                ui::banner::banner_ui(ui, banner, &mut actions);
-            }
         });
         if self.state.layout.model_editor {
             egui::Panel::left("model_editor").resizable(true).default_size(330.0).show(ui, |ui| {
@@ -299,6 +296,13 @@ impl WorkbenchApp {
             }
         });
         self.attention_rect = Some(central.response.rect);
+        if let Some(banner) = &self.view.banner {
+            // Floating, so a message appearing never moves the widgets under the pointer.
+            egui::Area::new(egui::Id::unique("banner"))
+                .anchor(egui::Align2::CENTER_TOP, [0.0, 64.0])
+                .order(egui::Order::Foreground)
+                .show(ui.ctx(), |ui| ui::banner::banner_ui(ui, banner, &mut actions));
+        }
         self.confirm_modal(ui.ctx(), &mut actions);
         if self.help_open {
             ui::menu_bar::help_window(ui.ctx(), &mut self.help_open);

@@ -252,7 +252,7 @@ impl WorkbenchApp {
     }
 
     fn notice(&mut self, kind: BannerKind, text: String) {
-        self.view.banner = Some(Banner { kind, text });
+        self.view.show_banner(Banner { kind, text });
     }
 
     fn export_png(&mut self, rect: Option<egui::Rect>, default_name: &str) {

@@ -176,11 +176,11 @@ impl RunView {
                 if !kept_weights {
                     self.generation += 1;
                 }
-                self.banner = Some(Banner { kind: BannerKind::Info, text: message });
+                self.show_banner(Banner { kind: BannerKind::Info, text: message });
             }
             TrainEvent::ProbeRejected { message } => self.probe_error = Some(message),
             TrainEvent::Saved { dir } => {
-                self.banner = Some(Banner { kind: BannerKind::Info, text: format!("saved the run to {}", dir.display()) });
+                self.show_banner(Banner { kind: BannerKind::Info, text: format!("saved the run to {}", dir.display()) });
             }
             TrainEvent::Trace(trace) => self.trace = Some(trace),
             TrainEvent::Probed(report) => match report.probe {
@@ -188,7 +188,7 @@ impl RunView {
                 _ => self.causality = Some(report),
             },
             TrainEvent::Exported { path } => {
-                self.banner = Some(Banner { kind: BannerKind::Info, text: format!("wrote {}", path.display()) });
+                self.show_banner(Banner { kind: BannerKind::Info, text: format!("wrote {}", path.display()) });
             }
             TrainEvent::Finished { step, eval_accuracy, .. } => {
                 self.status = RunStatus::Finished;
@@ -202,6 +202,14 @@ impl RunView {
                 }
                 self.banner = Some(Banner { kind: BannerKind::Error, text: message });
             }
+        }
+    }
+
+    /// Show a message; a note never hides an error the learner has not dismissed.
+    pub fn show_banner(&mut self, banner: Banner) {
+        let error_showing = self.banner.as_ref().is_some_and(|b| b.kind == BannerKind::Error);
+        if !(error_showing && banner.kind == BannerKind::Info) {
+            self.banner = Some(banner);
         }
     }
 

@@ -56,34 +56,11 @@ pub fn causality(model: &Transformer, task: &dyn Task, device: &Device, examples
     }
     let rows = tokens.len() / seq;
     let hidden = layer_outputs(&model, tokens, &padding, rows, seq, device);
-    let layers = hidden
-        .iter()
-        .enumerate()
-        .map(|(layer, values)| {
-            let d = values.len() / (rows * seq);
-            let (mut score, mut first) = (0.0f32, None::<usize>);
-            for t in 0..seq - 1 {
-                for e in 0..n {
-                    let perturbed = n + t * n + e;
-                    for p in 0..=t {
-                        let diff = max_diff(&values[(e * seq + p) * d..][..d], &values[(perturbed * seq + p) * d..][..d]);
-                        score = score.max(diff);
-                        if diff > TOLERANCE && first.is_none_or(|f| p < f) {
-                            first = Some(p);
-                        }
-                    }
-                }
-            }
-            LayerLeak { layer, score, first_leaking_position: first }
-        })
-        .collect::<Vec<_>>();
-    LeakReport {
-        probe: "causality",
-        leak: layers.iter().any(|l| l.score > TOLERANCE),
-        tolerance: TOLERANCE,
-        layers,
-        note: None,
-    }
+    // Compare each perturbed row with its base row at every position up to t.
+    let pairs: Vec<(usize, usize, usize)> = (0..seq - 1)
+        .flat_map(|t| (0..n).flat_map(move |e| (0..=t).map(move |p| (e, n + t * n + e, p))))
+        .collect();
+    report("causality", &hidden, rows, seq, &pairs)
 }
 
 /// Run the padding probe: redraw every padding token and measure the real positions.
@@ -107,26 +84,35 @@ pub fn padding(model: &Transformer, task: &dyn Task, device: &Device, examples: 
     let mut padding = base.padding.clone();
     padding.extend_from_slice(&base.padding);
     let hidden = layer_outputs(&model, tokens, &padding, 2 * n, seq, device);
-    let layers = hidden
+    // Compare each example with its re-padded twin at its real positions.
+    let real = &base.padding;
+    let pairs: Vec<(usize, usize, usize)> = (0..n)
+        .flat_map(|e| (0..seq).filter(move |&p| !real[e * seq + p]).map(move |p| (e, n + e, p)))
+        .collect();
+    report("padding", &hidden, 2 * n, seq, &pairs)
+}
+
+/// Per layer, the largest output change over `(row, other row, position)` pairs,
+/// and the earliest position that moved past the tolerance.
+fn report(probe: &'static str, hidden: &[Vec<f32>], rows: usize, seq: usize, pairs: &[(usize, usize, usize)]) -> LeakReport {
+    let layers: Vec<LayerLeak> = hidden
         .iter()
         .enumerate()
         .map(|(layer, values)| {
-            let d = values.len() / (2 * n * seq);
+            let d = values.len() / (rows * seq);
             let (mut score, mut first) = (0.0f32, None::<usize>);
-            for e in 0..n {
-                for p in (0..seq).filter(|&p| !base.padding[e * seq + p]) {
-                    let diff = max_diff(&values[(e * seq + p) * d..][..d], &values[((n + e) * seq + p) * d..][..d]);
-                    score = score.max(diff);
-                    if diff > TOLERANCE && first.is_none_or(|f| p < f) {
-                        first = Some(p);
-                    }
+            for &(a, b, p) in pairs {
+                let diff = max_diff(&values[(a * seq + p) * d..][..d], &values[(b * seq + p) * d..][..d]);
+                score = score.max(diff);
+                if diff > TOLERANCE && first.is_none_or(|f| p < f) {
+                    first = Some(p);
                 }
             }
             LayerLeak { layer, score, first_leaking_position: first }
         })
-        .collect::<Vec<_>>();
+        .collect();
     LeakReport {
-        probe: "padding",
+        probe,
         leak: layers.iter().any(|l| l.score > TOLERANCE),
         tolerance: TOLERANCE,
         layers,

@@ -14,7 +14,7 @@ pub fn banner_ui(ui: &mut egui::Ui, banner: &Banner, actions: &mut Vec<AppAction
     egui::Frame::new().fill(fill).inner_margin(6.0).corner_radius(4.0).show(ui, |ui| {
         ui.horizontal(|ui| {
             ui.colored_label(egui::Color32::WHITE, format!("{icon} {}", banner.text));
-            if ui.small_button("✖").on_hover_text("Dismiss").clicked() {
+            if ui.small_button("Dismiss").clicked() {
                 actions.push(AppAction::DismissBanner);
             }
         });
