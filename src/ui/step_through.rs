@@ -82,7 +82,9 @@ impl StepThrough {
 /// rows labelled by token; hover shows the value.
 pub fn matrix_ui(ui: &mut egui::Ui, values: &[f32], rows: usize, cols: usize, tokens: &[String], column_tokens: bool) {
     let max = values.iter().fold(0.0f32, |m, v| m.max(v.abs())).max(1e-9);
-    let cell = ((ui.available_width() - 60.0) / cols.max(1) as f32).clamp(4.0, 22.0);
+    let by_width = (ui.available_width() - 60.0) / cols.max(1) as f32;
+    let by_height = (ui.available_height() - 50.0) / rows.max(1) as f32;
+    let cell = by_width.min(by_height).clamp(4.0, 22.0);
     let size = Vec2::new(50.0 + cell * cols as f32, 20.0 + cell * rows as f32);
     let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
     let painter = ui.painter_at(rect);

@@ -203,3 +203,24 @@ fn the_worker_thread_runs_pauses_steps_and_finishes_with_plain_events() {
     assert!(message.contains("model.layers[0].heads"), "{message}");
     trainer.shutdown();
 }
+
+#[test]
+fn the_gpu_backend_matches_the_cpu_at_the_first_step_or_falls_back_with_a_reason() {
+    // On CI this runs on lavapipe (software Vulkan), which .ci/test installs.
+    let mut config = experiment("tiny", TaskKind::Copy);
+    config.task.length = 4;
+    let cpu_loss = train(&mut Session::new(config.clone()).unwrap(), 2);
+    config.backend = BackendChoice::Gpu;
+    let mut session = Session::new(config).unwrap();
+    let info = session.backend().info.clone();
+    if info.used.starts_with("cpu") {
+        assert!(info.fallback_reason.is_some(), "a CPU fallback must say why: {info:?}");
+        return;
+    }
+    assert!(info.adapter.is_some(), "{info:?}");
+    eprintln!("gpu check on {:?}", info.adapter);
+    let gpu_loss = train(&mut session, 2);
+    for (c, g) in cpu_loss.iter().zip(&gpu_loss) {
+        assert!((c - g).abs() < 1e-3, "same seed, same weights: cpu {cpu_loss:?} vs gpu {gpu_loss:?}");
+    }
+}
