@@ -74,9 +74,13 @@ impl LessonRunner {
         Ok((count, errors))
     }
 
-    /// Tick every check of the open lesson that the live facts satisfy.
-    pub fn tick_checks(&self, facts: &LiveFacts, progress: &mut BTreeMap<String, BTreeSet<usize>>) {
+    /// Tick every check of the open lesson that the live facts satisfy, when the
+    /// live run is on the lesson's task (a run of something else proves nothing).
+    pub fn tick_checks(&self, live_task: crate::tasks::TaskKind, facts: &LiveFacts, progress: &mut BTreeMap<String, BTreeSet<usize>>) {
         let Some(lesson) = self.lesson() else { return };
+        if lesson.start.task.kind != live_task {
+            return;
+        }
         for check in lesson.checks() {
             if check.condition.evaluate(facts) == Some(true) {
                 progress.entry(lesson.id.clone()).or_default().insert(check.line);
@@ -110,5 +114,27 @@ impl LessonRunner {
             };
             self.claims.insert(key, state);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::TaskKind;
+
+    #[test]
+    fn checks_tick_only_on_the_lessons_task_and_stay_ticked() {
+        let runner = LessonRunner::default();
+        let lesson = runner.lesson().expect("lesson 01");
+        assert_eq!(lesson.start.task.kind, TaskKind::Lookup);
+        let facts = LiveFacts { step: 600, eval_accuracy: Some(1.0), ..LiveFacts::default() };
+        let mut progress = BTreeMap::new();
+        runner.tick_checks(TaskKind::Reverse, &facts, &mut progress);
+        assert!(progress.is_empty(), "a reverse run proves nothing about lookup");
+        runner.tick_checks(TaskKind::Lookup, &facts, &mut progress);
+        assert_eq!(progress[&lesson.id].len(), 1);
+        let worse = LiveFacts { step: 700, eval_accuracy: Some(0.1), ..LiveFacts::default() };
+        runner.tick_checks(TaskKind::Lookup, &worse, &mut progress);
+        assert_eq!(progress[&lesson.id].len(), 1, "a passed check stays passed");
     }
 }
