@@ -59,6 +59,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_screenshot_region_is_written_as_a_png_of_that_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("part.png");
+        let pixels = (0..40 * 30).map(|i| egui::Color32::from_gray((i % 256) as u8)).collect();
+        let image = egui::ColorImage::new([40, 30], pixels);
+        let rect = egui::Rect::from_min_size(egui::pos2(5.0, 5.0), egui::vec2(10.0, 8.0));
+        save_png_region(&image, rect, 2.0, &path).unwrap();
+        let written = image::open(&path).unwrap();
+        assert_eq!((written.width(), written.height()), (20, 16));
+    }
+
+    #[test]
     fn experiments_round_trip_and_bad_files_are_named() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("exp.json");

@@ -155,3 +155,24 @@ mod erased {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::training::{EvalRecord, StepRecord};
+
+    #[test]
+    fn metrics_csv_has_a_row_per_step_and_eval_columns_where_evaluated() {
+        let step = |n| StepRecord { step: n, loss: 1.0 / n as f32, accuracy: 0.5, lr: 0.001, grad_norm: 2.0 };
+        let history = MetricsHistory {
+            steps: vec![step(1), step(2)],
+            evals: vec![EvalRecord { step: 2, loss: 0.4, accuracy: 0.9, sequence_accuracy: 0.25 }],
+        };
+        let csv = metrics_csv(&history);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].starts_with("step,loss"));
+        assert_eq!(lines[1], "1,1,0.5,0.001,2,,,");
+        assert_eq!(lines[2], "2,0.5,0.5,0.001,2,0.4,0.9,0.25");
+    }
+}
