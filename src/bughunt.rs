@@ -68,6 +68,13 @@ pub struct BugCase {
     pub config: ExperimentConfig,
 }
 
+/// A preset on a task with `change` applied to every layer.
+fn planted(task: TaskKind, preset_name: &str, change: impl Fn(&mut crate::config::LayerConfig)) -> ExperimentConfig {
+    let mut config = base(task, preset_name);
+    config.model.layers.iter_mut().for_each(change);
+    config
+}
+
 fn base(task: TaskKind, preset_name: &str) -> ExperimentConfig {
     let mut config = preset(preset_name).expect("preset");
     config.task = TaskConfig::for_kind(task);
@@ -79,8 +86,7 @@ fn base(task: TaskKind, preset_name: &str) -> ExperimentConfig {
 pub fn cases() -> Vec<BugCase> {
     let mut cases = Vec::new();
 
-    let mut c = base(TaskKind::CharLm, "lesson");
-    c.model.layers.iter_mut().for_each(|l| l.mask = MaskKind::Bidirectional);
+    let c = planted(TaskKind::CharLm, "lesson", |l| l.mask = MaskKind::Bidirectional);
     cases.push(BugCase {
         id: "peeking",
         title: "The best training loss ever",
@@ -91,8 +97,7 @@ pub fn cases() -> Vec<BugCase> {
         config: c,
     });
 
-    let mut c = base(TaskKind::Copy, "tiny");
-    c.model.layers.iter_mut().for_each(|l| l.mask_reading = MaskReading::MaskedIsTrue);
+    let c = planted(TaskKind::Copy, "tiny", |l| l.mask_reading = MaskReading::MaskedIsTrue);
     cases.push(BugCase {
         id: "inverted",
         title: "Looking the wrong way",
@@ -103,8 +108,7 @@ pub fn cases() -> Vec<BugCase> {
         config: c,
     });
 
-    let mut c = base(TaskKind::Copy, "tiny");
-    c.model.layers.iter_mut().for_each(|l| l.diagonal_offset = -1);
+    let c = planted(TaskKind::Copy, "tiny", |l| l.diagonal_offset = -1);
     cases.push(BugCase {
         id: "blind-diagonal",
         title: "The first token sees nothing",
@@ -115,8 +119,7 @@ pub fn cases() -> Vec<BugCase> {
         config: c,
     });
 
-    let mut c = base(TaskKind::CharLm, "lesson");
-    c.model.layers.iter_mut().for_each(|l| l.diagonal_offset = 1);
+    let c = planted(TaskKind::CharLm, "lesson", |l| l.diagonal_offset = 1);
     cases.push(BugCase {
         id: "one-ahead",
         title: "Almost causal",
@@ -127,8 +130,7 @@ pub fn cases() -> Vec<BugCase> {
         config: c,
     });
 
-    let mut c = base(TaskKind::Brackets, "tiny");
-    c.model.layers.iter_mut().for_each(|l| {
+    let c = planted(TaskKind::Brackets, "tiny", |l| {
         l.mask = MaskKind::Bidirectional;
         l.padding_mask = PaddingMask::Queries;
     });
@@ -142,8 +144,7 @@ pub fn cases() -> Vec<BugCase> {
         config: c,
     });
 
-    let mut c = base(TaskKind::Brackets, "tiny");
-    c.model.layers.iter_mut().for_each(|l| {
+    let c = planted(TaskKind::Brackets, "tiny", |l| {
         l.mask = MaskKind::Bidirectional;
         l.padding_mask = PaddingMask::Off;
     });
@@ -198,8 +199,7 @@ pub fn cases() -> Vec<BugCase> {
         config: c,
     });
 
-    let mut c = base(TaskKind::CharLm, "lesson");
-    c.model.layers.iter_mut().for_each(|l| l.mask_application = MaskApplication::MultiplyAfterSoftmax);
+    let c = planted(TaskKind::CharLm, "lesson", |l| l.mask_application = MaskApplication::MultiplyAfterSoftmax);
     cases.push(BugCase {
         id: "mask-after-softmax",
         title: "Zero weight, still leaking",

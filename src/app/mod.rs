@@ -171,11 +171,6 @@ impl WorkbenchApp {
         }
     }
 
-    /// Validation problems of the edited config.
-    pub fn problems(&self) -> &[ConfigProblem] {
-        &self.checked.problems
-    }
-
     pub fn can_start(&self) -> bool {
         self.checked.problems.is_empty()
     }
@@ -185,9 +180,6 @@ impl WorkbenchApp {
         self.state.config != self.applied
     }
 
-    pub fn can_undo(&self) -> bool {
-        self.undo.can_undo()
-    }
 
     /// Fold in trainer events for at most `EVENT_BUDGET`.
     pub fn drain_events(&mut self) {

@@ -215,7 +215,7 @@ impl RunView {
 
     /// What the lesson checks read: the live run's latest numbers.
     pub fn live_facts(&self) -> crate::lessons::LiveFacts<'_> {
-        let last = |s: &Series| s.smoothed(0.6).last().map(|p| p[1] as f32);
+        let last = |s: &Series| s.smoothed_last(0.6).map(|v| v as f32);
         crate::lessons::LiveFacts {
             step: self.step,
             loss: last(&self.train_loss),

@@ -79,8 +79,14 @@ impl Series {
         self.points.iter().chain(&self.bucket).map(|p| p[1]).reduce(f64::max)
     }
 
-    pub fn last(&self) -> Option<[f64; 2]> {
-        self.bucket.last().or(self.points.last()).copied()
+    /// The last value of `smoothed(smoothing)`, without building the curve.
+    pub fn smoothed_last(&self, smoothing: f64) -> Option<f64> {
+        let smoothing = smoothing.clamp(0.0, 0.999);
+        let mut value = None;
+        for [_, y] in self.points.iter().copied().chain((!self.bucket.is_empty()).then(|| mean(&self.bucket))) {
+            value = Some(value.map_or(y, |prev| smoothing * prev + (1.0 - smoothing) * y));
+        }
+        value
     }
 
     pub fn len(&self) -> usize {
@@ -91,9 +97,6 @@ impl Series {
         self.len() == 0
     }
 
-    pub fn clear(&mut self) {
-        *self = Self::with_capacity(self.capacity);
-    }
 }
 
 fn mean(points: &[[f64; 2]]) -> [f64; 2] {
@@ -126,6 +129,7 @@ mod tests {
             s.push(i as f64, if i % 2 == 0 { 0.0 } else { 1.0 });
         }
         assert_eq!(s.smoothed(0.0), s.points());
+        assert_eq!(s.smoothed_last(0.95), s.smoothed(0.95).last().map(|p| p[1]));
         let smooth = s.smoothed(0.95);
         let tail = &smooth[40..];
         assert!(tail.iter().all(|p| (p[1] - 0.5).abs() < 0.2));

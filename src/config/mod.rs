@@ -259,11 +259,6 @@ pub enum BackendChoice {
 }
 
 impl ExperimentConfig {
-    /// Read an experiment from JSON text; the error names the knob, the problem and where.
-    pub fn from_json(text: &str) -> Result<Self, String> {
-        crate::runs::parse_json(text)
-    }
-
     /// Pretty JSON, the format of experiment files and run folders.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("config serialises")

@@ -66,12 +66,8 @@ fn file_error(path: &Path, why: impl Into<String>) -> RunError {
 /// Save the session as a run folder (created if needed; files are replaced atomically).
 pub fn save_run(dir: &Path, session: &Session) -> Result<(), RunError> {
     std::fs::create_dir_all(dir).map_err(|e| file_error(dir, format!("cannot create the folder: {e}")))?;
-    let json = |value: &dyn erased::Json, name: &str| -> Result<(), RunError> {
-        let path = dir.join(name);
-        write_atomic(&path, value.to_json().as_bytes()).map_err(|e| file_error(&path, e.to_string()))
-    };
-    json(session.config(), CONFIG_FILE)?;
-    json(session.history(), METRICS_FILE)?;
+    write_json(&dir.join(CONFIG_FILE), session.config())?;
+    write_json(&dir.join(METRICS_FILE), session.history())?;
     weights::save(&dir.join(WEIGHTS_FILE), session.model().valid())?;
     let info = RunInfo {
         format: FORMAT.to_string(),
@@ -83,7 +79,12 @@ pub fn save_run(dir: &Path, session: &Session) -> Result<(), RunError> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs()),
     };
-    json(&info, RUN_FILE)
+    write_json(&dir.join(RUN_FILE), &info)
+}
+
+fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), RunError> {
+    let text = serde_json::to_string_pretty(value).expect("plain data serialises");
+    write_atomic(path, text.as_bytes()).map_err(|e| file_error(path, e.to_string()))
 }
 
 /// Load a run folder into a new session (on the backend its config names).
@@ -142,18 +143,6 @@ pub fn metrics_csv(history: &MetricsHistory) -> String {
         }
     }
     out
-}
-
-/// Serialising the different files through one helper.
-mod erased {
-    pub trait Json {
-        fn to_json(&self) -> String;
-    }
-    impl<T: serde::Serialize> Json for T {
-        fn to_json(&self) -> String {
-            serde_json::to_string_pretty(self).expect("plain data serialises")
-        }
-    }
 }
 
 #[cfg(test)]

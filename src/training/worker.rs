@@ -319,18 +319,18 @@ impl Worker {
         let report = (session.step_count() + 1).is_multiple_of(GRADIENT_EVERY);
         match session.step(report) {
             StepOutcome::Done { metrics, gradients } => {
-                let config = session.config().clone();
+                let (eval_every, attention_every) = (session.config().eval_interval, session.config().attention_interval);
                 let done = session.is_done();
                 self.emit(TrainEvent::Step(metrics));
                 if let Some(gradients) = gradients {
                     self.emit(TrainEvent::Gradients(gradients));
                 }
                 let step = metrics.step;
-                if config.eval_interval > 0 && step.is_multiple_of(config.eval_interval) && !done {
+                if eval_every > 0 && step.is_multiple_of(eval_every) && !done {
                     let eval = self.session.as_mut().expect("session").evaluate();
                     self.emit(TrainEvent::Eval(eval));
                 }
-                if config.attention_interval > 0 && step.is_multiple_of(config.attention_interval) {
+                if attention_every > 0 && step.is_multiple_of(attention_every) {
                     self.publish_snapshot(false);
                 }
                 if done {
