@@ -12,8 +12,10 @@ use crate::lessons::{self, Lesson, LessonError, LiveFacts, Loaded};
 /// A claim's background verification.
 #[derive(Clone, Debug)]
 pub enum ClaimState {
-    Running,
-    Done(ClaimResult),
+    /// Verifying with these seeds.
+    Running(Vec<u64>),
+    /// One result per seed, in seed order.
+    Done(Vec<ClaimResult>),
     Failed(String),
 }
 
@@ -27,8 +29,8 @@ pub struct LessonRunner {
     /// Checks whose "check now" failed, so their hint shows.
     pub hints_shown: BTreeSet<(String, usize)>,
     pub claims: BTreeMap<(String, usize), ClaimState>,
-    claim_tx: Sender<((String, usize), Result<ClaimResult, String>)>,
-    claim_rx: Receiver<((String, usize), Result<ClaimResult, String>)>,
+    claim_tx: Sender<((String, usize), Result<Vec<ClaimResult>, String>)>,
+    claim_rx: Receiver<((String, usize), Result<Vec<ClaimResult>, String>)>,
 }
 
 impl Default for LessonRunner {
@@ -88,18 +90,20 @@ impl LessonRunner {
         }
     }
 
-    /// Verify a claim of the open lesson on a background thread.
+    /// Verify a claim of the open lesson on a background thread, with the same
+    /// seeds as `lesson verify`.
     pub fn verify_claim(&mut self, line: usize) {
         let Some(lesson) = self.lesson() else { return };
         let Some(block) = lesson.claims().find(|c| c.line == line) else { return };
         let key = (lesson.id.clone(), line);
         let claim = block.claim.clone();
         let tx = self.claim_tx.clone();
-        self.claims.insert(key.clone(), ClaimState::Running);
+        let seeds = lessons::DEFAULT_SEEDS.to_vec();
+        self.claims.insert(key.clone(), ClaimState::Running(seeds.clone()));
         std::thread::Builder::new()
             .name("claim".into())
             .spawn(move || {
-                let result = claim.run(claim.seed).map_err(|e| e.to_string());
+                let result = seeds.iter().map(|&seed| claim.run(seed)).collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string());
                 let _ = tx.send((key, result));
             })
             .expect("spawn a claim thread");

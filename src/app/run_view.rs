@@ -223,6 +223,7 @@ impl RunView {
             eval_loss: self.last_eval.map(|e| e.loss),
             eval_accuracy: self.last_eval.map(|e| e.accuracy),
             sequence_accuracy: self.last_eval.map(|e| e.sequence_accuracy),
+            generation_loss: self.last_eval.map(|e| e.generation_loss).filter(|l| l.is_finite()),
             attention: self.attention.as_ref(),
         }
     }
@@ -268,7 +269,7 @@ mod tests {
         for i in 1..=20 {
             view.apply(step(i, 1.0 / i as f32));
         }
-        view.apply(TrainEvent::Eval(EvalMetrics { step: 20, loss: 0.1, accuracy: 0.9, sequence_accuracy: 0.5 }));
+        view.apply(TrainEvent::Eval(EvalMetrics { step: 20, loss: 0.1, accuracy: 0.9, sequence_accuracy: 0.5, generation_loss: 0.1 }));
         assert_eq!(view.train_loss.len(), 20);
         assert_eq!(view.last_eval_accuracy, Some(0.9));
         assert_eq!(view.eta_secs(120), Some(10.0));

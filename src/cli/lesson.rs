@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
+use crate::experiments::plain_number;
 use crate::lessons::{self, Lesson, Loaded, verify_lesson};
 use crate::training::backend::set_cpu_threads;
 
@@ -22,8 +23,9 @@ enum LessonCommand {
     Verify {
         /// Lesson id (or its number), or a path to a lesson file, folder or pack.
         target: Option<String>,
-        /// Seeds to run each claim with (comma-separated).
-        #[arg(long, value_delimiter = ',', default_value = "0")]
+        /// Seeds to run each claim with (comma-separated); the window's "Verify it"
+        /// uses the same default.
+        #[arg(long, value_delimiter = ',', default_value = "0,1,2")]
         seeds: Vec<u64>,
         /// One JSON object per claim and seed.
         #[arg(long)]
@@ -48,7 +50,7 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
                 set_cpu_threads(threads);
             }
             let lessons = select(target.as_deref())?;
-            let mut failed = 0;
+            let (mut failed, mut claims) = (0, 0);
             for loaded in lessons {
                 let lesson = match loaded {
                     Ok(lesson) => lesson,
@@ -58,6 +60,7 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
                         continue;
                     }
                 };
+                claims += lesson.claims().count();
                 for report in verify_lesson(&lesson, &seeds) {
                     failed += usize::from(!report.passed);
                     if json {
@@ -67,18 +70,19 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
                             "seed": report.seed,
                             "passed": report.passed,
                             "measured": report.measured,
+                            "undefined": report.undefined,
+                            "diverged": report.diverged,
+                            "conditions": report.conditions,
                             "seconds": report.seconds,
                         }));
                     } else {
-                        let verdict = if report.passed { "PASS" } else { "FAIL" };
-                        let measured: Vec<String> = report.measured.iter().map(|(k, v)| format!("{k} = {v:.4}")).collect();
-                        println!("{verdict} {} (seed {}, {:.1}s): {}", report.lesson, report.seed, report.seconds, report.claim);
-                        println!("     measured: {}", measured.join(", "));
-                        for c in report.conditions.iter().filter(|c| !c.passed) {
-                            println!("     failed: {} ({:.4} vs {:.4})", c.condition, c.lhs, c.rhs);
-                        }
+                        print_report(&report);
                     }
                 }
+            }
+            if claims == 0 {
+                failed += 1;
+                eprintln!("error: {}: no claim to verify; every lesson pack needs at least one ```claim block", target.as_deref().unwrap_or("lessons"));
             }
             Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
@@ -101,6 +105,11 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
                     }
                 }
             }
+            let claims: usize = loaded.iter().flatten().map(|l| l.claims().count()).sum();
+            if claims == 0 && bad == 0 {
+                bad += 1;
+                println!("FAIL {path}: no lesson has a claim; every lesson pack needs at least one ```claim block");
+            }
             Ok(if bad == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
         LessonCommand::List => {
@@ -112,6 +121,27 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// A claim's verdict for one seed, its measurements, and each failed condition.
+fn print_report(report: &lessons::ClaimReport) {
+    let verdict = if report.passed { "PASS" } else { "FAIL" };
+    println!("{verdict} {} (seed {}, {:.1}s): {}", report.lesson, report.seed, report.seconds, report.claim);
+    let measured: Vec<String> = report
+        .measured
+        .iter()
+        .map(|(k, v)| match report.undefined.get(k) {
+            Some(why) => format!("{k} = undefined ({why})"),
+            None => format!("{k} = {}", plain_number(*v)),
+        })
+        .collect();
+    println!("     measured: {}", measured.join(", "));
+    for (side, divergence) in &report.diverged {
+        println!("     side {side} {divergence}");
+    }
+    for c in report.conditions.iter().filter(|c| !c.passed) {
+        println!("     failed: {}", c.describe());
     }
 }
 

@@ -1,4 +1,4 @@
-//! Falsifiable claims: an experiment pair (A and B), a step budget, a seed, and
+//! Falsifiable claims: an experiment pair (A and B), a step budget, and
 //! conditions on measured metrics such as `a.eval_accuracy >= 0.95` or
 //! `b.train_loss < a.train_loss - 0.3`. Lessons state their claims this way, and
 //! `lesson verify` runs them headlessly.
@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::metric::Metric;
+use super::metric::{Measured, Metric};
 use crate::config::ExperimentConfig;
 use crate::training::{Session, SessionError, StepOutcome};
 
@@ -32,13 +32,15 @@ pub enum Op {
     GreaterEq,
 }
 
-/// `lhs op rhs + offset`.
+/// `lhs op factor * rhs + offset`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Condition {
     pub text: String,
     pub lhs: Operand,
     pub op: Op,
     pub rhs: Operand,
+    /// `3 * a.step_ms`: 3 (1 when absent).
+    pub factor: f64,
     pub offset: f64,
 }
 
@@ -52,7 +54,6 @@ pub struct Claim {
     /// Per-side step budgets, when a side trains for a different number of steps.
     pub steps_a: Option<usize>,
     pub steps_b: Option<usize>,
-    pub seed: u64,
     pub conditions: Vec<Condition>,
 }
 
@@ -62,6 +63,54 @@ pub struct ConditionResult {
     pub lhs: f64,
     pub rhs: f64,
     pub passed: bool,
+    /// Why a side had no number (undefined metric, diverged run); such a
+    /// condition always fails.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undefined: Option<String>,
+}
+
+impl ConditionResult {
+    /// "a.eval_accuracy >= 0.95: 0.981 vs 0.950", or why it had no number.
+    pub fn describe(&self) -> String {
+        match &self.undefined {
+            Some(why) => format!("{}: no value ({why})", self.condition),
+            None => format!("{}: {} vs {}", self.condition, plain_number(self.lhs), plain_number(self.rhs)),
+        }
+    }
+}
+
+/// A number as a learner reads it: 0.981, 12.5, 0.00012, 104273.
+pub fn plain_number(x: f64) -> String {
+    if !x.is_finite() {
+        return "undefined".to_string();
+    }
+    let a = x.abs();
+    if a == 0.0 || (0.001..1e6).contains(&a) {
+        let digits = if a >= 100.0 { 1 } else if a >= 1.0 { 3 } else { 4 };
+        let text = format!("{x:.digits$}");
+        let text = if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_string() } else { text };
+        if text == "-0" { "0".to_string() } else { text }
+    } else {
+        format!("{x:.2e}")
+    }
+}
+
+/// Where a side's training went non-finite.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Divergence {
+    pub step: usize,
+    /// The first parameter group whose gradient was not finite, if one was.
+    pub group: Option<String>,
+}
+
+impl fmt::Display for Divergence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "diverged at step {}", self.step)?;
+        if let Some(group) = &self.group {
+            write!(f, " ({group})")?;
+        }
+        Ok(())
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -69,8 +118,13 @@ pub struct ClaimResult {
     pub statement: String,
     pub seed: u64,
     pub passed: bool,
-    /// e.g. "a.eval_accuracy" → 0.98
+    /// e.g. "a.eval_accuracy" → 0.98; undefined measurements are NaN here and
+    /// explained in `undefined`.
     pub measured: BTreeMap<String, f64>,
+    /// e.g. "b.padding_leak" → "this task's sequences have no padding".
+    pub undefined: BTreeMap<String, String>,
+    /// "a" / "b" → where that side diverged.
+    pub diverged: BTreeMap<String, Divergence>,
     pub conditions: Vec<ConditionResult>,
 }
 
@@ -104,8 +158,19 @@ pub fn parse_condition(text: &str) -> Result<Condition, String> {
         }
         _ => (right, 0.0),
     };
+    // An optional "n *" before it.
+    let (rhs_text, factor) = match rhs_text.split_once('*') {
+        Some((n, rest)) => {
+            let n: f64 = n.trim().parse().map_err(|_| format!("\"{text}\": the factor before * must be a number"))?;
+            (rest.trim(), n)
+        }
+        None => (rhs_text, 1.0),
+    };
     let rhs = parse_operand(rhs_text)?;
-    Ok(Condition { text: text.to_string(), lhs, op, rhs, offset })
+    if matches!((&lhs, &rhs), (Operand::Number(_), Operand::Number(_))) {
+        return Err(format!("\"{text}\" compares two numbers, so it cannot fail or pass because of a run; name a measured metric such as a.eval_accuracy"));
+    }
+    Ok(Condition { text: text.to_string(), lhs, op, rhs, factor, offset })
 }
 
 fn parse_operand(text: &str) -> Result<Operand, String> {
@@ -143,54 +208,94 @@ impl Claim {
         needed
     }
 
-    /// Train each side for `steps` with `seed` and check every condition.
+    /// The sides the conditions name.
+    pub fn sides(&self) -> Vec<Side> {
+        self.needed().into_keys().collect()
+    }
+
+    fn side_label(side: Side) -> &'static str {
+        if side == Side::A { "a" } else { "b" }
+    }
+
+    /// Train each side for its steps with `seed` and check every condition. A
+    /// metric with no value, or any metric of a side that diverged (except
+    /// `diverged` itself), fails the conditions that use it.
     pub fn run(&self, seed: u64) -> Result<ClaimResult, SessionError> {
-        let mut measured = BTreeMap::new();
+        let mut measured: BTreeMap<(Side, Metric), Measured> = BTreeMap::new();
+        let mut diverged: BTreeMap<String, Divergence> = BTreeMap::new();
         for (side, metrics) in self.needed() {
-            let (label, config, steps) = match side {
-                Side::A => ("a", &self.a, self.steps_a),
-                Side::B => ("b", self.b.as_ref().unwrap_or(&self.a), self.steps_b),
+            let label = Self::side_label(side);
+            let (config, steps) = match side {
+                Side::A => (&self.a, self.steps_a),
+                Side::B => (self.b.as_ref().unwrap_or(&self.a), self.steps_b),
             };
             let steps = steps.unwrap_or(self.steps);
             let mut config = config.clone();
             config.seed = seed;
             config.steps = steps.max(1);
             let mut session = Session::new(config)?;
+            let mut divergence = None;
             for _ in 0..steps {
-                if let StepOutcome::NonFinite { .. } = session.step(false) {
+                if let StepOutcome::NonFinite { step, group, .. } = session.step(false) {
+                    divergence = Some(Divergence { step, group });
                     break;
                 }
             }
             for metric in metrics {
-                measured.insert(format!("{label}.{}", metric.name()), metric.measure(&mut session));
+                let value = match (&divergence, metric) {
+                    (_, Metric::Diverged) => Ok(if divergence.is_some() { 1.0 } else { 0.0 }),
+                    (Some(d), _) => Err(format!("{label} {d}")),
+                    (None, _) => metric.measure(&mut session),
+                };
+                measured.insert((side, metric), value);
+            }
+            if let Some(d) = divergence {
+                diverged.insert(label.to_string(), d);
             }
         }
-        let value = |operand: &Operand| match operand {
-            Operand::Number(n) => *n,
-            Operand::Metric(side, metric) => {
-                let label = if *side == Side::A { "a" } else { "b" };
-                measured.get(&format!("{label}.{}", metric.name())).copied().unwrap_or(f64::NAN)
+        let value = |operand: &Operand| -> Measured {
+            match operand {
+                Operand::Number(n) => Ok(*n),
+                Operand::Metric(side, metric) => measured
+                    .get(&(*side, *metric))
+                    .cloned()
+                    .unwrap_or_else(|| Err("not measured".to_string())),
             }
         };
         let conditions: Vec<ConditionResult> = self
             .conditions
             .iter()
-            .map(|c| {
-                let (lhs, rhs) = (value(&c.lhs), value(&c.rhs) + c.offset);
-                let passed = match c.op {
-                    Op::Less => lhs < rhs,
-                    Op::LessEq => lhs <= rhs,
-                    Op::Greater => lhs > rhs,
-                    Op::GreaterEq => lhs >= rhs,
-                };
-                ConditionResult { condition: c.text.clone(), lhs, rhs, passed }
+            .map(|c| match (value(&c.lhs), value(&c.rhs)) {
+                (Ok(lhs), Ok(rhs)) => {
+                    let rhs = c.factor * rhs + c.offset;
+                    let passed = match c.op {
+                        Op::Less => lhs < rhs,
+                        Op::LessEq => lhs <= rhs,
+                        Op::Greater => lhs > rhs,
+                        Op::GreaterEq => lhs >= rhs,
+                    };
+                    ConditionResult { condition: c.text.clone(), lhs, rhs, passed, undefined: None }
+                }
+                (lhs, rhs) => {
+                    let why = [lhs.as_ref().err(), rhs.as_ref().err()].into_iter().flatten().cloned().collect::<Vec<_>>().join("; ");
+                    ConditionResult {
+                        condition: c.text.clone(),
+                        lhs: lhs.unwrap_or(f64::NAN),
+                        rhs: rhs.map_or(f64::NAN, |r| c.factor * r + c.offset),
+                        passed: false,
+                        undefined: Some(why),
+                    }
+                }
             })
             .collect();
+        let name = |(side, metric): &(Side, Metric)| format!("{}.{}", Self::side_label(*side), metric.name());
         Ok(ClaimResult {
             statement: self.statement.clone(),
             seed,
-            passed: conditions.iter().all(|c| c.passed),
-            measured,
+            passed: !conditions.is_empty() && conditions.iter().all(|c| c.passed),
+            measured: measured.iter().map(|(k, v)| (name(k), *v.as_ref().unwrap_or(&f64::NAN))).collect(),
+            undefined: measured.iter().filter_map(|(k, v)| v.as_ref().err().map(|e| (name(k), e.clone()))).collect(),
+            diverged,
             conditions,
         })
     }
@@ -203,6 +308,10 @@ mod tests {
     #[test]
     fn conditions_parse_with_offsets_and_bad_ones_say_why() {
         let c = parse_condition("b.train_loss < a.train_loss - 0.5").unwrap();
+        for numbers_only in ["1 >= 0", "0.5 < 2", "3 <= 3 - 1"] {
+            let err = parse_condition(numbers_only).unwrap_err();
+            assert!(err.contains("two numbers"), "{numbers_only}: {err}");
+        }
         assert_eq!(c.lhs, Operand::Metric(Side::B, Metric::TrainLoss));
         assert_eq!(c.op, Op::Less);
         assert_eq!(c.rhs, Operand::Metric(Side::A, Metric::TrainLoss));
@@ -213,5 +322,11 @@ mod tests {
         assert!(parse_condition("a.accuracy >= 1").unwrap_err().contains("eval_accuracy"));
         assert!(parse_condition("a.eval_loss 3").unwrap_err().contains("comparison"));
         assert!(parse_condition("c.eval_loss > 3").unwrap_err().contains("side"));
+        assert!(parse_condition("a.diverged >= 1").is_ok());
+        let c = parse_condition("b.grad_ratio < 0.1 * a.grad_ratio").unwrap();
+        assert_eq!((c.factor, c.offset, c.rhs.clone()), (0.1, 0.0, Operand::Metric(Side::A, Metric::GradRatio)));
+        let c = parse_condition("b.grad_ratio < 2 * a.grad_ratio - 0.5").unwrap();
+        assert_eq!((c.factor, c.offset), (2.0, -0.5));
+        assert!(parse_condition("b.grad_ratio < x * a.grad_ratio").unwrap_err().contains("factor"));
     }
 }

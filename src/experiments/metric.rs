@@ -30,10 +30,20 @@ pub enum Metric {
     /// How different the heads' maps are: mean over pairs of heads in a layer of
     /// half the L1 distance between their rows (0 = identical, 1 = disjoint).
     HeadDiversity,
+    /// Gradient norm of the first transformer layer over the last one's, at the
+    /// last training step (needs two or more layers).
+    GradRatio,
+    /// 1 if training hit a non-finite loss or gradient, else 0. The only metric a
+    /// diverged side still has.
+    Diverged,
 }
 
+/// A measurement, or why the metric has no value for this run (which fails every
+/// condition that uses it: an undefined number never reads as 0).
+pub type Measured = Result<f64, String>;
+
 impl Metric {
-    pub const ALL: [Metric; 13] = [
+    pub const ALL: [Metric; 15] = [
         Metric::TrainLoss,
         Metric::EvalLoss,
         Metric::EvalAccuracy,
@@ -47,6 +57,8 @@ impl Metric {
         Metric::HeadDiversity,
         Metric::GenerationLoss,
         Metric::Parameters,
+        Metric::GradRatio,
+        Metric::Diverged,
     ];
 
     pub fn name(self) -> &'static str {
@@ -64,6 +76,8 @@ impl Metric {
             Metric::HeadDiversity => "head_diversity",
             Metric::GenerationLoss => "generation_loss",
             Metric::Parameters => "parameters",
+            Metric::GradRatio => "grad_ratio",
+            Metric::Diverged => "diverged",
         }
     }
 
@@ -71,33 +85,41 @@ impl Metric {
         Self::ALL.into_iter().find(|m| m.name() == name)
     }
 
-    /// Measure on a session that has been trained.
-    pub fn measure(self, session: &mut Session) -> f64 {
-        match self {
-            Metric::TrainLoss => session.recent_train_loss(20) as f64,
+    /// Measure on a session that has been trained (and did not diverge; the claim
+    /// runner answers `diverged` itself).
+    pub fn measure(self, session: &mut Session) -> Measured {
+        let value = match self {
+            Metric::TrainLoss => session.recent_train_loss(20).ok_or("no training step was taken")? as f64,
             Metric::EvalLoss => session.evaluate().loss as f64,
             Metric::EvalAccuracy => session.evaluate().accuracy as f64,
             Metric::SequenceAccuracy => session.evaluate().sequence_accuracy as f64,
             Metric::GenerationAccuracy => session.generation_accuracy() as f64,
-            Metric::CausalLeak => max_score(&session.causality_probe()),
-            Metric::PaddingLeak => max_score(&session.padding_probe()),
-            Metric::AttentionEntropy => normalised_entropy(&session.attention_snapshot()),
-            Metric::FirstGradNorm => session.history().steps.first().map_or(0.0, |s| s.grad_norm as f64),
-            Metric::HiddenWeight => hidden_weight(&session.attention_snapshot()),
-            Metric::HeadDiversity => head_diversity(&session.attention_snapshot()),
-            Metric::GenerationLoss => session.causal_twin().map_or(f64::NAN, |mut twin| twin.evaluate().loss as f64),
+            Metric::CausalLeak => max_score(&session.causality_probe())?,
+            Metric::PaddingLeak => max_score(&session.padding_probe())?,
+            Metric::AttentionEntropy => normalised_entropy(&session.attention_snapshot())
+                .ok_or("no attention row sees two or more keys")?,
+            Metric::FirstGradNorm => session.history().steps.first().ok_or("no training step was taken")?.grad_norm as f64,
+            Metric::HiddenWeight => hidden_weight(&session.attention_snapshot()).ok_or("no layer has attention")?,
+            Metric::HeadDiversity => head_diversity(&session.attention_snapshot()).ok_or("no layer has two or more heads")?,
+            Metric::GenerationLoss => session.causal_twin().map_err(|e| e.to_string())?.evaluate().loss as f64,
             Metric::Parameters => session.parameters() as f64,
-        }
+            Metric::GradRatio => session.first_to_last_grad_ratio().ok_or("needs a training step and two or more layers")? as f64,
+            Metric::Diverged => 0.0,
+        };
+        if value.is_finite() { Ok(value) } else { Err(format!("measured {value}, not a finite number")) }
     }
 }
 
-fn max_score(report: &crate::probe::LeakReport) -> f64 {
-    report.layers.iter().map(|l| l.score as f64).fold(0.0, f64::max)
+fn max_score(report: &crate::probe::LeakReport) -> Measured {
+    if report.layers.is_empty() {
+        return Err(report.note.clone().unwrap_or_else(|| "the probe measured no layer".to_string()));
+    }
+    Ok(report.layers.iter().map(|l| l.score as f64).fold(0.0, f64::max))
 }
 
 /// Mean over every layer, head and query row of entropy / log(visible keys);
-/// rows that see a single key (entropy 0 of 0) are skipped.
-pub fn normalised_entropy(snapshot: &crate::training::AttentionSnapshot) -> f64 {
+/// rows that see a single key (entropy 0 of 0) are skipped; None when no row is left.
+pub fn normalised_entropy(snapshot: &crate::training::AttentionSnapshot) -> Option<f64> {
     let seq = snapshot.tokens.len();
     let (mut sum, mut count) = (0.0f64, 0usize);
     for (layer, maps) in snapshot.layers.iter().enumerate() {
@@ -115,11 +137,11 @@ pub fn normalised_entropy(snapshot: &crate::training::AttentionSnapshot) -> f64 
             }
         }
     }
-    if count == 0 { 0.0 } else { sum / count as f64 }
+    (count > 0).then(|| sum / count as f64)
 }
 
 /// Mean over layers, heads and query rows of the weight on intended-hidden keys.
-pub fn hidden_weight(snapshot: &crate::training::AttentionSnapshot) -> f64 {
+pub fn hidden_weight(snapshot: &crate::training::AttentionSnapshot) -> Option<f64> {
     let seq = snapshot.tokens.len();
     let (mut sum, mut rows) = (0.0f64, 0usize);
     for (layer, maps) in snapshot.layers.iter().enumerate() {
@@ -131,11 +153,11 @@ pub fn hidden_weight(snapshot: &crate::training::AttentionSnapshot) -> f64 {
             }
         }
     }
-    if rows == 0 { 0.0 } else { sum / rows as f64 }
+    (rows > 0).then(|| sum / rows as f64)
 }
 
 /// Mean over layers and pairs of heads of the mean per-row total-variation distance.
-pub fn head_diversity(snapshot: &crate::training::AttentionSnapshot) -> f64 {
+pub fn head_diversity(snapshot: &crate::training::AttentionSnapshot) -> Option<f64> {
     let seq = snapshot.tokens.len();
     let (mut sum, mut pairs) = (0.0f64, 0usize);
     for maps in snapshot.layers.iter().flatten() {
@@ -150,5 +172,5 @@ pub fn head_diversity(snapshot: &crate::training::AttentionSnapshot) -> f64 {
             }
         }
     }
-    if pairs == 0 { 0.0 } else { sum / pairs as f64 }
+    (pairs > 0).then(|| sum / pairs as f64)
 }

@@ -6,6 +6,6 @@ mod claim;
 mod metric;
 mod saturation;
 
-pub use claim::{Claim, ClaimResult, Condition, ConditionResult, Op, Operand, Side, parse_condition};
-pub use metric::{Metric, head_diversity, hidden_weight, normalised_entropy};
+pub use claim::{Claim, ClaimResult, Condition, ConditionResult, Divergence, Op, Operand, Side, parse_condition, plain_number};
+pub use metric::{Measured, Metric, head_diversity, hidden_weight, normalised_entropy};
 pub use saturation::{SaturationPoint, saturation_sweep};

@@ -2,7 +2,7 @@
 //! (plain data from the trainer's events):
 //!
 //! - `eval_accuracy >= 0.95`, `loss < 0.1 and step <= 500` (metrics: loss, accuracy,
-//!   eval_loss, eval_accuracy, sequence_accuracy, step)
+//!   eval_loss, eval_accuracy, sequence_accuracy, generation_loss, step)
 //! - `attention(layer=0, head=*) is anti-diagonal` (patterns: anti-diagonal,
 //!   diagonal, previous-token, uniform); `head=*` means any head.
 
@@ -18,6 +18,8 @@ pub struct LiveFacts<'a> {
     pub eval_loss: Option<f32>,
     pub eval_accuracy: Option<f32>,
     pub sequence_accuracy: Option<f32>,
+    /// Held-out loss with the future hidden (see `EvalMetrics::generation_loss`).
+    pub generation_loss: Option<f32>,
     pub attention: Option<&'a AttentionSnapshot>,
 }
 
@@ -46,7 +48,7 @@ pub struct CheckCondition {
     pub terms: Vec<Term>,
 }
 
-const METRICS: [&str; 6] = ["loss", "accuracy", "eval_loss", "eval_accuracy", "sequence_accuracy", "step"];
+const METRICS: [&str; 7] = ["loss", "accuracy", "eval_loss", "eval_accuracy", "sequence_accuracy", "generation_loss", "step"];
 
 pub fn parse_check(text: &str) -> Result<CheckCondition, String> {
     let terms = text.split(" and ").map(|t| parse_term(t.trim())).collect::<Result<Vec<_>, _>>()?;
@@ -107,6 +109,7 @@ impl Term {
                     "eval_loss" => facts.eval_loss?,
                     "eval_accuracy" => facts.eval_accuracy?,
                     "sequence_accuracy" => facts.sequence_accuracy?,
+                    "generation_loss" => facts.generation_loss?,
                     _ => facts.step as f32,
                 };
                 Some(match op.as_str() {

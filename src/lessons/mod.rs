@@ -10,7 +10,7 @@ mod verify;
 pub use check::{CheckCondition, LiveFacts, Pattern, parse_check, pattern_score};
 pub use parse::{LessonError, parse_lesson};
 pub use patch::{Settings, apply as apply_settings, diff as config_diff};
-pub use verify::{ClaimReport, verify_lesson};
+pub use verify::{ClaimReport, DEFAULT_SEEDS, verify_lesson};
 
 use std::path::{Path, PathBuf};
 

@@ -8,7 +8,7 @@ use super::check::parse_check;
 use super::patch::{Settings, apply};
 use super::{CheckBlock, ClaimBlock, Lesson, Segment, TryBlock};
 use crate::config::{ExperimentConfig, preset};
-use crate::experiments::{Claim, parse_condition};
+use crate::experiments::{Claim, Side, parse_condition};
 use crate::tasks::{TaskConfig, TaskKind};
 
 /// A parse error: `file:line: message`.
@@ -72,8 +72,6 @@ struct CheckSpec {
 struct ClaimSpec {
     statement: String,
     steps: usize,
-    #[serde(default)]
-    seed: u64,
     expect: Vec<String>,
     #[serde(default)]
     a: ExperimentSpec,
@@ -162,9 +160,9 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
                     steps: spec.steps,
                     steps_a: spec.a.steps,
                     steps_b: spec.b.as_ref().and_then(|b| b.steps),
-                    seed: spec.seed,
                     conditions,
                 };
+                claim_problem(&claim).map_or(Ok(()), |m| Err(err(block_line, format!("claim block: {m}"))))?;
                 Segment::Claim(ClaimBlock { claim, line: block_line })
             }
         };
@@ -183,6 +181,24 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
         body,
         source: file.to_string(),
     })
+}
+
+/// A claim that could not show anything: a side that trains for no steps, a
+/// condition on a `b` that does not exist, or a `b` identical to `a`.
+fn claim_problem(claim: &Claim) -> Option<String> {
+    let steps = |side: Option<usize>| side.unwrap_or(claim.steps);
+    if claim.steps == 0 || steps(claim.steps_a) == 0 || (claim.b.is_some() && steps(claim.steps_b) == 0) {
+        return Some("steps must be at least 1 on every side: a claim about an untrained model says nothing about training (use steps = 1 to look at fresh weights)".into());
+    }
+    let uses_b = claim.sides().contains(&Side::B);
+    match &claim.b {
+        None if uses_b => Some("a condition names b.… but the claim has no [b] table; add [b] with the change to compare, or use a.… only".into()),
+        Some(b) if *b == claim.a && steps(claim.steps_a) == steps(claim.steps_b) => {
+            Some("[b] is the same experiment as [a] with the same steps, so the claim compares a run with itself; make [b] differ (a knob in set, a task, or steps)".into())
+        }
+        Some(_) if !uses_b => Some("the claim has a [b] table but no condition names b.…; compare the sides, or remove [b]".into()),
+        _ => None,
+    }
 }
 
 /// The 0-based line of a TOML error inside `text`.
@@ -250,7 +266,7 @@ hint = "Train longer."
 ```claim
 statement = "It works"
 steps = 10
-expect = ["a.eval_accuracy >= 0.0"]
+expect = ["a.eval_accuracy > b.eval_accuracy"]
 [b]
 set = { "model.positional" = "none" }
 ```

@@ -6,6 +6,10 @@ use serde::Serialize;
 use super::{ClaimBlock, Lesson};
 use crate::experiments::ClaimResult;
 
+/// The seeds a claim is verified with, by `lesson verify` and by the window's
+/// "Verify it" alike: a claim must hold for each.
+pub const DEFAULT_SEEDS: [u64; 3] = [0, 1, 2];
+
 /// One claim checked with one seed.
 #[derive(Clone, Debug, Serialize)]
 pub struct ClaimReport {
@@ -14,6 +18,10 @@ pub struct ClaimReport {
     pub seed: u64,
     pub passed: bool,
     pub measured: std::collections::BTreeMap<String, f64>,
+    /// Measurements with no value, and why.
+    pub undefined: std::collections::BTreeMap<String, String>,
+    /// Sides that diverged ("a" → "diverged at step 12 (layer 0 attention)").
+    pub diverged: std::collections::BTreeMap<String, String>,
     pub conditions: Vec<crate::experiments::ConditionResult>,
     pub seconds: f32,
 }
@@ -33,6 +41,8 @@ pub fn verify_lesson(lesson: &Lesson, seeds: &[u64]) -> Vec<ClaimReport> {
                     seed,
                     passed: r.passed,
                     measured: r.measured,
+                    undefined: r.undefined,
+                    diverged: r.diverged.iter().map(|(k, d)| (k.clone(), d.to_string())).collect(),
                     conditions: r.conditions,
                     seconds,
                 },
@@ -42,6 +52,8 @@ pub fn verify_lesson(lesson: &Lesson, seeds: &[u64]) -> Vec<ClaimReport> {
                     seed,
                     passed: false,
                     measured: Default::default(),
+                    undefined: Default::default(),
+                    diverged: Default::default(),
                     conditions: Vec::new(),
                     seconds,
                 },

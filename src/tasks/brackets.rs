@@ -2,7 +2,7 @@
 //! batch is padded on the right, and the padding mask decides whether the model can
 //! see the padding.
 
-use super::{Example, PadSide, Rng, Split, Task, TaskKind, Vocab};
+use super::{Example, PadSide, Rng, Task, TaskKind, Vocab};
 
 const OPEN: u32 = 0;
 const CLOSE: u32 = 1;
@@ -99,7 +99,7 @@ impl Task for BracketsTask {
         self.max_length + 1
     }
 
-    fn example(&self, rng: &mut Rng, _split: Split) -> Example {
+    fn draw(&self, rng: &mut Rng) -> Example {
         let pairs = 1 + rng.below(self.max_length / 2);
         let want_balanced = rng.chance(0.5);
         let mut sequence = if want_balanced {
@@ -125,6 +125,7 @@ impl Task for BracketsTask {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tasks::Split;
 
     #[test]
     fn answers_are_right_lengths_vary_and_padding_is_marked() {

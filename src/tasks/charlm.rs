@@ -86,6 +86,13 @@ impl Task for CharLmTask {
         self.window
     }
 
+    /// A training window (the held-out tail is only reached through `example`).
+    fn draw(&self, rng: &mut Rng) -> Example {
+        self.example(rng, Split::Train)
+    }
+    fn splits_by_hash(&self) -> bool {
+        false
+    }
     fn example(&self, rng: &mut Rng, split: Split) -> Example {
         let (start, end) = match split {
             Split::Train => (0, self.eval_start),

@@ -3,7 +3,7 @@
 //! and copying what followed it: the job of an "induction head".
 
 use super::vocab::symbol_labels;
-use super::{Example, Rng, Split, Task, TaskKind, Vocab};
+use super::{Example, Rng, Task, TaskKind, Vocab};
 
 pub struct InductionTask {
     length: usize,
@@ -34,7 +34,7 @@ impl Task for InductionTask {
         2 * self.length
     }
 
-    fn example(&self, rng: &mut Rng, _split: Split) -> Example {
+    fn draw(&self, rng: &mut Rng) -> Example {
         let block: Vec<u32> = (0..self.length)
             .map(|_| rng.below(self.symbols) as u32)
             .collect();

@@ -3,7 +3,7 @@
 //! The answer is not part of the input.
 
 use super::vocab::symbol_labels;
-use super::{Example, Rng, Split, Task, TaskKind, Vocab};
+use super::{Example, Rng, Task, TaskKind, Vocab};
 
 pub struct LookupTask {
     pairs: usize,
@@ -44,7 +44,7 @@ impl Task for LookupTask {
         2 * self.pairs + 2
     }
 
-    fn example(&self, rng: &mut Rng, _split: Split) -> Example {
+    fn draw(&self, rng: &mut Rng) -> Example {
         let mut keys: Vec<u32> = (0..self.symbols as u32).collect();
         rng.shuffle(&mut keys);
         keys.truncate(self.pairs);
@@ -66,6 +66,7 @@ impl Task for LookupTask {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tasks::Split;
 
     #[test]
     fn the_answer_is_the_value_of_the_asked_key() {

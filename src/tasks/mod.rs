@@ -14,18 +14,20 @@ mod lookup;
 mod modadd;
 mod rng;
 mod sequence;
+mod split;
 mod vocab;
 mod word_order;
 
 pub use batch::{Batch, Example};
 pub use charlm::{BUILTIN_CORPORA, builtin_corpus};
 pub use rng::Rng;
+pub use split::{HELD_OUT_ONE_IN, eval_set, is_held_out};
 pub use vocab::Vocab;
 
 use serde::{Deserialize, Serialize};
 
-/// Which split an example comes from: held-out examples never appear in training
-/// for tasks with a finite example space (modular addition, character LM).
+/// Which split an example comes from: held-out examples never appear in training,
+/// for every task (see `split.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Split {
     Train,
@@ -140,7 +142,7 @@ impl TaskConfig {
             TaskKind::Induction => (12, 16),
             TaskKind::ModAdd => (1, 13),
             TaskKind::Brackets => (12, 2),
-            TaskKind::WordOrder => (1, 6),
+            TaskKind::WordOrder => (1, 12),
             TaskKind::CharLm => (32, 0),
         };
         Self {
@@ -157,6 +159,7 @@ impl TaskConfig {
     pub fn build(&self) -> Result<Box<dyn Task>, TaskError> {
         self.check_sizes()?;
         let task = self.build_plain()?;
+        split::check_both_splits(task.as_ref()).map_err(|why| TaskError::BadSize { knob: "task.symbols".to_string(), why })?;
         Ok(if self.shift_labels { task } else { Box::new(Unshifted(task)) })
     }
 
@@ -238,8 +241,17 @@ pub trait Task: Send + Sync {
     fn vocab(&self) -> &Vocab;
     /// Length of every example's token sequence (shorter ones are padded).
     fn seq_len(&self) -> usize;
-    /// One example drawn with `rng` from `split`.
-    fn example(&self, rng: &mut Rng, split: Split) -> Example;
+    /// One example drawn with `rng`, from either split.
+    fn draw(&self, rng: &mut Rng) -> Example;
+    /// Whether the split is decided by `split::is_held_out` (the default); a task
+    /// that splits its data another way overrides `example` and says false.
+    fn splits_by_hash(&self) -> bool {
+        true
+    }
+    /// One example drawn with `rng` from `split`; the splits never share an example.
+    fn example(&self, rng: &mut Rng, split: Split) -> Example {
+        split::draw_in(split, rng, |rng| self.draw(rng))
+    }
     /// A fixed example for attention pictures; the same on every run.
     fn probe(&self) -> Example {
         self.example(&mut Rng::new(0x5EED_0F_9A0BE), Split::Eval)
@@ -266,6 +278,15 @@ impl Task for Unshifted {
     fn seq_len(&self) -> usize {
         self.0.seq_len()
     }
+    fn draw(&self, rng: &mut Rng) -> Example {
+        let mut example = self.0.draw(rng);
+        example.targets = example.tokens.clone();
+        example
+    }
+    fn splits_by_hash(&self) -> bool {
+        self.0.splits_by_hash()
+    }
+    /// The wrapped task's split, so the unshifted bug sees the same held-out inputs.
     fn example(&self, rng: &mut Rng, split: Split) -> Example {
         let mut example = self.0.example(rng, split);
         example.targets = example.tokens.clone();

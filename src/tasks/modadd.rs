@@ -1,7 +1,8 @@
 //! Modular addition `a + b = c (mod p)`. A fifth of all (a, b) pairs is held out
-//! for evaluation, so eval accuracy measures generalisation, not memory.
+//! for evaluation (by the shared hash split), so eval accuracy measures
+//! generalisation, not memory.
 
-use super::{Example, Rng, Split, Task, TaskKind, Vocab};
+use super::{Example, Rng, Task, TaskKind, Vocab};
 
 pub struct ModAddTask {
     modulus: usize,
@@ -23,11 +24,6 @@ impl ModAddTask {
         }
     }
 
-    /// Whether the pair (a, b) belongs to the held-out split (a fixed hash, ~20%).
-    fn held_out(&self, a: usize, b: usize) -> bool {
-        let h = (a as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (b as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        (h >> 32) % 5 == 0
-    }
 }
 
 impl Task for ModAddTask {
@@ -43,14 +39,9 @@ impl Task for ModAddTask {
         4
     }
 
-    fn example(&self, rng: &mut Rng, split: Split) -> Example {
+    fn draw(&self, rng: &mut Rng) -> Example {
         let p = self.modulus;
-        let (a, b) = loop {
-            let (a, b) = (rng.below(p), rng.below(p));
-            if self.held_out(a, b) == (split == Split::Eval) {
-                break (a, b);
-            }
-        };
+        let (a, b) = (rng.below(p), rng.below(p));
         let plus = p as u32;
         let equals = p as u32 + 1;
         Example::question(vec![a as u32, plus, b as u32, equals], ((a + b) % p) as u32)
@@ -60,6 +51,7 @@ impl Task for ModAddTask {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tasks::Split;
 
     #[test]
     fn sums_are_right_and_splits_do_not_overlap() {
@@ -70,7 +62,7 @@ mod tests {
                 let ex = task.example(&mut rng, split);
                 let (a, b, c) = (ex.tokens[0], ex.tokens[2], ex.targets[3]);
                 assert_eq!((a + b) % 13, c);
-                assert_eq!(task.held_out(a as usize, b as usize), split == Split::Eval);
+                assert_eq!(crate::tasks::is_held_out(&ex), split == Split::Eval);
             }
         }
         assert!(is_prime(13) && !is_prime(12));

@@ -21,6 +21,15 @@ impl Rng {
         mixer
     }
 
+    /// A generator for one training step of one seed: seed and step are mixed through
+    /// SplitMix rounds, so seeds s and s ^ 1 (or s + 1) give unrelated streams, not
+    /// the same stream shifted by a step.
+    pub fn for_step(seed: u64, step: u64, purpose: u64) -> Self {
+        let seed_hash = Self::new(seed).next_u64();
+        let step_hash = Self::new(seed_hash ^ step.wrapping_mul(0xD6E8_FEB8_6659_FD93)).next_u64();
+        Self::stream(step_hash, purpose)
+    }
+
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.state;
@@ -76,6 +85,20 @@ mod tests {
         let b: Vec<u64> = (0..5).map({ let mut r = Rng::new(7); move |_| r.next_u64() }).collect();
         assert_eq!(a, b);
         assert_ne!(Rng::stream(7, 1).next_u64(), Rng::stream(7, 2).next_u64());
+    }
+
+    #[test]
+    fn step_streams_of_neighbouring_seeds_are_not_shifted_copies() {
+        let first = |seed: u64, step: u64| Rng::for_step(seed, step, 2).next_u64();
+        for seed in 0..16u64 {
+            for step in 0..16u64 {
+                // The old scheme (seed ^ step) made these two equal.
+                assert_ne!(first(seed, step), first(seed ^ 1, step ^ 1), "seed {seed} step {step}");
+                assert_ne!(first(seed, step), first(seed + 1, step + 1));
+                assert_ne!(first(seed, step), first(seed, step + 1));
+            }
+        }
+        assert_eq!(first(5, 9), first(5, 9), "reproducible");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! sequence length 33, vocabulary 17, logits at positions 16..31 predict 17..32.
 
 use super::vocab::symbol_labels;
-use super::{Example, Rng, Split, Task, TaskKind, Vocab};
+use super::{Example, Rng, Task, TaskKind, Vocab};
 
 pub struct SequenceTask {
     kind: TaskKind,
@@ -43,7 +43,7 @@ impl Task for SequenceTask {
         2 * self.length + 1
     }
 
-    fn example(&self, rng: &mut Rng, _split: Split) -> Example {
+    fn draw(&self, rng: &mut Rng) -> Example {
         let source: Vec<u32> = (0..self.length)
             .map(|_| rng.below(self.symbols) as u32)
             .collect();
@@ -63,6 +63,7 @@ impl Task for SequenceTask {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tasks::Split;
 
     #[test]
     fn reverse_matches_the_reference_layout() {

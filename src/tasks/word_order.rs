@@ -2,7 +2,7 @@
 //! which only word order tells: without positions, "cat chases dog" and
 //! "dog chases cat" are the same bag of tokens.
 
-use super::{Example, Rng, Split, Task, TaskKind, Vocab};
+use super::{Example, Rng, Task, TaskKind, Vocab};
 
 pub const NOUNS: [&str; 12] = [
     "cat", "dog", "fox", "owl", "bee", "ant", "cow", "pig", "hen", "rat", "bat", "elk",
@@ -39,7 +39,7 @@ impl Task for WordOrderTask {
         4
     }
 
-    fn example(&self, rng: &mut Rng, _split: Split) -> Example {
+    fn draw(&self, rng: &mut Rng) -> Example {
         let subject = rng.below(self.nouns);
         let object = (subject + 1 + rng.below(self.nouns - 1)) % self.nouns;
         let verb = self.nouns + rng.below(VERBS.len());

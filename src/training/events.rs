@@ -43,6 +43,10 @@ pub struct EvalMetrics {
     pub accuracy: f32,
     /// Share of sequences with every scored position right.
     pub sequence_accuracy: f32,
+    /// Held-out loss with every mask made causal: what the model faces when it
+    /// writes on its own (equals `loss` for a sound causal model; a model that
+    /// peeked at the future during training does far worse here).
+    pub generation_loss: f32,
 }
 
 /// Gradient health of one parameter group (e.g. `layers.0.attention.wq`).

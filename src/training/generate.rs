@@ -11,7 +11,8 @@ use burn::tensor::{Device, Int, Tensor, TensorData};
 use crate::model::{Capture, Dropout, Transformer};
 use crate::tasks::Batch;
 
-/// Share of scored positions whose greedily generated token equals the real one.
+/// Share of scored positions whose greedily generated token equals the real one
+/// (NaN when no position could be scored).
 pub fn generation_accuracy(model: &Transformer, batch: &Batch, device: &Device) -> f32 {
     let (rows, seq) = (batch.batch_size, batch.seq_len);
     let scored_at = |r: usize, t: usize| batch.loss_weights[r * seq + t] > 0.0;
@@ -60,5 +61,5 @@ pub fn generation_accuracy(model: &Transformer, batch: &Batch, device: &Device) 
             }
         }
     }
-    right as f32 / total.max(1) as f32
+    if total == 0 { f32::NAN } else { right as f32 / total as f32 }
 }

@@ -14,7 +14,7 @@ use super::events::{
     EvalMetrics, GradientReport, NonFiniteKind, StepMetrics,
 };
 use super::grad_report::{gradient_report, weight_snapshot};
-use super::grad_stats::{grad_square_sums, group_of, scale_grads};
+use super::grad_stats::{grad_square_sums, group_of, layer_of, scale_grads};
 use super::history::MetricsHistory;
 use super::loss::scored_cross_entropy;
 use super::timer::StepTimer;
@@ -55,12 +55,13 @@ pub struct Session {
     train_device: Device,
     pub(super) model: Option<Transformer>,
     optim: ModuleOptimizer,
-    data_rng: Rng,
     pub(super) step: usize,
     pub(super) eval_batch: Batch,
     pub(super) probe: Example,
     history: MetricsHistory,
     timer: StepTimer,
+    /// Gradient norm of each transformer layer ("layer 0", …) at the last applied step.
+    last_layer_grad_norms: Vec<(String, f32)>,
 }
 
 impl Session {
@@ -75,11 +76,10 @@ impl Session {
         let train_device = backend.device.clone().autodiff();
         let vocab = config.model_vocab_size(task.vocab().len());
         let model = Transformer::new(&config.model, vocab, config.seed, &train_device);
-        let eval_batch = task.batch(&mut Rng::stream(10_000, 4), Split::Eval, config.eval_size);
+        let eval_batch = crate::tasks::eval_set(task.as_ref(), config.eval_size);
         let probe = task.probe();
         Ok(Self {
             optim: build_optimizer(config.optimizer),
-            data_rng: Rng::stream(config.seed, 2),
             task,
             backend,
             train_device,
@@ -89,6 +89,7 @@ impl Session {
             probe,
             history: MetricsHistory::default(),
             timer: StepTimer::default(),
+            last_layer_grad_norms: Vec::new(),
             config,
         })
     }
@@ -113,6 +114,13 @@ impl Session {
         &self.history
     }
 
+    /// The first transformer layer's gradient norm divided by the last one's, at
+    /// the last applied step: far below 1 when gradients vanish on their way down.
+    pub fn first_to_last_grad_ratio(&self) -> Option<f32> {
+        let (first, last) = (self.last_layer_grad_norms.first()?, self.last_layer_grad_norms.last()?);
+        (self.last_layer_grad_norms.len() >= 2 && last.1 > 0.0).then(|| first.1 / last.1)
+    }
+
     pub fn model(&self) -> &Transformer {
         self.model.as_ref().expect("the model is only taken during a step")
     }
@@ -133,7 +141,6 @@ impl Session {
     /// Put loaded weights and metrics in place (run folders).
     pub fn restore(&mut self, model: Transformer, history: MetricsHistory) {
         self.step = history.steps.last().map(|s| s.step).unwrap_or(0);
-        self.data_rng = Rng::stream(self.config.seed ^ self.step as u64, 2);
         self.model = Some(model);
         self.history = history;
     }
@@ -150,10 +157,13 @@ impl Session {
 
     /// One optimizer step; `report_gradients` also measures update/weight ratios.
     pub fn step(&mut self, report_gradients: bool) -> StepOutcome {
-        let batch = self.task.batch(&mut self.data_rng, Split::Train, self.config.batch_size);
+        // Each step's batch and dropout come from (seed, step) alone: a resumed or
+        // reconfigured run draws the same data, and every seed is its own run.
+        let (seed, step) = (self.config.seed, self.step as u64);
+        let batch = self.task.batch(&mut Rng::for_step(seed, step, 2), Split::Train, self.config.batch_size);
         let model = self.model.take().expect("model present between steps");
         let mut dropout = match self.config.model.dropout {
-            p if p > 0.0 => Dropout::train(p, Rng::stream(self.config.seed ^ self.step as u64, 3)),
+            p if p > 0.0 => Dropout::train(p, Rng::for_step(seed, step, 3)),
             _ => Dropout::off(),
         };
         let (tokens, targets, weights) = batch_tensors(&batch, &self.train_device);
@@ -185,6 +195,7 @@ impl Session {
         }
 
         let grad_norm = grad_sq.iter().sum::<f32>().sqrt();
+        self.last_layer_grad_norms = layer_norms(&squares, grad_sq);
         let grads = match self.config.clip_grad_norm {
             Some(clip) if grad_norm > clip => scale_grads(&model, grads, clip / grad_norm),
             _ => grads,
@@ -238,12 +249,16 @@ impl Session {
                 sequences_right += right as usize;
             }
         }
+        // With nothing scored the numbers are undefined: NaN, never 0.
+        let per_scored = |x: f64| if scored_total == 0 { f32::NAN } else { (x / scored_total as f64) as f32 };
         let metrics = EvalMetrics {
             step: self.step,
-            loss: (loss_sum / scored_total.max(1) as f64) as f32,
-            accuracy: (hits / scored_total.max(1) as f64) as f32,
-            sequence_accuracy: sequences_right as f32 / batch.batch_size.max(1) as f32,
+            loss: per_scored(loss_sum),
+            accuracy: per_scored(hits),
+            sequence_accuracy: if batch.batch_size == 0 { f32::NAN } else { sequences_right as f32 / batch.batch_size as f32 },
+            generation_loss: f32::NAN,
         };
+        let metrics = EvalMetrics { generation_loss: self.generation_loss_given(metrics.loss), ..metrics };
         self.history.push_eval(&metrics);
         metrics
     }
@@ -277,11 +292,27 @@ impl Session {
             next.optim = self.optim.clone();
         }
         next.step = self.step;
-        next.data_rng = self.data_rng.clone();
         next.history = std::mem::take(&mut self.history);
         *self = next;
         Ok(report)
     }
+}
+
+/// Gradient norm per transformer layer, in layer order, from per-parameter ‖g‖².
+fn layer_norms(squares: &[(String, Tensor<1>)], grad_sq: &[f32]) -> Vec<(String, f32)> {
+    let mut layers: Vec<(String, f32)> = Vec::new();
+    for ((path, _), g2) in squares.iter().zip(grad_sq) {
+        let layer = layer_of(path);
+        if !layer.starts_with("layer ") {
+            continue;
+        }
+        match layers.iter_mut().find(|(name, _)| *name == layer) {
+            Some((_, sum)) => *sum += g2,
+            None => layers.push((layer, *g2)),
+        }
+    }
+    layers.iter_mut().for_each(|(_, sum)| *sum = sum.sqrt());
+    layers
 }
 
 fn build_optimizer(kind: OptimizerKind) -> ModuleOptimizer {

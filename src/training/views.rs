@@ -26,9 +26,8 @@ impl Session {
         crate::probe::padding(self.model(), self.task.as_ref(), &self.backend.device, 8, self.config.seed)
     }
 
-    /// The same weights with every layer's mask made causal (and no planted mask
-    /// bug): how the model does when the future is not there to read.
-    pub fn causal_twin(&self) -> Result<Session, SessionError> {
+    /// This experiment with every layer's mask made causal (and no planted mask bug).
+    fn causal_twin_config(&self) -> crate::config::ExperimentConfig {
         let mut config = self.config.clone();
         for layer in &mut config.model.layers {
             let window = layer.mask == crate::config::MaskKind::SlidingWindow;
@@ -40,17 +39,33 @@ impl Session {
                 ..layer.clone()
             };
         }
-        let mut twin = Session::new(config)?;
+        config
+    }
+
+    /// The same weights with every layer's mask made causal (and no planted mask
+    /// bug): how the model does when the future is not there to read.
+    pub fn causal_twin(&self) -> Result<Session, SessionError> {
+        let mut twin = Session::new(self.causal_twin_config())?;
         let fresh = twin.model.take().expect("new model");
         twin.model = Some(transfer_matching(self.model(), fresh).0);
         Ok(twin)
     }
 
-    /// Mean training loss over the last `n` steps (a steadier number than the last step).
-    pub fn recent_train_loss(&self, n: usize) -> f32 {
+    /// The held-out loss of the causal twin, given this model's own held-out loss
+    /// (the same number when the masks are already causal and sound).
+    pub(super) fn generation_loss_given(&self, eval_loss: f32) -> f32 {
+        if self.causal_twin_config() == self.config {
+            return eval_loss;
+        }
+        self.causal_twin().map_or(f32::NAN, |mut twin| twin.evaluate().loss)
+    }
+
+    /// Mean training loss over the last `n` steps (a steadier number than the last
+    /// step); None before the first step.
+    pub fn recent_train_loss(&self, n: usize) -> Option<f32> {
         let steps = &self.history().steps;
         let tail = &steps[steps.len().saturating_sub(n)..];
-        tail.iter().map(|s| s.loss).sum::<f32>() / tail.len().max(1) as f32
+        (!tail.is_empty()).then(|| tail.iter().map(|s| s.loss).sum::<f32>() / tail.len() as f32)
     }
 
     /// Every layer's and head's attention on the probe sequence.

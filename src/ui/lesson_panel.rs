@@ -122,21 +122,36 @@ pub fn lesson_panel_ui(
                         let key = (lesson.id.clone(), block.line);
                         match runner.claims.get(&key) {
                             None => {
-                                if ui.button("Verify it (trains both sides in the background)").clicked() {
+                                let seeds = seed_list(&crate::lessons::DEFAULT_SEEDS);
+                                let verify = ui.button(format!("Verify it (seeds {seeds})"));
+                                let verify = verify.on_hover_text(format!(
+                                    "Trains both sides of the claim in the background with seeds {seeds}, the same as `lesson verify`; it must hold for each"
+                                ));
+                                if verify.clicked() {
                                     actions.push(AppAction::LessonVerifyClaim(block.line));
                                 }
                             }
-                            Some(ClaimState::Running) => {
+                            Some(ClaimState::Running(seeds)) => {
                                 ui.horizontal(|ui| {
                                     ui.spinner();
-                                    ui.label("verifying…");
+                                    ui.label(format!("verifying with seeds {}…", seed_list(seeds)));
                                 });
                             }
-                            Some(ClaimState::Done(result)) => {
-                                let verdict = if result.passed { "✔ holds" } else { "✖ does not hold" };
-                                ui.label(format!("{verdict} (seed {})", result.seed));
-                                for c in &result.conditions {
-                                    ui.weak(format!("{} {}: {:.3} vs {:.3}", if c.passed { "✔" } else { "✖" }, c.condition, c.lhs, c.rhs));
+                            Some(ClaimState::Done(results)) => {
+                                let seeds: Vec<u64> = results.iter().map(|r| r.seed).collect();
+                                let failing: Vec<u64> = results.iter().filter(|r| !r.passed).map(|r| r.seed).collect();
+                                if failing.is_empty() {
+                                    ui.label(format!("✔ holds with seeds {}", seed_list(&seeds)));
+                                } else {
+                                    ui.label(format!("✖ does not hold with seed {} (of {})", seed_list(&failing), seed_list(&seeds)));
+                                }
+                                for result in results {
+                                    for (side, divergence) in &result.diverged {
+                                        ui.weak(format!("seed {}: side {side} {divergence}", result.seed));
+                                    }
+                                    for c in &result.conditions {
+                                        ui.weak(format!("seed {}: {} {}", result.seed, if c.passed { "✔" } else { "✖" }, c.describe()));
+                                    }
                                 }
                             }
                             Some(ClaimState::Failed(message)) => {
@@ -148,4 +163,8 @@ pub fn lesson_panel_ui(
             }
         }
     });
+}
+
+fn seed_list(seeds: &[u64]) -> String {
+    seeds.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
 }

@@ -22,13 +22,12 @@ fn claim(statement: &str, a: attention_workbench::config::ExperimentConfig, b: O
         steps,
         steps_a: None,
         steps_b: None,
-        seed: 0,
         conditions: conditions.iter().map(|c| parse_condition(c).unwrap()).collect(),
     }
 }
 
 fn assert_claim(claim: &Claim) {
-    let result = claim.run(claim.seed).unwrap();
+    let result = claim.run(0).unwrap();
     assert!(result.passed, "{}: {:#?}", claim.statement, result);
 }
 

@@ -3,6 +3,7 @@
 mod architecture;
 mod attention;
 mod bughunt;
+mod claims;
 mod cli;
 mod lessons;
 mod runs;

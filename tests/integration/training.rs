@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use attention_workbench::config::{BackendChoice, MaskKind, validate};
 use attention_workbench::tasks::TaskKind;
-use attention_workbench::training::{Session, StepOutcome, TrainCommand, TrainEvent, TrainerHandle};
+use attention_workbench::training::{Session, StepOutcome, TrainCommand, TrainEvent, TrainerHandle, read_floats};
 
 use super::experiment;
 
@@ -69,23 +69,30 @@ fn reverse_reaches_99_percent() {
 }
 
 #[test]
-fn a_runaway_learning_rate_pauses_with_the_step_and_a_group_named() {
+fn a_runaway_learning_rate_blows_up_later_names_the_group_and_leaves_the_weights_unchanged() {
+    // Healthy weights at the start; a learning rate far too high for Adam makes
+    // the first update push every weight to about 1e30, and a later step overflows.
     let mut config = experiment("tiny", TaskKind::Reverse);
     config.lr = 1e30;
-    config.model.init_scale = 1e18;
     let mut session = Session::new(config).unwrap();
+    assert!(session.evaluate().loss.is_finite(), "the run starts healthy");
+    let weights = |session: &Session| -> Vec<u32> {
+        read_floats(session.model().tok_emb.val()).iter().map(|w| w.to_bits()).collect()
+    };
     let mut outcome = None;
     for _ in 0..20 {
+        let before = weights(&session);
         if let StepOutcome::NonFinite { step, kind, group } = session.step(false) {
+            assert_eq!(weights(&session), before, "the rejected step changed the weights");
             outcome = Some((step, kind, group));
             break;
         }
     }
-    let (step, _kind, _group) = outcome.expect("a 1e30 learning rate must blow up within 20 steps");
-    assert!(step >= 1);
-    // The bad step was not applied: the weights are still finite.
-    let eval = session.evaluate();
-    assert!(eval.loss.is_finite() || step == 1);
+    let (step, _kind, group) = outcome.expect("a 1e30 learning rate must blow up within 20 steps");
+    assert!(step >= 2, "step 1 started from healthy weights and must succeed; it failed at {step}");
+    assert_eq!(session.step_count(), step - 1, "the failing step was not counted");
+    let group = group.expect("the first parameter group with a non-finite gradient is named");
+    assert!(!group.is_empty());
 }
 
 #[test]
@@ -128,18 +135,6 @@ fn gradient_reports_cover_every_layer_with_sane_ratios() {
     for group in &report.groups {
         assert!(group.update_ratio > 0.0 && group.update_ratio < 1.0, "{group:?}");
     }
-}
-
-#[test]
-fn the_gpu_choice_falls_back_to_cpu_with_a_reason() {
-    // SAFETY: set before any GPU initialisation in this test process.
-    unsafe { std::env::set_var("AW_DISABLE_GPU", "1") };
-    let mut config = experiment("tiny", TaskKind::Copy);
-    config.backend = BackendChoice::Gpu;
-    let session = Session::new(config).unwrap();
-    let info = &session.backend().info;
-    assert!(info.used.starts_with("cpu"), "{info:?}");
-    assert!(info.fallback_reason.as_deref().unwrap_or("").contains("GPU"), "{info:?}");
 }
 
 fn wait_for(events: &std::sync::mpsc::Receiver<TrainEvent>, what: &str, matches: impl Fn(&TrainEvent) -> bool) -> Vec<TrainEvent> {
@@ -204,19 +199,26 @@ fn the_worker_thread_runs_pauses_steps_and_finishes_with_plain_events() {
     trainer.shutdown();
 }
 
+/// Needs a GPU adapter (lavapipe counts): `.ci/test` runs it on its own, as
+/// `--ignored`, whenever a Vulkan driver is installed, and always in CI. It fails if
+/// the run silently fell back to the CPU, so it cannot pass without measuring a GPU.
+/// (The fallback itself is tested through the CLI with `AW_DISABLE_GPU` set in the
+/// child process only: `cli::gpu_without_an_adapter_falls_back_and_says_so`.)
 #[test]
-fn the_gpu_backend_matches_the_cpu_at_the_first_step_or_falls_back_with_a_reason() {
-    // On CI this runs on lavapipe (software Vulkan), which .ci/test installs.
+#[ignore = "needs a GPU adapter; run with --ignored (bash .ci/test does)"]
+fn gpu_backend_matches_the_cpu_at_the_first_steps() {
     let mut config = experiment("tiny", TaskKind::Copy);
     config.task.length = 4;
     let cpu_loss = train(&mut Session::new(config.clone()).unwrap(), 2);
     config.backend = BackendChoice::Gpu;
     let mut session = Session::new(config).unwrap();
     let info = session.backend().info.clone();
-    if info.used.starts_with("cpu") {
-        assert!(info.fallback_reason.is_some(), "a CPU fallback must say why: {info:?}");
-        return;
-    }
+    assert!(
+        !info.used.starts_with("cpu"),
+        "asked for the GPU but training runs on {} ({:?}); install a Vulkan driver (mesa-vulkan-drivers) or run on a machine with a GPU",
+        info.used,
+        info.fallback_reason
+    );
     assert!(info.adapter.is_some(), "{info:?}");
     eprintln!("gpu check on {:?}", info.adapter);
     let gpu_loss = train(&mut session, 2);

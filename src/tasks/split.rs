@@ -1,0 +1,165 @@
+//! Held-out means never seen in training. For every task whose examples are drawn
+//! at random, an example belongs to the evaluation split exactly when a fixed hash
+//! of its tokens and targets says so (one in `HELD_OUT_ONE_IN`); training draws
+//! reject those examples and evaluation draws keep only them. So the two splits are
+//! disjoint by construction, however small the example space.
+//! (Character LM splits its text instead: the last tenth is held out.)
+
+use super::{Example, Rng, Split, Task};
+
+/// One example in this many is held out for evaluation.
+pub const HELD_OUT_ONE_IN: u64 = 5;
+
+/// Draws used to check, when a task is built, that both splits have examples.
+const SPLIT_CHECK_DRAWS: usize = 4096;
+
+/// Whether an example belongs to the evaluation split.
+pub fn is_held_out(example: &Example) -> bool {
+    let mut hash = 0xCBF2_9CE4_8422_2325u64; // FNV-1a, then a SplitMix finish
+    for &t in example.tokens.iter().chain(&[u32::MAX]).chain(&example.targets) {
+        hash = (hash ^ t as u64).wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    Rng::new(hash).next_u64() % HELD_OUT_ONE_IN == 0
+}
+
+/// Draw from `draw` until the example falls in `split`.
+pub fn draw_in(split: Split, rng: &mut Rng, mut draw: impl FnMut(&mut Rng) -> Example) -> Example {
+    loop {
+        let example = draw(rng);
+        if is_held_out(&example) == (split == Split::Eval) {
+            return example;
+        }
+    }
+}
+
+/// Both splits must be reachable, or drawing from the empty one would never end:
+/// a task with only a handful of distinct examples cannot hold any out.
+pub fn check_both_splits(task: &dyn Task) -> Result<(), String> {
+    if !task.splits_by_hash() {
+        return Ok(());
+    }
+    let mut rng = Rng::new(0x5_91_17);
+    let (mut held_out, mut training) = (0, 0);
+    for _ in 0..SPLIT_CHECK_DRAWS {
+        if is_held_out(&task.draw(&mut rng)) {
+            held_out += 1;
+        } else {
+            training += 1;
+        }
+        if held_out > 0 && training > 0 {
+            return Ok(());
+        }
+    }
+    Err(format!(
+        "{} has too few distinct examples to hold any out for evaluation ({} of {SPLIT_CHECK_DRAWS} draws were held out); \
+         raise task.length or task.symbols",
+        task.kind().name(),
+        held_out
+    ))
+}
+
+/// The fixed held-out set every session evaluates on: `size` examples of the
+/// evaluation split, the same for every seed.
+pub fn eval_set(task: &dyn Task, size: usize) -> super::Batch {
+    task.batch(&mut Rng::stream(10_000, 4), Split::Eval, size)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+    use crate::tasks::{TaskConfig, TaskKind};
+
+    /// Draw a large training sample and the whole eval set; no example may be in both.
+    fn disjoint(config: TaskConfig) {
+        let task = config.build().unwrap_or_else(|e| panic!("{:?}: {e}", config.kind));
+        let eval = eval_set(task.as_ref(), 512);
+        let rows = |batch: &super::super::Batch| -> Vec<(Vec<i64>, Vec<i64>)> {
+            (0..batch.batch_size)
+                .map(|r| {
+                    let span = r * batch.seq_len..(r + 1) * batch.seq_len;
+                    (batch.tokens[span.clone()].to_vec(), batch.targets[span].to_vec())
+                })
+                .collect()
+        };
+        let held_out: HashSet<_> = rows(&eval).into_iter().collect();
+        let mut rng = Rng::stream(1, 2);
+        let mut overlap = 0;
+        for _ in 0..40 {
+            let train = task.batch(&mut rng, Split::Train, 500);
+            overlap += rows(&train).iter().filter(|r| held_out.contains(*r)).count();
+        }
+        assert_eq!(overlap, 0, "{:?}: {overlap} of 20,000 training examples are in the eval set", config.kind);
+        if task.splits_by_hash() {
+            assert!(eval_examples_are_all_held_out(&eval), "{:?}", config.kind);
+        }
+    }
+
+    fn eval_examples_are_all_held_out(eval: &super::super::Batch) -> bool {
+        (0..eval.batch_size).all(|r| {
+            let span = r * eval.seq_len..(r + 1) * eval.seq_len;
+            let example = Example {
+                tokens: eval.tokens[span.clone()].iter().map(|&t| t as u32).collect(),
+                targets: eval.targets[span.clone()].iter().map(|&t| t as u32).collect(),
+                loss_mask: eval.loss_weights[span.clone()].iter().map(|&w| w > 0.0).collect(),
+                padding: eval.padding[span].to_vec(),
+            };
+            is_held_out(&example)
+        })
+    }
+
+    macro_rules! disjoint_tests {
+        ($($name:ident: $kind:expr),* $(,)?) => {
+            $(#[test]
+            fn $name() {
+                disjoint(TaskConfig::for_kind($kind));
+            })*
+        };
+    }
+
+    disjoint_tests! {
+        copy_train_and_eval_are_disjoint: TaskKind::Copy,
+        reverse_train_and_eval_are_disjoint: TaskKind::Reverse,
+        sort_train_and_eval_are_disjoint: TaskKind::Sort,
+        lookup_train_and_eval_are_disjoint: TaskKind::Lookup,
+        induction_train_and_eval_are_disjoint: TaskKind::Induction,
+        mod_add_train_and_eval_are_disjoint: TaskKind::ModAdd,
+        brackets_train_and_eval_are_disjoint: TaskKind::Brackets,
+        word_order_train_and_eval_are_disjoint: TaskKind::WordOrder,
+        char_lm_train_and_eval_are_disjoint: TaskKind::CharLm,
+    }
+
+    #[test]
+    fn small_example_spaces_stay_disjoint() {
+        // The sizes the lessons use, where the example space is small.
+        let sized = |kind, length, symbols| TaskConfig { length, symbols, ..TaskConfig::for_kind(kind) };
+        disjoint(sized(TaskKind::Copy, 6, 16));
+        disjoint(sized(TaskKind::Reverse, 8, 8));
+        disjoint(sized(TaskKind::ModAdd, 1, 13));
+        disjoint(sized(TaskKind::WordOrder, 1, 6));
+        disjoint(sized(TaskKind::Brackets, 4, 2));
+        disjoint(sized(TaskKind::Lookup, 2, 3));
+    }
+
+    #[test]
+    fn a_task_too_small_to_hold_anything_out_is_refused_and_one_that_can_builds() {
+        // Tiny spaces: the build must succeed exactly when both splits have examples.
+        let mut refused = 0;
+        for (kind, length, symbols) in [(TaskKind::Copy, 1, 2), (TaskKind::Copy, 1, 3), (TaskKind::WordOrder, 1, 2), (TaskKind::ModAdd, 1, 2), (TaskKind::ModAdd, 1, 3)] {
+            let config = TaskConfig { length, symbols, ..TaskConfig::for_kind(kind) };
+            let task = config.build_plain().unwrap();
+            let mut rng = Rng::new(11);
+            let flags: HashSet<bool> = (0..2000).map(|_| is_held_out(&task.draw(&mut rng))).collect();
+            match config.build() {
+                Ok(_) => assert_eq!(flags.len(), 2, "{kind:?} {symbols}: built though one split is empty"),
+                Err(e) => {
+                    refused += 1;
+                    assert_eq!(flags.len(), 1, "{kind:?} {symbols}: refused though both splits have examples");
+                    assert!(e.to_string().contains("hold any out") && e.to_string().contains("task."), "{e}");
+                }
+            }
+        }
+        assert!(refused > 0, "at least one of these tiny spaces has no held-out example");
+    }
+}
