@@ -209,3 +209,34 @@ fn a_lesson_try_button_changes_the_model_shows_the_diff_and_its_check_ticks() {
     harness.run_steps(2);
     assert_eq!(harness.state().state.config.task.kind, TaskKind::Copy);
 }
+
+#[test]
+fn every_shipped_lesson_renders_with_the_fonts_the_app_installs() {
+    // kittest has no system fonts and panics on a glyph the app's fonts lack.
+    let mut harness = harness(small_state());
+    for index in 0..harness.state().lessons.lessons.len() {
+        harness.state_mut().perform(attention_workbench::app::actions::AppAction::OpenLesson(index));
+        harness.run_steps(2);
+    }
+}
+
+#[test]
+fn verify_it_runs_the_same_seeds_as_the_cli_and_says_which() {
+    let mut harness = harness(small_state());
+    let index = harness.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with("04"))).unwrap();
+    harness.state_mut().perform(attention_workbench::app::actions::AppAction::OpenLesson(index));
+    harness.run_steps(2);
+    let seeds = attention_workbench::lessons::DEFAULT_SEEDS.map(|s| s.to_string()).join(", ");
+    assert_eq!(seeds, "0, 1, 2");
+    harness.get_by_label(&format!("Verify it (seeds {seeds})")).click();
+    harness.run_steps(3);
+    assert!(harness.query_by_label_contains(&format!("verifying with seeds {seeds}")).is_some());
+    let start = Instant::now();
+    while harness.query_by_label_contains("holds with seed").is_none() {
+        assert!(start.elapsed() < Duration::from_secs(120), "the claim's verification did not finish");
+        harness.step();
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(harness.query_by_label_contains(&format!("✔ holds with seeds {seeds}")).is_some(), "lesson 04's claim holds on every default seed");
+    assert!(harness.query_by_label_contains("seed 2: ✔ a.eval_accuracy >= 0.95").is_some(), "each seed's conditions are listed");
+}
