@@ -125,6 +125,8 @@ pub struct WorkbenchApp {
     markdown: egui_commonmark::CommonMarkCache,
     bug_hunt: BugHuntPanel,
     bug_cases: Vec<crate::bughunt::BugCase>,
+    /// The bug-hunt case whose experiment is loaded, until another experiment is.
+    bug_case: Option<String>,
     help_open: bool,
     frame_times: FrameTimes,
     notices_tx: Sender<Banner>,
@@ -161,6 +163,7 @@ impl WorkbenchApp {
             markdown: egui_commonmark::CommonMarkCache::default(),
             bug_hunt: BugHuntPanel::default(),
             bug_cases: crate::bughunt::cases(),
+            bug_case: None,
             help_open: false,
             frame_times: FrameTimes::from_env(),
             notices_tx,
@@ -223,10 +226,24 @@ impl WorkbenchApp {
             let pending = self.has_pending_edits();
             ui::top_bar::top_bar_ui(ui, &mut self.state.config, &self.state.preset, &self.view, can_start, pending, &mut actions);
         });
+        // The status strip: always there and always the same height, so a message
+        // never covers a control nor moves the widgets under the pointer.
+        let now = ui.ctx().input(|i| i.time);
+        if let Some(left) = self.view.fade_banner(now) {
+            ui.ctx().request_repaint_after(std::time::Duration::from_secs_f64(left));
+        }
+        let strip = egui::Panel::top("status_strip");
+        // An error may need several lines to say what to do; notes fit one.
+        let error = self.view.banner.as_ref().is_some_and(|b| b.kind == crate::app::run_view::BannerKind::Error);
+        let strip = if error { strip.min_size(ui::banner::STRIP_HEIGHT) } else { strip.exact_size(ui::banner::STRIP_HEIGHT) };
+        strip.show(ui, |ui| {
+            ui::banner::status_strip_ui(ui, self.view.banner.as_ref(), &mut actions);
+        });
+        let hide_mask_knobs = self.bug_case_unsolved();
         if self.state.layout.model_editor {
             egui::Panel::left("model_editor").resizable(true).default_size(330.0).show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    ui::model_editor::model_editor_ui(ui, &mut self.state.config, &self.checked.problems, self.checked.facts.as_ref());
+                    ui::model_editor::model_editor_ui(ui, &mut self.state.config, &self.checked.problems, self.checked.facts.as_ref(), hide_mask_knobs);
                 });
             });
         }
@@ -288,13 +305,6 @@ impl WorkbenchApp {
             }
         });
         self.attention_rect = Some(central.response.rect);
-        if let Some(banner) = &self.view.banner {
-            // Floating, so a message appearing never moves the widgets under the pointer.
-            egui::Area::new(egui::Id::unique("banner"))
-                .anchor(egui::Align2::CENTER_TOP, [0.0, 64.0])
-                .order(egui::Order::Foreground)
-                .show(ui.ctx(), |ui| ui::banner::banner_ui(ui, banner, &mut actions));
-        }
         self.confirm_modal(ui.ctx(), &mut actions);
         if self.help_open {
             ui::menu_bar::help_window(ui.ctx(), &mut self.help_open);
@@ -353,6 +363,11 @@ impl WorkbenchApp {
         }
         self.send_config();
         true
+    }
+
+    /// A bug-hunt case is loaded and not yet named or revealed: its planted knobs stay hidden.
+    pub fn bug_case_unsolved(&self) -> bool {
+        self.bug_case.as_ref().is_some_and(|id| !self.state.solved_bugs.contains(id) && !self.bug_hunt.is_revealed(id))
     }
 
     fn keeps_weights(&self) -> bool {

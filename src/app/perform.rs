@@ -14,8 +14,27 @@ use crate::training::TrainCommand;
 
 impl WorkbenchApp {
     pub fn perform(&mut self, action: AppAction) {
+        // Another experiment replaces a loaded bug-hunt case: its knobs need no hiding.
+        if matches!(
+            action,
+            AppAction::SetTask(_) | AppAction::LoadPreset(_) | AppAction::OpenExperiment | AppAction::LoadRun
+                | AppAction::LoadLessonStart | AppAction::RestoreExperiment | AppAction::LessonTry(_)
+        ) {
+            self.bug_case = None;
+        }
         match action {
             AppAction::StartOrResume => {
+                // A finished run has nothing left to train: continue it rather than
+                // silently doing nothing, and say how to start over instead.
+                if self.view.status == RunStatus::Finished && self.state.config.steps <= self.view.step {
+                    let more = self.state.config.steps.max(100);
+                    let total = self.view.step + more;
+                    self.edit(|c| c.steps = total);
+                    self.notice(
+                        BannerKind::Info,
+                        format!("The run had finished all its steps, so it continues for {more} more (steps is now {total}). Press Reset (R) to start over instead."),
+                    );
+                }
                 if self.apply_edits() {
                     let command = if self.view.status == RunStatus::Paused { TrainCommand::Resume } else { TrainCommand::Start };
                     self.trainer.send(command);
@@ -115,7 +134,8 @@ impl WorkbenchApp {
                     self.edit(|c| *c = config);
                     self.state.preset = CUSTOM.to_string();
                     self.state.probe_text.clear();
-                    self.notice(BannerKind::Info, format!("loaded \"{}\": train it and look for the symptom", case.title));
+                    self.notice(BannerKind::Info, format!("Loaded \"{}\". Train it and look for the symptom; its mask knobs are hidden until you name the bug.", case.title));
+                    self.bug_case = Some(case.id.to_string());
                     if self.can_start() {
                         self.send_config();
                         self.trainer.send(TrainCommand::Reset);
@@ -141,6 +161,7 @@ impl WorkbenchApp {
                     if self.lessons.saved_experiment.is_none() {
                         self.lessons.saved_experiment = Some(self.state.config.clone());
                     }
+                    self.view.note_after_reset = Some("Loaded this lesson's experiment with fresh weights. Press Start (Space) to train it.".to_string());
                     self.run_lesson_config(start, None);
                 }
             }
@@ -167,6 +188,11 @@ impl WorkbenchApp {
                         Ok(config) => {
                             let diff = crate::lessons::config_diff(&self.state.config, &config);
                             self.lessons.last_diff = Some(((id, line), diff));
+                            let note = match block.steps {
+                                Some(steps) => format!("“{}”: the changed model starts from fresh weights and trains {steps} steps.", block.label),
+                                None => format!("“{}”: the model changed and starts from fresh weights. Press Start (Space) to train it.", block.label),
+                            };
+                            self.view.note_after_reset = Some(note);
                             self.run_lesson_config(config, block.steps);
                         }
                         Err(err) => self.notice(BannerKind::Error, format!("this button's change does not apply: {err}")),

@@ -18,11 +18,17 @@ pub enum RunStatus {
     Finished,
 }
 
-/// A message across the top of the window until dismissed.
+/// A message in the status strip under the top bar. Notes and warnings fade after
+/// `Banner::FADE_SECS`; errors stay until dismissed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Banner {
     pub kind: BannerKind,
     pub text: String,
+}
+
+impl Banner {
+    /// Seconds a note or warning stays before it fades.
+    pub const FADE_SECS: f64 = 8.0;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,6 +66,10 @@ pub struct RunView {
     pub last_eval: Option<crate::training::EvalMetrics>,
     pub padding_probe: Option<LeakReport>,
     pub banner: Option<Banner>,
+    /// When the banner appeared (egui time, seconds), set by the window.
+    pub banner_since: Option<f64>,
+    /// A note to show once the next reset has happened (a lesson's try says what it did).
+    pub note_after_reset: Option<String>,
     pub probe_error: Option<String>,
     pub last_eval_accuracy: Option<f32>,
     /// Bumped whenever the weights were replaced (reset, load, config change).
@@ -90,6 +100,8 @@ impl Default for RunView {
             last_eval: None,
             padding_probe: None,
             banner: None,
+            banner_since: None,
+            note_after_reset: None,
             probe_error: None,
             last_eval_accuracy: None,
             generation: 0,
@@ -102,14 +114,17 @@ impl RunView {
     pub fn apply(&mut self, event: TrainEvent) {
         match event {
             TrainEvent::Ready { parameters, backend, seq_len, vocab } => {
-                let keep_banner = self.banner.take().filter(|b| b.kind != BannerKind::Error);
+                // A fresh model: notes about the old one ("kept what it learned") no longer hold.
+                let keep_banner = self.banner.take().filter(|b| b.kind == BannerKind::Warning);
+                let note = self.note_after_reset.take();
                 *self = Self {
                     generation: self.generation + 1,
                     ..Self::default()
                 };
-                self.banner = match &backend.fallback_reason {
-                    Some(reason) => Some(Banner { kind: BannerKind::Warning, text: reason.clone() }),
-                    None => keep_banner,
+                self.banner = match (&backend.fallback_reason, note) {
+                    (Some(reason), _) => Some(Banner { kind: BannerKind::Warning, text: reason.clone() }),
+                    (None, Some(note)) => Some(Banner { kind: BannerKind::Info, text: note }),
+                    (None, None) => keep_banner,
                 };
                 self.status = RunStatus::Ready;
                 self.parameters = parameters;
@@ -176,7 +191,10 @@ impl RunView {
                 if !kept_weights {
                     self.generation += 1;
                 }
-                self.show_banner(Banner { kind: BannerKind::Info, text: message });
+                // "Kept everything" is the least news: it does not replace a note already showing.
+                if !kept_weights || self.banner.is_none() {
+                    self.show_banner(Banner { kind: BannerKind::Info, text: message });
+                }
             }
             TrainEvent::ProbeRejected { message } => self.probe_error = Some(message),
             TrainEvent::Saved { dir } => {
@@ -210,7 +228,25 @@ impl RunView {
         let error_showing = self.banner.as_ref().is_some_and(|b| b.kind == BannerKind::Error);
         if !(error_showing && banner.kind == BannerKind::Info) {
             self.banner = Some(banner);
+            self.banner_since = None;
         }
+    }
+
+    /// Let notes and warnings fade: call each frame with the current time; returns
+    /// the seconds until the banner fades, if one is fading.
+    pub fn fade_banner(&mut self, now: f64) -> Option<f64> {
+        let banner = self.banner.as_ref()?;
+        if banner.kind == BannerKind::Error {
+            return None;
+        }
+        let since = *self.banner_since.get_or_insert(now);
+        let left = Banner::FADE_SECS - (now - since);
+        if left <= 0.0 {
+            self.banner = None;
+            self.banner_since = None;
+            return None;
+        }
+        Some(left)
     }
 
     /// What the lesson checks read: the live run's latest numbers.
@@ -290,5 +326,30 @@ mod tests {
         view.apply(ready(None));
         assert!(view.train_loss.is_empty(), "a new model starts new curves");
         assert_eq!(view.generation, generation + 1);
+    }
+
+    #[test]
+    fn notes_fade_errors_stay_and_a_reset_replaces_stale_notes() {
+        let mut view = RunView::default();
+        view.show_banner(Banner { kind: BannerKind::Info, text: "Change applied. The model keeps everything it has learned so far.".into() });
+        assert!(view.fade_banner(100.0).is_some());
+        assert!(view.fade_banner(100.0 + Banner::FADE_SECS / 2.0).is_some());
+        assert_eq!(view.fade_banner(100.0 + Banner::FADE_SECS + 0.1), None);
+        assert!(view.banner.is_none(), "a note fades by itself");
+
+        view.show_banner(Banner { kind: BannerKind::Error, text: "broken".into() });
+        assert_eq!(view.fade_banner(0.0), None);
+        assert_eq!(view.fade_banner(1e6), None);
+        assert!(view.banner.is_some(), "an error stays until dismissed");
+
+        // A try changes the model, then resets it: "kept what it learned" no longer
+        // holds, and the note set for after the reset says what happened instead.
+        view.show_banner(Banner { kind: BannerKind::Info, text: "Change applied. The model keeps everything it has learned so far.".into() });
+        view.note_after_reset = Some("Trying it: fresh weights".into());
+        view.apply(ready(None));
+        assert_eq!(view.banner.as_ref().map(|b| b.text.as_str()), Some("Trying it: fresh weights"));
+        view.show_banner(Banner { kind: BannerKind::Info, text: "kept".into() });
+        view.apply(ready(None));
+        assert!(view.banner.is_none(), "a stale note does not outlive the reset");
     }
 }

@@ -57,36 +57,35 @@ impl Series {
         out
     }
 
-    /// Points smoothed by an exponential moving average (0 = raw, 0.99 = very smooth).
+    /// Points smoothed by an exponential moving average over *steps* (0 = raw,
+    /// 0.99 = very smooth): a point that comes Δ steps after the last one keeps
+    /// `smoothing^Δ` of the old average, so a sparse series (evaluations every 50
+    /// steps) is barely smoothed and never lags far behind its raw values.
     pub fn smoothed(&self, smoothing: f64) -> Vec<[f64; 2]> {
-        let smoothing = smoothing.clamp(0.0, 0.999);
-        let mut value = None;
-        self.points()
-            .into_iter()
-            .map(|[x, y]| {
-                let v = match value {
-                    Some(prev) => smoothing * prev + (1.0 - smoothing) * y,
-                    None => y,
-                };
-                value = Some(v);
-                [x, v]
-            })
-            .collect()
+        let mut average = StepAverage::new(smoothing);
+        self.points().into_iter().map(|[x, y]| [x, average.add(x, y)]).collect()
     }
 
-    /// Largest value stored.
+    /// Largest value stored.    /// Largest value stored.
     pub fn max_y(&self) -> Option<f64> {
         self.points.iter().chain(&self.bucket).map(|p| p[1]).reduce(f64::max)
     }
 
     /// The last value of `smoothed(smoothing)`, without building the curve.
     pub fn smoothed_last(&self, smoothing: f64) -> Option<f64> {
-        let smoothing = smoothing.clamp(0.0, 0.999);
-        let mut value = None;
-        for [_, y] in self.points.iter().copied().chain((!self.bucket.is_empty()).then(|| mean(&self.bucket))) {
-            value = Some(value.map_or(y, |prev| smoothing * prev + (1.0 - smoothing) * y));
+        let mut average = StepAverage::new(smoothing);
+        let mut last = None;
+        for [x, y] in self.points.iter().copied().chain((!self.bucket.is_empty()).then(|| mean(&self.bucket))) {
+            last = Some(average.add(x, y));
         }
-        value
+        last
+    }
+
+    /// Whether points lie far apart (evaluations every few dozen steps): such a
+    /// curve is drawn with a marker on every raw point.
+    pub fn is_sparse(&self) -> bool {
+        let points = self.points();
+        points.len() >= 2 && (points[points.len() - 1][0] - points[0][0]) / (points.len() - 1) as f64 > 4.0
     }
 
     pub fn len(&self) -> usize {
@@ -97,6 +96,30 @@ impl Series {
         self.len() == 0
     }
 
+}
+
+/// An exponential moving average whose decay follows the distance in steps.
+struct StepAverage {
+    smoothing: f64,
+    last: Option<(f64, f64)>,
+}
+
+impl StepAverage {
+    fn new(smoothing: f64) -> Self {
+        Self { smoothing: smoothing.clamp(0.0, 0.999), last: None }
+    }
+
+    fn add(&mut self, x: f64, y: f64) -> f64 {
+        let value = match self.last {
+            Some((last_x, average)) => {
+                let keep = self.smoothing.powf((x - last_x).max(1.0));
+                keep * average + (1.0 - keep) * y
+            }
+            None => y,
+        };
+        self.last = Some((x, value));
+        value
+    }
 }
 
 fn mean(points: &[[f64; 2]]) -> [f64; 2] {
@@ -132,6 +155,27 @@ mod tests {
         assert_eq!(s.smoothed_last(0.95), s.smoothed(0.95).last().map(|p| p[1]));
         let smooth = s.smoothed(0.95);
         let tail = &smooth[40..];
+        assert!(tail.iter().all(|p| (p[1] - 0.5).abs() < 0.2));
+    }
+
+    #[test]
+    fn sparse_points_are_smoothed_by_step_distance_not_by_count() {
+        // Evaluations every 50 steps that reach 1.0 and stay there: the smoothed
+        // curve must reach (almost) 1.0 too, not lag at 0.85.
+        let mut eval = Series::default();
+        let mut dense = Series::default();
+        for i in 0..20 {
+            let accuracy = if i < 10 { 0.1 * i as f64 } else { 1.0 };
+            eval.push((i * 50) as f64, accuracy);
+        }
+        for i in 0..1000 {
+            dense.push(i as f64, if i % 2 == 0 { 0.0 } else { 1.0 });
+        }
+        let last = eval.smoothed_last(0.9).unwrap();
+        assert!(last > 0.999, "{last}");
+        assert!(eval.is_sparse() && !dense.is_sparse());
+        // Dense series (one point per step) are smoothed exactly as before.
+        let tail = dense.smoothed(0.95)[900..].to_vec();
         assert!(tail.iter().all(|p| (p[1] - 0.5).abs() < 0.2));
     }
 

@@ -35,6 +35,18 @@ pub enum Pattern {
     Uniform,
 }
 
+impl Pattern {
+    /// The name a condition uses for it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Pattern::AntiDiagonal => "anti-diagonal",
+            Pattern::Diagonal => "diagonal",
+            Pattern::PreviousToken => "previous-token",
+            Pattern::Uniform => "uniform",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Term {
     Metric { name: String, op: String, value: f32 },
@@ -99,18 +111,43 @@ impl CheckCondition {
     }
 }
 
+impl CheckCondition {
+    /// What the check is waiting for, with the live values: "eval_accuracy >= 0.9
+    /// (now 0.42), step >= 200 (now 120)"; a term with no value yet says so.
+    pub fn waiting_for(&self, facts: &LiveFacts) -> String {
+        self.terms.iter().map(|term| term.progress(facts)).collect::<Vec<_>>().join(", ")
+    }
+}
+
 impl Term {
+    /// This term with its live value.
+    fn progress(&self, facts: &LiveFacts) -> String {
+        match self {
+            Term::Metric { name, op, value } => {
+                let now = match name.as_str() {
+                    "step" => Some(facts.step as f32),
+                    other => metric_value(facts, other),
+                };
+                let shown = now.map_or("not measured yet: train first".to_string(), |v| format!("now {}", crate::experiments::plain_number(v as f64)));
+                format!("{name} {op} {} ({shown})", crate::experiments::plain_number(*value as f64))
+            }
+            Term::Attention { layer, head, pattern } => {
+                let what = format!("{} attention in layer {layer}, {}", pattern.name(), head.map_or("any head".to_string(), |h| format!("head {h}")));
+                match self.evaluate(facts) {
+                    None => format!("{what} (no attention map of that layer yet)"),
+                    Some(true) => format!("{what} (seen now)"),
+                    Some(false) => format!("{what} (not yet)"),
+                }
+            }
+        }
+    }
+
     fn evaluate(&self, facts: &LiveFacts) -> Option<bool> {
         match self {
             Term::Metric { name, op, value } => {
                 let actual = match name.as_str() {
-                    "loss" => facts.loss?,
-                    "accuracy" => facts.accuracy?,
-                    "eval_loss" => facts.eval_loss?,
-                    "eval_accuracy" => facts.eval_accuracy?,
-                    "sequence_accuracy" => facts.sequence_accuracy?,
-                    "generation_loss" => facts.generation_loss?,
-                    _ => facts.step as f32,
+                    "step" => facts.step as f32,
+                    other => metric_value(facts, other)?,
                 };
                 Some(match op.as_str() {
                     ">=" => actual >= *value,
@@ -130,6 +167,19 @@ impl Term {
                 })
             }
         }
+    }
+}
+
+/// The live value of a metric (None before it is measured).
+fn metric_value(facts: &LiveFacts, name: &str) -> Option<f32> {
+    match name {
+        "loss" => facts.loss,
+        "accuracy" => facts.accuracy,
+        "eval_loss" => facts.eval_loss,
+        "eval_accuracy" => facts.eval_accuracy,
+        "sequence_accuracy" => facts.sequence_accuracy,
+        "generation_loss" => facts.generation_loss,
+        _ => None,
     }
 }
 
@@ -178,6 +228,13 @@ mod tests {
         assert_eq!(check.evaluate(&facts), Some(false));
         assert!(parse_check("accuracy is high").unwrap_err().contains("METRIC"));
         assert!(parse_check("eval_acc >= 1").unwrap_err().contains("eval_accuracy"));
+        let check = parse_check("eval_accuracy >= 0.8 and step <= 100").unwrap();
+        assert_eq!(
+            check.waiting_for(&LiveFacts { step: 40, ..LiveFacts::default() }),
+            "eval_accuracy >= 0.8 (not measured yet: train first), step <= 100 (now 40)"
+        );
+        let facts = LiveFacts { step: 60, eval_accuracy: Some(0.42), ..LiveFacts::default() };
+        assert_eq!(check.waiting_for(&facts), "eval_accuracy >= 0.8 (now 0.42), step <= 100 (now 60)");
     }
 
     #[test]

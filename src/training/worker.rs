@@ -280,13 +280,14 @@ impl Worker {
             Ok(report) => {
                 let kept_weights = report.kept_everything();
                 let message = if kept_weights {
-                    "config applied; every trained weight was kept".to_string()
+                    "Change applied. The model keeps everything it has learned so far.".to_string()
                 } else if report.kept.is_empty() {
-                    "config applied; the architecture changed, so the model starts from fresh weights".to_string()
+                    "Change applied. The model's shape changed, so it starts again from fresh weights.".to_string()
                 } else {
                     format!(
-                        "config applied; kept {} weight tensors, {} start fresh because their shape changed",
+                        "Change applied. {} of {} weight matrices keep what they learned; the {} whose shape changed start fresh.",
                         report.kept.len(),
+                        report.kept.len() + report.fresh.len(),
                         report.fresh.len()
                     )
                 };

@@ -1,22 +1,37 @@
-//! The message strip under the top bar: errors, warnings and notes, until dismissed.
+//! The status strip under the top bar: errors (until dismissed), warnings and notes
+//! (which fade). It has a fixed height and its own row, so it never covers a control.
 
 use eframe::egui;
 
 use crate::app::actions::AppAction;
 use crate::app::run_view::{Banner, BannerKind};
 
-pub fn banner_ui(ui: &mut egui::Ui, banner: &Banner, actions: &mut Vec<AppAction>) {
+/// Height of the strip in points.
+pub const STRIP_HEIGHT: f32 = 26.0;
+
+pub fn status_strip_ui(ui: &mut egui::Ui, banner: Option<&Banner>, actions: &mut Vec<AppAction>) {
+    let Some(banner) = banner else {
+        ui.centered_and_justified(|ui| {
+            ui.weak("Messages about your run appear here. F1 lists the keyboard shortcuts.");
+        });
+        return;
+    };
     let (fill, icon) = match banner.kind {
         BannerKind::Info => (egui::Color32::from_rgb(30, 70, 110), "ℹ"),
         BannerKind::Warning => (egui::Color32::from_rgb(120, 90, 20), "⚠"),
         BannerKind::Error => (egui::Color32::from_rgb(130, 30, 30), "⛔"),
     };
-    egui::Frame::new().fill(fill).inner_margin(6.0).corner_radius(4.0).show(ui, |ui| {
+    egui::Frame::new().fill(fill).inner_margin(egui::Margin::symmetric(6, 2)).corner_radius(4.0).show(ui, |ui| {
         ui.horizontal(|ui| {
-            ui.colored_label(egui::Color32::WHITE, format!("{icon} {}", banner.text));
+            ui.set_width(ui.available_width());
             if ui.small_button("Dismiss").clicked() {
                 actions.push(AppAction::DismissBanner);
             }
+            let text = egui::RichText::new(format!("{icon} {}", banner.text)).color(egui::Color32::WHITE);
+            let label = egui::Label::new(text);
+            // Errors wrap (the strip grows) so their advice is readable; notes stay on one line.
+            let label = if banner.kind == BannerKind::Error { label.wrap() } else { label.truncate() };
+            ui.add(label).on_hover_text(&banner.text);
         });
     });
 }

@@ -19,13 +19,18 @@ pub struct BugHuntPanel {
 }
 
 impl BugHuntPanel {
+    /// Whether the learner asked to see this case's answer.
+    pub fn is_revealed(&self, id: &str) -> bool {
+        self.revealed.contains(id)
+    }
+
     /// `solved` holds the ids of the cases the learner named right (remembered).
     pub fn ui(&mut self, ui: &mut egui::Ui, cases: &[BugCase], solved: &mut BTreeSet<String>, actions: &mut Vec<AppAction>) {
         ui.heading("Bug hunt");
         ui.label("Each experiment hides one bug. Load it, train it, find the symptom with the panels, then name the bug.");
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
-                ui.set_width(230.0);
+                ui.set_width((ui.available_width() * 0.3).clamp(150.0, 230.0));
                 for (i, case) in cases.iter().enumerate() {
                     let tick = if solved.contains(case.id) { "✔ " } else { "   " };
                     if ui.selectable_label(self.selected == i, format!("{tick}{}", case.title)).clicked() && self.selected != i {
@@ -46,10 +51,13 @@ impl BugHuntPanel {
                     actions.push(AppAction::LoadBugCase(case.id.to_string()));
                 }
                 ui.add_space(8.0);
+                ui.label("What is the bug?");
                 ui.horizontal(|ui| {
-                    ui.label("What is the bug?");
+                    // Fit the space left, so the Check button stays on screen at any width.
+                    let width = (ui.available_width() - 70.0).clamp(140.0, 380.0);
                     egui::ComboBox::from_id_salt("bug_guess")
-                        .width(380.0)
+                        .width(width)
+                        .truncate()
                         .selected_text(self.guess.map_or("choose…", Bug::name))
                         .show_ui(ui, |ui| {
                             for bug in Bug::ALL {

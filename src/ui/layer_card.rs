@@ -16,6 +16,9 @@ pub enum CardAction {
     MoveDown,
 }
 
+const HIDDEN_FOR_BUG_HUNT: &str =
+    "The bug-hunt case you loaded plants its bug in one of these knobs. Find it with the panels; the knobs show again once you name the bug or reveal the answer.";
+
 pub fn layer_card_ui(
     ui: &mut egui::Ui,
     index: usize,
@@ -23,6 +26,7 @@ pub fn layer_card_ui(
     layer: &mut LayerConfig,
     d_model: usize,
     problems: &[&ConfigProblem],
+    hide_mask_knobs: bool,
 ) -> Option<CardAction> {
     let mut action = None;
     egui::Frame::group(ui.style()).show(ui, |ui| {
@@ -63,13 +67,22 @@ pub fn layer_card_ui(
                     (AttentionKind::Softmax, "softmax"),
                     (AttentionKind::UniformAverage, "uniform average"),
                 ]);
-                widget_row(ui, "scale by 1/√d_k", help::SCALE, egui::Checkbox::new(&mut layer.scale, "on"));
-                choice_row(ui, "mask", help::MASK, &mut layer.mask, &[
-                    (MaskKind::Causal, "causal"),
-                    (MaskKind::Bidirectional, "bidirectional"),
-                    (MaskKind::SlidingWindow, "sliding window"),
-                ]);
-                if layer.mask == MaskKind::SlidingWindow {
+                if hide_mask_knobs {
+                    // A planted bug must be found with the panels, not read off the editor.
+                    for name in ["scale by 1/√d_k", "mask"] {
+                        ui.label(name);
+                        ui.weak("hidden for the bug hunt").on_hover_text(HIDDEN_FOR_BUG_HUNT);
+                        ui.end_row();
+                    }
+                } else {
+                    widget_row(ui, "scale by 1/√d_k", help::SCALE, egui::Checkbox::new(&mut layer.scale, "on"));
+                    choice_row(ui, "mask", help::MASK, &mut layer.mask, &[
+                        (MaskKind::Causal, "causal"),
+                        (MaskKind::Bidirectional, "bidirectional"),
+                        (MaskKind::SlidingWindow, "sliding window"),
+                    ]);
+                }
+                if layer.mask == MaskKind::SlidingWindow && !hide_mask_knobs {
                     widget_row(ui, "window", help::WINDOW, egui::DragValue::new(&mut layer.window).range(1..=1024));
                     inline_problem(ui, problem_for("window"));
                 }
@@ -91,7 +104,9 @@ pub fn layer_card_ui(
                 (NormPlacement::None, "none"),
             ]);
         });
-        if layer.attention {
+        if layer.attention && hide_mask_knobs {
+            ui.weak("mask details: hidden for the bug hunt").on_hover_text(HIDDEN_FOR_BUG_HUNT);
+        } else if layer.attention {
             egui::CollapsingHeader::new("mask details (for bug hunting)").id_salt(("mask_details", index)).show(ui, |ui| {
                 egui::Grid::new(("mask_grid", index)).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
                     choice_row(ui, "mask is read as", help::MASK_READING, &mut layer.mask_reading, &[

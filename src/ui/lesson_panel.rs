@@ -110,6 +110,9 @@ pub fn lesson_panel_ui(
                     .response
                     .on_hover_text(format!("Ticks by itself when {} holds on the live run", block.condition.text));
                     let now = block.condition.evaluate(facts);
+                    if !done {
+                        ui.weak(format!("Waiting for {}", block.condition.waiting_for(facts)));
+                    }
                     if !done && runner.hints_shown.contains(&(lesson.id.clone(), block.line)) && now != Some(true) {
                         ui.colored_label(ui.visuals().warn_fg_color, format!("Not yet. {}", block.hint));
                     }

@@ -19,6 +19,7 @@ pub fn model_editor_ui(
     config: &mut ExperimentConfig,
     problems: &[ConfigProblem],
     facts: Option<&TaskFacts>,
+    hide_mask_knobs: bool,
 ) {
     ui.heading("Model");
     if let Some(facts) = facts {
@@ -81,7 +82,7 @@ pub fn model_editor_ui(
     for index in 0..count {
         let layer_problems: Vec<&ConfigProblem> =
             problems.iter().filter(|p| p.knob.starts_with(&format!("model.layers[{index}]."))).collect();
-        if let Some(a) = layer_card_ui(ui, index, count, &mut config.model.layers[index], d_model, &layer_problems) {
+        if let Some(a) = layer_card_ui(ui, index, count, &mut config.model.layers[index], d_model, &layer_problems, hide_mask_knobs) {
             action = Some((index, a));
         }
         ui.add_space(4.0);

@@ -3,7 +3,7 @@
 //! to every chart.
 
 use eframe::egui;
-use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
+use egui_plot::{Corner, Legend, Line, Plot, PlotPoints, Points};
 
 use crate::app::run_view::RunView;
 use crate::app::series::Series;
@@ -28,7 +28,7 @@ pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) 
         ui.checkbox(&mut settings.log_scale, "log scale")
             .on_hover_text("Plot losses, norms and ratios on a log10 axis: slow late progress becomes visible.");
         ui.add(egui::Slider::new(&mut settings.smoothing, 0.0..=0.99).text("smoothing"))
-            .on_hover_text("Exponential moving average over steps: 0 shows raw values.");
+            .on_hover_text("Exponential moving average over steps: 0 shows raw values. Sparse curves (evaluations) decay by the steps between their points, and their measured points are marked.");
         ui.weak(format!("(each curve keeps at most {} points; older ones are merged)", Series::default_capacity()));
     });
     let width = (ui.available_width() / 5.0 - 8.0).max(140.0);
@@ -76,13 +76,19 @@ fn chart(
         }
         plot.show(ui, |plot_ui| {
             for (i, (name, series)) in curves.iter().enumerate() {
-                let mut points = series.smoothed(settings.smoothing as f64);
-                if log {
-                    points.retain(|p| p[1] > 0.0);
-                    points.iter_mut().for_each(|p| p[1] = p[1].log10());
-                }
+                let on_axis = |mut points: Vec<[f64; 2]>| {
+                    if log {
+                        points.retain(|p| p[1] > 0.0);
+                        points.iter_mut().for_each(|p| p[1] = p[1].log10());
+                    }
+                    points
+                };
                 let color = CURVE_COLORS[i % CURVE_COLORS.len()];
-                plot_ui.line(Line::new(*name, PlotPoints::from(points)).color(color));
+                plot_ui.line(Line::new(*name, PlotPoints::from(on_axis(series.smoothed(settings.smoothing as f64)))).color(color));
+                if series.is_sparse() {
+                    // Evaluations are few: show each measured value, not only the curve.
+                    plot_ui.points(Points::new(*name, PlotPoints::from(on_axis(series.points()))).color(color).radius(2.5));
+                }
             }
         });
     });

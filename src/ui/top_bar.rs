@@ -71,6 +71,8 @@ pub fn top_bar_ui(
             ("Pause", "Pause training (Space)")
         } else if view.status == RunStatus::Paused {
             ("Resume", "Resume training (Space)")
+        } else if view.status == RunStatus::Finished {
+            ("Continue", "The run has finished its steps: train it further (Space), or press Reset (R) to start over")
         } else {
             ("Start", "Start training (Space)")
         };

@@ -240,3 +240,26 @@ fn verify_it_runs_the_same_seeds_as_the_cli_and_says_which() {
     assert!(harness.query_by_label_contains(&format!("✔ holds with seeds {seeds}")).is_some(), "lesson 04's claim holds on every default seed");
     assert!(harness.query_by_label_contains("seed 2: ✔ a.eval_accuracy >= 0.95").is_some(), "each seed's conditions are listed");
 }
+
+#[test]
+fn bug_hunt_fits_the_default_window_and_hides_its_planted_knobs_until_revealed() {
+    let app = WorkbenchApp::new(egui::Context::default(), small_state());
+    let mut harness = Harness::builder()
+        .with_size([1440.0, 900.0])
+        .with_context_setup(attention_workbench::app::install_fonts)
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    harness.get_by_label("Bug hunt").click();
+    harness.run_steps(2);
+    assert!(harness.query_all_by_label_contains("hidden for the bug hunt").next().is_none(), "nothing is hidden before a case is loaded");
+    harness.get_by_label("Load this experiment").click();
+    harness.run_steps(3);
+    assert!(harness.query_all_by_label_contains("hidden for the bug hunt").next().is_some(), "the planted knobs are hidden");
+    // The answer row stays left of the lesson panel: nothing to scroll or uncover.
+    let lessons_left = harness.get_by_label("Lessons").rect().min.x;
+    let check = harness.get_by_label("Check").rect();
+    assert!(check.max.x < lessons_left, "Check ends at x = {} but the lesson panel starts at {lessons_left}", check.max.x);
+    assert!(check.max.y < 900.0);
+    harness.get_by_label("Reveal the answer").click();
+    harness.run_steps(2);
+    assert!(harness.query_all_by_label_contains("hidden for the bug hunt").next().is_none(), "revealed: the knobs show again");
+}
