@@ -114,6 +114,9 @@ fn max_score(report: &crate::probe::LeakReport) -> Measured {
     if report.layers.is_empty() {
         return Err(report.note.clone().unwrap_or_else(|| "the probe measured no layer".to_string()));
     }
+    if report.layers.iter().any(|l| !l.score.is_finite()) {
+        return Err("the model's outputs are not finite numbers, so the probe cannot tell".to_string());
+    }
     Ok(report.layers.iter().map(|l| l.score as f64).fold(0.0, f64::max))
 }
 

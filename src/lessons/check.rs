@@ -2,7 +2,8 @@
 //! (plain data from the trainer's events):
 //!
 //! - `eval_accuracy >= 0.95`, `loss < 0.1 and step <= 500` (metrics: loss, accuracy,
-//!   eval_loss, eval_accuracy, sequence_accuracy, generation_loss, step)
+//!   eval_loss, eval_accuracy, sequence_accuracy, generation_loss,
+//!   attention_entropy (normalised, of the last attention snapshot), step)
 //! - `attention(layer=0, head=*) is anti-diagonal` (patterns: anti-diagonal,
 //!   diagonal, previous-token, uniform); `head=*` means any head.
 
@@ -60,7 +61,8 @@ pub struct CheckCondition {
     pub terms: Vec<Term>,
 }
 
-const METRICS: [&str; 7] = ["loss", "accuracy", "eval_loss", "eval_accuracy", "sequence_accuracy", "generation_loss", "step"];
+const METRICS: [&str; 8] =
+    ["loss", "accuracy", "eval_loss", "eval_accuracy", "sequence_accuracy", "generation_loss", "attention_entropy", "step"];
 
 pub fn parse_check(text: &str) -> Result<CheckCondition, String> {
     let terms = text.split(" and ").map(|t| parse_term(t.trim())).collect::<Result<Vec<_>, _>>()?;
@@ -179,6 +181,8 @@ fn metric_value(facts: &LiveFacts, name: &str) -> Option<f32> {
         "eval_accuracy" => facts.eval_accuracy,
         "sequence_accuracy" => facts.sequence_accuracy,
         "generation_loss" => facts.generation_loss,
+        // Of the last attention snapshot: 1 = every row spread evenly, 0 = one-hot.
+        "attention_entropy" => facts.attention.and_then(crate::experiments::normalised_entropy).map(|e| e as f32),
         _ => None,
     }
 }

@@ -193,12 +193,26 @@ fn claim_problem(claim: &Claim) -> Option<String> {
     let uses_b = claim.sides().contains(&Side::B);
     match &claim.b {
         None if uses_b => Some("a condition names b.… but the claim has no [b] table; add [b] with the change to compare, or use a.… only".into()),
-        Some(b) if *b == claim.a && steps(claim.steps_a) == steps(claim.steps_b) => {
+        Some(b) if same_run(b, &claim.a) && steps(claim.steps_a) == steps(claim.steps_b) => {
             Some("[b] is the same experiment as [a] with the same steps, so the claim compares a run with itself; make [b] differ (a knob in set, a task, or steps)".into())
         }
         Some(_) if !uses_b => Some("the claim has a [b] table but no condition names b.…; compare the sides, or remove [b]".into()),
         _ => None,
     }
+}
+
+/// Whether two sides train the same run: the claim runner sets the seed and the
+/// steps itself, and intervals and limits do not change what is learned.
+fn same_run(a: &ExperimentConfig, b: &ExperimentConfig) -> bool {
+    let normal = |c: &ExperimentConfig| ExperimentConfig {
+        seed: 0,
+        steps: 0,
+        eval_interval: 0,
+        attention_interval: 0,
+        memory_limit_mib: 0,
+        ..c.clone()
+    };
+    normal(a) == normal(b)
 }
 
 /// The 0-based line of a TOML error inside `text`.

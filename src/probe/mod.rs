@@ -103,7 +103,8 @@ fn report(probe: &'static str, hidden: &[Vec<f32>], rows: usize, seq: usize, pai
             let (mut score, mut first) = (0.0f32, None::<usize>);
             for &(a, b, p) in pairs {
                 let diff = max_diff(&values[(a * seq + p) * d..][..d], &values[(b * seq + p) * d..][..d]);
-                score = score.max(diff);
+                // NaN outputs are no evidence of a sound mask: the score stays NaN.
+                score = if score.is_nan() || diff.is_nan() { f32::NAN } else { score.max(diff) };
                 if diff > TOLERANCE && first.is_none_or(|f| p < f) {
                     first = Some(p);
                 }
@@ -113,7 +114,7 @@ fn report(probe: &'static str, hidden: &[Vec<f32>], rows: usize, seq: usize, pai
         .collect();
     LeakReport {
         probe,
-        leak: layers.iter().any(|l| l.score > TOLERANCE),
+        leak: layers.iter().any(|l| l.score > TOLERANCE || l.score.is_nan()),
         tolerance: TOLERANCE,
         layers,
         note: None,
@@ -126,8 +127,9 @@ fn redraw(rng: &mut Rng, token: i64, vocab: usize) -> i64 {
     ((token as usize + shift) % vocab) as i64
 }
 
+/// Largest absolute difference; NaN if any value is NaN (f32::max would drop it).
 fn max_diff(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, |m, d| if m.is_nan() || d.is_nan() { f32::NAN } else { m.max(d) })
 }
 
 /// Every layer's output for a batch, read back as `[rows, seq, d_model]` row-major.

@@ -15,8 +15,12 @@ const SPLIT_CHECK_DRAWS: usize = 4096;
 
 /// Whether an example belongs to the evaluation split.
 pub fn is_held_out(example: &Example) -> bool {
+    // The real tokens and the scored targets only: where the padding goes (left or
+    // right) must not move an example from one split to the other.
+    let real = example.tokens.iter().zip(&example.padding).filter(|(_, pad)| !**pad).map(|(t, _)| *t);
+    let scored = example.targets.iter().zip(&example.loss_mask).filter(|(_, scored)| **scored).map(|(t, _)| *t);
     let mut hash = 0xCBF2_9CE4_8422_2325u64; // FNV-1a, then a SplitMix finish
-    for &t in example.tokens.iter().chain(&[u32::MAX]).chain(&example.targets) {
+    for t in real.chain([u32::MAX]).chain(scored) {
         hash = (hash ^ t as u64).wrapping_mul(0x0000_0100_0000_01B3);
     }
     Rng::new(hash).next_u64() % HELD_OUT_ONE_IN == 0
@@ -128,6 +132,17 @@ mod tests {
         brackets_train_and_eval_are_disjoint: TaskKind::Brackets,
         word_order_train_and_eval_are_disjoint: TaskKind::WordOrder,
         char_lm_train_and_eval_are_disjoint: TaskKind::CharLm,
+    }
+
+    #[test]
+    fn the_padding_side_does_not_move_an_example_between_splits() {
+        let right = TaskConfig::for_kind(TaskKind::Brackets).build().unwrap();
+        let left = TaskConfig { pad_side: crate::tasks::PadSide::Left, ..TaskConfig::for_kind(TaskKind::Brackets) }.build().unwrap();
+        let (mut a, mut b) = (Rng::new(4), Rng::new(4));
+        for _ in 0..500 {
+            let (r, l) = (right.draw(&mut a), left.draw(&mut b));
+            assert_eq!(is_held_out(&r), is_held_out(&l));
+        }
     }
 
     #[test]

@@ -92,6 +92,10 @@ fn claims_that_could_not_show_anything_are_parse_errors_naming_file_and_line() {
             "statement = \"x\"\nsteps = 10\nexpect = [\"b.eval_accuracy >= a.eval_accuracy\"]\n[a]\nset = { \"model.positional\" = \"none\" }\n[b]\nset = { \"model.positional\" = \"none\" }",
             "same experiment",
         ),
+        (
+            "statement = \"x\"\nsteps = 10\nexpect = [\"b.eval_accuracy >= a.eval_accuracy\"]\n[b]\nset = { \"seed\" = 5, \"steps\" = 99 }",
+            "same experiment",
+        ),
     ];
     for (claim, needle) in cases {
         let err = parse(claim).expect_err(claim);

@@ -113,3 +113,83 @@ fn the_readme_example_lesson_parses_and_its_claim_holds() {
     let reports = verify_lesson(&lesson, &[0]);
     assert!(reports.iter().all(|r| r.passed), "{reports:#?}");
 }
+
+/// The checks the learner sees tick for the model the lesson wants and not for the
+/// one it warns about: each lesson's check is evaluated on the facts of real runs.
+mod checks_tick_only_for_the_right_model {
+    use attention_workbench::config::{MaskKind, MaskReading};
+    use attention_workbench::lessons::LiveFacts;
+    use attention_workbench::training::{Session, StepOutcome};
+
+    use super::lesson;
+
+    fn trained(config: attention_workbench::config::ExperimentConfig, steps: usize) -> Session {
+        let mut session = Session::new(config).unwrap();
+        for _ in 0..steps {
+            assert!(matches!(session.step(false), StepOutcome::Done { .. }));
+        }
+        session
+    }
+
+    #[test]
+    fn lesson_03_soft_fresh_attention_ticks_only_with_scaling() {
+        let lesson = lesson("03");
+        let check = lesson.checks().next().unwrap();
+        for seed in 0..6 {
+            for scale in [true, false] {
+                let mut config = lesson.start.clone();
+                config.seed = seed;
+                config.model.layers.iter_mut().for_each(|l| l.scale = scale);
+                let session = trained(config, 1);
+                let snapshot = session.attention_snapshot();
+                let facts = LiveFacts { step: 1, attention: Some(&snapshot), ..LiveFacts::default() };
+                assert_eq!(check.condition.evaluate(&facts), Some(scale), "seed {seed}, scale {scale}: {}", check.condition.text);
+            }
+        }
+    }
+
+    /// The facts the window would have after training `config` for `steps`.
+    fn check_after(check: &attention_workbench::lessons::CheckBlock, config: attention_workbench::config::ExperimentConfig, steps: usize) -> Option<bool> {
+        let mut session = trained(config, steps);
+        let eval = session.evaluate();
+        let loss = session.recent_train_loss(20);
+        let facts = LiveFacts {
+            step: steps,
+            loss,
+            eval_loss: Some(eval.loss),
+            eval_accuracy: Some(eval.accuracy),
+            sequence_accuracy: Some(eval.sequence_accuracy),
+            generation_loss: Some(eval.generation_loss),
+            ..LiveFacts::default()
+        };
+        check.condition.evaluate(&facts)
+    }
+
+    #[test]
+    fn lesson_07_ticks_for_the_causal_model_and_not_for_the_peeking_one() {
+        let lesson = lesson("07");
+        let check = lesson.checks().next().unwrap();
+        for seed in 0..2 {
+            for (mask, expected) in [(MaskKind::Causal, true), (MaskKind::Bidirectional, false)] {
+                let mut config = lesson.start.clone();
+                config.seed = seed;
+                config.model.layers.iter_mut().for_each(|l| l.mask = mask);
+                assert_eq!(check_after(check, config, 300), Some(expected), "seed {seed}, {mask:?}: {}", check.condition.text);
+            }
+        }
+    }
+
+    #[test]
+    fn lesson_08_ticks_for_the_correct_mask_and_not_for_the_inverted_one() {
+        let lesson = lesson("08");
+        let check = lesson.checks().next().unwrap();
+        for seed in 0..3 {
+            for (reading, expected) in [(MaskReading::KeepIsTrue, true), (MaskReading::MaskedIsTrue, false)] {
+                let mut config = lesson.start.clone();
+                config.seed = seed;
+                config.model.layers.iter_mut().for_each(|l| l.mask_reading = reading);
+                assert_eq!(check_after(check, config, 300), Some(expected), "seed {seed}, {reading:?}: {}", check.condition.text);
+            }
+        }
+    }
+}
