@@ -7,6 +7,9 @@ use crate::tasks::TaskKind;
 pub enum AppAction {
     /// Start a run, or resume a paused one (applying pending edits first).
     StartOrResume,
+    /// Help menu: the short guide, and the version and licence.
+    ShowGettingStarted,
+    ShowAbout,
     Pause,
     StepOnce,
     /// Fresh weights from the edited config.

@@ -128,6 +128,9 @@ pub struct WorkbenchApp {
     /// The bug-hunt case whose experiment is loaded, until another experiment is.
     bug_case: Option<String>,
     help_open: bool,
+    about_open: bool,
+    /// Open on the first start, and from the Help menu.
+    getting_started_open: bool,
     frame_times: FrameTimes,
     notices_tx: Sender<Banner>,
     notices: Receiver<Banner>,
@@ -143,8 +146,11 @@ impl WorkbenchApp {
         let waker: crate::training::Waker = Arc::new(move || wake_ctx.request_repaint());
         let trainer = TrainerHandle::spawn(state.config.clone(), tx, Some(waker));
         let (notices_tx, notices) = channel();
+        // A state saved before has a lesson; a first start opens the guide.
+        let first_start = state == PersistedState::default();
         let mut lessons = LessonRunner::default();
         lessons.open_id(&state.lesson);
+        lessons.saved_experiment = state.saved_experiment.clone();
         Self {
             applied: state.config.clone(),
             checked: Checked::of(&state.config),
@@ -165,6 +171,8 @@ impl WorkbenchApp {
             bug_cases: crate::bughunt::cases(),
             bug_case: None,
             help_open: false,
+            about_open: false,
+            getting_started_open: first_start,
             frame_times: FrameTimes::from_env(),
             notices_tx,
             notices,
@@ -237,7 +245,13 @@ impl WorkbenchApp {
         let error = self.view.banner.as_ref().is_some_and(|b| b.kind == crate::app::run_view::BannerKind::Error);
         let strip = if error { strip.min_size(ui::banner::STRIP_HEIGHT) } else { strip.exact_size(ui::banner::STRIP_HEIGHT) };
         strip.show(ui, |ui| {
-            ui::banner::status_strip_ui(ui, self.view.banner.as_ref(), &mut actions);
+            let hint = match self.view.status {
+                RunStatus::Ready if self.view.step == 0 => "Press Start (Space) to train this experiment, or a ▶ Try it button in the lesson. F1 lists the shortcuts.",
+                RunStatus::Finished => "The run has finished: Continue (Space) trains further, Reset (R) starts over, or try the next step of the lesson.",
+                RunStatus::Paused => "Paused: Resume (Space), train one step (S), or inspect the panels.",
+                _ => "Messages about your run appear here. F1 lists the keyboard shortcuts.",
+            };
+            ui::banner::status_strip_ui(ui, self.view.banner.as_ref(), hint, &mut actions);
         });
         let hide_mask_knobs = self.bug_case_unsolved();
         if self.state.layout.model_editor {
@@ -306,6 +320,8 @@ impl WorkbenchApp {
         });
         self.attention_rect = Some(central.response.rect);
         self.confirm_modal(ui.ctx(), &mut actions);
+        ui::menu_bar::getting_started_window(ui.ctx(), &mut self.getting_started_open);
+        ui::menu_bar::about_window(ui.ctx(), &mut self.about_open);
         if self.help_open {
             ui::menu_bar::help_window(ui.ctx(), &mut self.help_open);
         }
@@ -365,6 +381,13 @@ impl WorkbenchApp {
         true
     }
 
+    /// What is remembered for the next launch, including the experiment kept aside
+    /// while a lesson's is loaded.
+    pub fn state_to_save(&mut self) -> &PersistedState {
+        self.state.saved_experiment = self.lessons.saved_experiment.clone();
+        &self.state
+    }
+
     /// A bug-hunt case is loaded and not yet named or revealed: its planted knobs stay hidden.
     pub fn bug_case_unsolved(&self) -> bool {
         self.bug_case.as_ref().is_some_and(|id| !self.state.solved_bugs.contains(id) && !self.bug_hunt.is_revealed(id))
@@ -384,7 +407,7 @@ impl eframe::App for WorkbenchApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        storage.set_string(STORAGE_KEY, self.state.to_stored());
+        storage.set_string(STORAGE_KEY, self.state_to_save().to_stored());
     }
 
     fn on_exit(&mut self) {

@@ -128,6 +128,8 @@ impl WorkbenchApp {
                 self.trainer.send(TrainCommand::SetProbe(text));
             }
             AppAction::ToggleHelp => self.help_open = !self.help_open,
+            AppAction::ShowGettingStarted => self.getting_started_open = true,
+            AppAction::ShowAbout => self.about_open = true,
             AppAction::LoadBugCase(id) => {
                 if let Some(case) = self.bug_cases.iter().find(|c| c.id == id).cloned() {
                     let config = case.config.clone();

@@ -81,11 +81,12 @@ impl Series {
         last
     }
 
-    /// Whether points lie far apart (evaluations every few dozen steps): such a
-    /// curve is drawn with a marker on every raw point.
+    /// Whether points lie far apart (evaluations, every 100 steps by default): such
+    /// a curve is drawn with a marker on every raw point. Gradient reports (every
+    /// 10 steps) and training steps are dense enough to read as a line.
     pub fn is_sparse(&self) -> bool {
         let points = self.points();
-        points.len() >= 2 && (points[points.len() - 1][0] - points[0][0]) / (points.len() - 1) as f64 > 4.0
+        points.len() >= 2 && (points[points.len() - 1][0] - points[0][0]) / (points.len() - 1) as f64 > 20.0
     }
 
     pub fn len(&self) -> usize {

@@ -25,6 +25,9 @@ pub struct PersistedState {
     pub lesson: String,
     /// Per lesson id, the lines of the checks that passed.
     pub lesson_progress: std::collections::BTreeMap<String, std::collections::BTreeSet<usize>>,
+    /// The learner's own experiment, set aside while a lesson's is loaded
+    /// ("Restore my experiment" brings it back, also after a restart).
+    pub saved_experiment: Option<ExperimentConfig>,
 }
 
 /// The views of the central area.
@@ -41,18 +44,22 @@ pub enum CentralView {
 }
 
 impl Default for PersistedState {
+    /// The first start: lesson 01 open with its experiment loaded, so the screen
+    /// matches what the lesson describes.
     fn default() -> Self {
+        let first = crate::lessons::builtin().into_iter().next().and_then(Result::ok);
         Self {
-            config: ExperimentConfig::default(),
-            preset: "lesson".to_string(),
+            config: first.as_ref().map_or_else(ExperimentConfig::default, |l| l.start.clone()),
+            preset: if first.is_some() { "custom".to_string() } else { "lesson".to_string() },
+            lesson: first.map(|l| l.id).unwrap_or_default(),
             layout: Layout::default(),
             dark_mode: true,
             probe_text: String::new(),
             plots: PlotSettings::default(),
             central: CentralView::default(),
             solved_bugs: Default::default(),
-            lesson: String::new(),
             lesson_progress: Default::default(),
+            saved_experiment: None,
         }
     }
 }

@@ -31,7 +31,7 @@ impl AttentionPanel {
             ui.label("probe:");
             let edit = ui.add(
                 egui::TextEdit::singleline(probe_text)
-                    .hint_text("type tokens separated by spaces, then Enter")
+                    .hint_text("tokens, then Enter")
                     .desired_width(260.0),
             );
             edit.clone().on_hover_text(

@@ -9,10 +9,11 @@ use crate::app::run_view::{Banner, BannerKind};
 /// Height of the strip in points.
 pub const STRIP_HEIGHT: f32 = 26.0;
 
-pub fn status_strip_ui(ui: &mut egui::Ui, banner: Option<&Banner>, actions: &mut Vec<AppAction>) {
+/// With no message, what to do next: `idle_hint` comes from the run's state.
+pub fn status_strip_ui(ui: &mut egui::Ui, banner: Option<&Banner>, idle_hint: &str, actions: &mut Vec<AppAction>) {
     let Some(banner) = banner else {
         ui.centered_and_justified(|ui| {
-            ui.weak("Messages about your run appear here. F1 lists the keyboard shortcuts.");
+            ui.weak(idle_hint);
         });
         return;
     };

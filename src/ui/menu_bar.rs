@@ -43,9 +43,15 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &mut PersistedState, can_undo: bool
             ui.checkbox(&mut state.dark_mode, "Dark theme");
         });
         ui.menu_button("Help", |ui| {
-            if ui.button("Keyboard shortcuts").clicked() {
-                actions.push(AppAction::ToggleHelp);
-                ui.close();
+            for (label, shortcut, action) in [
+                ("Getting started", "", AppAction::ShowGettingStarted),
+                ("Keyboard shortcuts", "F1", AppAction::ToggleHelp),
+                ("About Attention Workbench", "", AppAction::ShowAbout),
+            ] {
+                if ui.add(egui::Button::new(label).shortcut_text(shortcut)).clicked() {
+                    actions.push(action);
+                    ui.close();
+                }
             }
         });
     });
@@ -73,5 +79,34 @@ pub fn help_window(ctx: &egui::Context, open: &mut bool) {
             }
         });
         ui.label("Shortcuts without Ctrl are ignored while you type in a text box.");
+    });
+}
+
+/// The first steps, in the order a newcomer takes them.
+pub const GETTING_STARTED: [&str; 5] = [
+    "The lesson on the right explains one idea at a time. Lesson 1's experiment is already loaded.",
+    "Press Start (or Space) to train it, and watch the loss fall in the plots at the bottom.",
+    "Press a ▶ Try it button in the lesson: it changes the model (the lesson shows what changed) and trains it again.",
+    "Open the attention grid (Attention tab) to see where each head looks; hover a cell for its weight.",
+    "Checks in the lesson tick by themselves when your run shows the idea; each claim can be verified with three seeds.",
+];
+
+pub fn getting_started_window(ctx: &egui::Context, open: &mut bool) {
+    egui::Window::new("Getting started").open(open).resizable(false).collapsible(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+        ui.set_max_width(440.0);
+        for (i, step) in GETTING_STARTED.iter().enumerate() {
+            ui.label(format!("{}. {step}", i + 1));
+        }
+        ui.add_space(6.0);
+        ui.weak("Close this window to begin; Help → Getting started brings it back.");
+    });
+}
+
+pub fn about_window(ctx: &egui::Context, open: &mut bool) {
+    egui::Window::new("About Attention Workbench").open(open).resizable(false).collapsible(false).show(ctx, |ui| {
+        ui.strong(format!("Attention Workbench {}", env!("CARGO_PKG_VERSION")));
+        ui.label(env!("CARGO_PKG_DESCRIPTION"));
+        ui.label(format!("Licence: {}", env!("CARGO_PKG_LICENSE")));
+        ui.label("Built with egui, egui_plot, egui_commonmark and burn.");
     });
 }

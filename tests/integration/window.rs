@@ -263,3 +263,35 @@ fn bug_hunt_fits_the_default_window_and_hides_its_planted_knobs_until_revealed()
     harness.run_steps(2);
     assert!(harness.query_all_by_label_contains("hidden for the bug hunt").next().is_none(), "revealed: the knobs show again");
 }
+
+#[test]
+fn a_first_start_opens_lesson_01_with_its_experiment_and_a_short_guide() {
+    let state = PersistedState::default();
+    assert_eq!(state.config.task.kind, TaskKind::Lookup, "the screen matches lesson 01's dictionary task");
+    assert_eq!(state.lesson, "01-why-attention");
+    let mut harness = harness(state);
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    assert!(harness.query_by_label("Getting started").is_some(), "the guide opens on a first start");
+    assert!(harness.query_by_label_contains("Press Start (Space) to train this experiment").is_some(), "the strip says what to press first");
+    // Help → About (the menu item's action) shows the version and licence.
+    harness.state_mut().perform(attention_workbench::app::actions::AppAction::ShowAbout);
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains("Licence: MIT OR Apache-2.0").is_some());
+}
+
+#[test]
+fn restore_my_experiment_survives_a_restart() {
+    let mut window = harness(small_state());
+    let index = window.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with("05"))).unwrap();
+    window.state_mut().perform(attention_workbench::app::actions::AppAction::OpenLesson(index));
+    window.state_mut().perform(attention_workbench::app::actions::AppAction::LoadLessonStart);
+    window.run_steps(2);
+    let saved = window.state_mut().state_to_save().clone();
+    assert_eq!(saved.saved_experiment.as_ref().map(|c| c.task.kind), Some(TaskKind::Copy), "the learner's copy experiment is remembered");
+    // A new window from the saved state still offers it back.
+    let mut restarted = harness(PersistedState::from_stored(&saved.to_stored()));
+    restarted.run_steps(2);
+    restarted.get_by_label("Restore my experiment").click();
+    restarted.run_steps(2);
+    assert_eq!(restarted.state().state.config.task.kind, TaskKind::Copy);
+}
