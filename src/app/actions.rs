@@ -7,6 +7,9 @@ use crate::tasks::TaskKind;
 pub enum AppAction {
     /// Start a run, or resume a paused one (applying pending edits first).
     StartOrResume,
+    /// A path typed in the path field (where no file dialog could open).
+    UsePath(crate::app::files::PathRequest, std::path::PathBuf),
+    CancelPath(crate::app::files::PathRequest),
     /// Help menu: the short guide, and the version and licence.
     ShowGettingStarted,
     ShowAbout,

@@ -32,26 +32,97 @@ pub fn save_png_region(image: &egui::ColorImage, rect: egui::Rect, pixels_per_po
     write_atomic(path, &encoded).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// The native dialogs. Each returns None when cancelled (or when no dialog can be
-/// shown on this desktop), and the app then says nothing happened.
-pub mod dialogs {
-    use super::*;
+/// Something the learner asked to read or write, waiting for a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathRequest {
+    OpenExperiment,
+    SaveExperiment,
+    SaveRun,
+    LoadRun,
+    ExportCsv,
+    ExportPlots,
+    ExportAttention,
+    OpenLessonPack,
+}
 
-    pub fn open_json(title: &str) -> Option<PathBuf> {
-        rfd::FileDialog::new().set_title(title).add_filter("experiment", &["json"]).pick_file()
+impl PathRequest {
+    /// The dialog's title, and the path field's heading.
+    pub fn title(self) -> &'static str {
+        match self {
+            PathRequest::OpenExperiment => "Open an experiment",
+            PathRequest::SaveExperiment => "Save the experiment",
+            PathRequest::SaveRun => "Save the run into a folder",
+            PathRequest::LoadRun => "Load a run folder",
+            PathRequest::ExportCsv => "Export metrics as CSV",
+            PathRequest::ExportPlots => "Export the plots as PNG",
+            PathRequest::ExportAttention => "Export the attention grid as PNG",
+            PathRequest::OpenLessonPack => "Open a lesson pack",
+        }
     }
 
-    pub fn save_file(title: &str, default_name: &str, extension: &str) -> Option<PathBuf> {
-        rfd::FileDialog::new()
-            .set_title(title)
-            .set_file_name(default_name)
-            .add_filter(extension, &[extension])
-            .save_file()
+    /// The suggested name, for a save; empty for an open.
+    pub fn default_name(self) -> &'static str {
+        match self {
+            PathRequest::SaveExperiment => "experiment.json",
+            PathRequest::SaveRun => "run",
+            PathRequest::ExportCsv => "metrics.csv",
+            PathRequest::ExportPlots => "plots.png",
+            PathRequest::ExportAttention => "attention.png",
+            PathRequest::OpenExperiment | PathRequest::LoadRun | PathRequest::OpenLessonPack => "",
+        }
     }
 
-    pub fn pick_folder(title: &str) -> Option<PathBuf> {
-        rfd::FileDialog::new().set_title(title).pick_folder()
+    /// What a cancel leaves untouched, said plainly.
+    pub fn cancelled(self) -> &'static str {
+        match self {
+            PathRequest::OpenExperiment => "Open cancelled: nothing changed.",
+            PathRequest::LoadRun => "Load cancelled: the current run is unchanged.",
+            PathRequest::OpenLessonPack => "Open cancelled: the lessons are unchanged.",
+            PathRequest::SaveExperiment | PathRequest::SaveRun => "Save cancelled: nothing was written.",
+            PathRequest::ExportCsv | PathRequest::ExportPlots | PathRequest::ExportAttention => "Export cancelled: nothing was written.",
+        }
     }
+
+    /// Ask the desktop's file dialog.
+    pub fn dialog(self) -> DialogAnswer {
+        let start = std::time::Instant::now();
+        let title = self.title();
+        let path = match self {
+            PathRequest::OpenExperiment => rfd::FileDialog::new().set_title(title).add_filter("experiment", &["json"]).pick_file(),
+            PathRequest::SaveRun | PathRequest::LoadRun | PathRequest::OpenLessonPack => rfd::FileDialog::new().set_title(title).pick_folder(),
+            _ => {
+                let extension = self.default_name().rsplit('.').next().unwrap_or("");
+                rfd::FileDialog::new().set_title(title).set_file_name(self.default_name()).add_filter(extension, &[extension]).save_file()
+            }
+        };
+        match path {
+            Some(path) => DialogAnswer::Chosen(path),
+            // A person needs longer than this to cancel: the dialog never showed.
+            None if !dialogs_available() || start.elapsed() < std::time::Duration::from_millis(150) => DialogAnswer::Unavailable,
+            None => DialogAnswer::Cancelled,
+        }
+    }
+}
+
+/// What the file dialog gave back.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DialogAnswer {
+    Chosen(PathBuf),
+    Cancelled,
+    /// No dialog could be shown on this desktop (no portal, no zenity).
+    Unavailable,
+}
+
+/// Whether this desktop can show a file dialog at all: on Linux rfd needs the
+/// desktop portal (a D-Bus session) or the `zenity` program.
+pub fn dialogs_available() -> bool {
+    if !cfg!(target_os = "linux") {
+        return true;
+    }
+    let on_path = |program: &str| {
+        std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+    };
+    std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some() || on_path("zenity")
 }
 
 #[cfg(test)]

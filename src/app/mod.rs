@@ -129,6 +129,8 @@ pub struct WorkbenchApp {
     bug_case: Option<String>,
     help_open: bool,
     about_open: bool,
+    /// Where no file dialog can open: what is asked for and the typed path.
+    pub path_prompt: Option<(files::PathRequest, String)>,
     /// Open on the first start, and from the Help menu.
     getting_started_open: bool,
     frame_times: FrameTimes,
@@ -172,6 +174,7 @@ impl WorkbenchApp {
             bug_case: None,
             help_open: false,
             about_open: false,
+            path_prompt: None,
             getting_started_open: first_start,
             frame_times: FrameTimes::from_env(),
             notices_tx,
@@ -322,6 +325,9 @@ impl WorkbenchApp {
         self.confirm_modal(ui.ctx(), &mut actions);
         ui::menu_bar::getting_started_window(ui.ctx(), &mut self.getting_started_open);
         ui::menu_bar::about_window(ui.ctx(), &mut self.about_open);
+        if let Some((request, text)) = &mut self.path_prompt {
+            ui::path_prompt::path_prompt_ui(ui.ctx(), *request, text, &mut actions);
+        }
         if self.help_open {
             ui::menu_bar::help_window(ui.ctx(), &mut self.help_open);
         }

@@ -7,6 +7,7 @@ use eframe::egui;
 
 use super::actions::AppAction;
 use super::run_view::{Banner, BannerKind, RunStatus};
+use super::files::PathRequest;
 use super::{CUSTOM, Checked, WorkbenchApp, files};
 use crate::config::{ExperimentConfig, preset};
 use crate::tasks::TaskConfig;
@@ -85,34 +86,21 @@ impl WorkbenchApp {
                     self.state.preset = name;
                 }
             }
-            AppAction::OpenExperiment => {
-                if let Some(path) = files::dialogs::open_json("Open experiment") {
-                    self.open_experiment(&path);
-                } else {
-                    self.notice(BannerKind::Info, "open cancelled: nothing changed".into());
-                }
+            AppAction::OpenExperiment => self.ask_path(PathRequest::OpenExperiment),
+            AppAction::SaveExperiment => self.ask_path(PathRequest::SaveExperiment),
+            AppAction::SaveRun => self.ask_path(PathRequest::SaveRun),
+            AppAction::LoadRun => self.ask_path(PathRequest::LoadRun),
+            AppAction::ExportCsv => self.ask_path(PathRequest::ExportCsv),
+            AppAction::ExportPlots => self.ask_path(PathRequest::ExportPlots),
+            AppAction::ExportAttention => self.ask_path(PathRequest::ExportAttention),
+            AppAction::UsePath(request, path) => {
+                self.path_prompt = None;
+                self.use_path(request, path);
             }
-            AppAction::SaveExperiment => {
-                if let Some(path) = files::dialogs::save_file("Save experiment", "experiment.json", "json") {
-                    self.save_experiment(&path);
-                } else {
-                    self.notice(BannerKind::Info, "save cancelled: nothing was written".into());
-                }
+            AppAction::CancelPath(request) => {
+                self.path_prompt = None;
+                self.notice(BannerKind::Info, request.cancelled().to_string());
             }
-            AppAction::SaveRun => match files::dialogs::pick_folder("Save the run into a folder") {
-                Some(dir) => self.trainer.send(TrainCommand::Save(dir)),
-                None => self.notice(BannerKind::Info, "save cancelled: nothing was written".into()),
-            },
-            AppAction::LoadRun => match files::dialogs::pick_folder("Load a run folder") {
-                Some(dir) => self.load_run(dir),
-                None => self.notice(BannerKind::Info, "load cancelled: the current run is unchanged".into()),
-            },
-            AppAction::ExportCsv => match files::dialogs::save_file("Export metrics", "metrics.csv", "csv") {
-                Some(path) => self.trainer.send(TrainCommand::ExportMetrics(path)),
-                None => self.notice(BannerKind::Info, "export cancelled".into()),
-            },
-            AppAction::ExportPlots => self.export_png(self.plots_rect, "plots.png"),
-            AppAction::ExportAttention => self.export_png(self.attention_rect, "attention.png"),
             AppAction::Undo => {
                 if let Some(previous) = self.undo.undo(&self.state.config) {
                     self.state.config = previous;
@@ -154,10 +142,7 @@ impl WorkbenchApp {
                     }
                 }
             }
-            AppAction::OpenLessonPack => match files::dialogs::pick_folder("Open a lesson pack") {
-                Some(dir) => self.add_lesson_pack(&dir),
-                None => self.notice(BannerKind::Info, "no folder chosen: the lessons are unchanged".into()),
-            },
+            AppAction::OpenLessonPack => self.ask_path(PathRequest::OpenLessonPack),
             AppAction::LoadLessonStart => {
                 if let Some(start) = self.lessons.lesson().map(|l| l.start.clone()) {
                     if self.lessons.saved_experiment.is_none() {
@@ -283,12 +268,43 @@ impl WorkbenchApp {
         self.view.show_banner(Banner { kind, text });
     }
 
-    fn export_png(&mut self, rect: Option<egui::Rect>, default_name: &str) {
-        let Some(rect) = rect else {
-            return self.notice(BannerKind::Warning, "that panel is hidden; show it first (View menu)".into());
+    /// Ask the file dialog for a path; where none can open, ask in a path field.
+    fn ask_path(&mut self, request: PathRequest) {
+        let hidden = match request {
+            PathRequest::ExportPlots => self.plots_rect.is_none(),
+            PathRequest::ExportAttention => self.attention_rect.is_none(),
+            _ => false,
         };
-        let Some(path) = files::dialogs::save_file("Export PNG", default_name, "png") else {
-            return self.notice(BannerKind::Info, "export cancelled".into());
+        if hidden {
+            return self.notice(BannerKind::Warning, "That panel is hidden; show it first (View menu).".into());
+        }
+        match request.dialog() {
+            files::DialogAnswer::Chosen(path) => self.use_path(request, path),
+            files::DialogAnswer::Cancelled => self.notice(BannerKind::Info, request.cancelled().to_string()),
+            files::DialogAnswer::Unavailable => {
+                let folder = std::env::current_dir().unwrap_or_default();
+                self.path_prompt = Some((request, folder.join(request.default_name()).display().to_string()));
+            }
+        }
+    }
+
+    /// Do what was asked with the chosen path.
+    fn use_path(&mut self, request: PathRequest, path: PathBuf) {
+        match request {
+            PathRequest::OpenExperiment => self.open_experiment(&path),
+            PathRequest::SaveExperiment => self.save_experiment(&path),
+            PathRequest::SaveRun => self.trainer.send(TrainCommand::Save(path)),
+            PathRequest::LoadRun => self.load_run(path),
+            PathRequest::ExportCsv => self.trainer.send(TrainCommand::ExportMetrics(path)),
+            PathRequest::ExportPlots => self.export_png(self.plots_rect, path),
+            PathRequest::ExportAttention => self.export_png(self.attention_rect, path),
+            PathRequest::OpenLessonPack => self.add_lesson_pack(&path),
+        }
+    }
+
+    fn export_png(&mut self, rect: Option<egui::Rect>, path: PathBuf) {
+        let Some(rect) = rect else {
+            return self.notice(BannerKind::Warning, "That panel is hidden; show it first (View menu).".into());
         };
         let tx = self.notices_tx.clone();
         let ctx = self.ctx.clone();

@@ -13,6 +13,7 @@ pub mod lesson_panel;
 pub mod mask_inspector;
 pub mod menu_bar;
 pub mod model_editor;
+pub mod path_prompt;
 pub mod plots_panel;
 pub mod positions_panel;
 pub mod saturation_panel;

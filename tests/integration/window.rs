@@ -295,3 +295,26 @@ fn restore_my_experiment_survives_a_restart() {
     restarted.run_steps(2);
     assert_eq!(restarted.state().state.config.task.kind, TaskKind::Copy);
 }
+
+#[test]
+fn where_no_file_dialog_opens_a_path_field_asks_and_the_file_is_written() {
+    use attention_workbench::app::files::PathRequest;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("typed.json");
+    let mut harness = harness(small_state());
+    // What `ask_path` does when the dialog reports it could not open.
+    harness.state_mut().path_prompt = Some((PathRequest::SaveExperiment, path.display().to_string()));
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains("No file dialog could be opened").is_some(), "it says why, not 'cancelled'");
+    harness.get_by_label("OK").click();
+    harness.run_steps(2);
+    assert!(harness.state().path_prompt.is_none());
+    let saved = attention_workbench::app::files::load_experiment(&path).unwrap();
+    assert_eq!(saved, harness.state().state.config);
+    // Cancel says what was left untouched.
+    harness.state_mut().path_prompt = Some((PathRequest::ExportCsv, String::new()));
+    harness.run_steps(2);
+    harness.get_by_label("Cancel").click();
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains("Export cancelled: nothing was written.").is_some());
+}

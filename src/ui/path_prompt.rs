@@ -1,0 +1,31 @@
+//! The path field: where the desktop cannot show a file dialog (no portal, no
+//! zenity), the app says so and lets the learner type the path instead.
+
+use eframe::egui;
+
+use crate::app::actions::AppAction;
+use crate::app::files::PathRequest;
+
+pub fn path_prompt_ui(ctx: &egui::Context, request: PathRequest, text: &mut String, actions: &mut Vec<AppAction>) {
+    egui::Window::new(request.title())
+        .id(egui::Id::unique("path_prompt"))
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            ui.label("No file dialog could be opened on this desktop, so type the path here.");
+            let folder = matches!(request, PathRequest::SaveRun | PathRequest::LoadRun | PathRequest::OpenLessonPack);
+            ui.weak(if folder { "A folder path." } else { "A file path; a relative path starts in the folder the app was started from." });
+            let edit = ui.add(egui::TextEdit::singleline(text).desired_width(420.0));
+            let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            ui.horizontal(|ui| {
+                let ok = ui.add_enabled(!text.trim().is_empty(), egui::Button::new("OK"));
+                if ok.clicked() || (entered && !text.trim().is_empty()) {
+                    actions.push(AppAction::UsePath(request, std::path::PathBuf::from(text.trim())));
+                }
+                if ui.button("Cancel").clicked() {
+                    actions.push(AppAction::CancelPath(request));
+                }
+            });
+        });
+}
