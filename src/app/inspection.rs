@@ -18,6 +18,9 @@ pub struct Inspection {
     /// Sum of each query row's weights (1 for a correct softmax; less when masking
     /// happened after the softmax; 0 for empty rows).
     pub row_sums: Vec<f32>,
+    /// Whether the intended mask itself lets some position see a later one (a
+    /// bidirectional or windowed layer): the causality probe then flags it by design.
+    pub intended_sees_future: bool,
 }
 
 /// Inspect one head of one layer; None when the layer has no attention.
@@ -31,6 +34,7 @@ pub fn inspect(snapshot: &AttentionSnapshot, layer: usize, head: usize) -> Optio
 /// The same, on raw `seq × seq` maps.
 pub fn inspect_maps(weights: &[f32], applied: &[bool], intended: &[bool], seq: usize) -> Inspection {
     let mut inspection = Inspection::default();
+    inspection.intended_sees_future = (0..seq).any(|q| (q + 1..seq).any(|k| intended[q * seq + k]));
     for q in 0..seq {
         let row = q * seq..(q + 1) * seq;
         if !applied[row.clone()].iter().any(|k| *k) {
@@ -71,5 +75,8 @@ mod tests {
         let clean = inspect_maps(&correct, &causal, &causal, seq);
         assert!(clean.leaking_cells.is_empty() && clean.empty_rows.is_empty());
         assert_eq!(clean.mask_differences, 0);
+        assert!(!clean.intended_sees_future, "a causal mask sees no later key");
+        let bidirectional = [true; 9];
+        assert!(inspect_maps(&correct, &bidirectional, &bidirectional, seq).intended_sees_future);
     }
 }

@@ -65,6 +65,12 @@ impl MaskInspector {
         let error = ui.visuals().error_fg_color;
         if inspection.leaking_cells.is_empty() {
             ui.label("✔ no weight reaches a position the intended mask hides");
+            if inspection.intended_sees_future {
+                ui.weak(
+                    "This layer's intended mask is not causal (bidirectional or a window reaching ahead): positions are meant to see later ones, \
+                     so the causality probe reports a leak here by design. It matters only for a model that must write one token at a time.",
+                );
+            }
         } else {
             ui.colored_label(error, format!(
                 "⚠ {} cells leak: weight reaches a position the intended mask hides (outlined in red)",
@@ -135,7 +141,7 @@ fn probe_ui(ui: &mut egui::Ui, report: &LeakReport) {
         .layers
         .iter()
         .map(|l| match l.first_leaking_position {
-            Some(p) => format!("layer {}: leaks from position {p} (change {:.1e})", l.layer, l.score),
+            Some(p) => format!("layer {}: leaks from position {p} (outputs move by up to {})", l.layer, crate::experiments::plain_number(l.score as f64)),
             None => format!("layer {}: sound", l.layer),
         })
         .collect::<Vec<_>>()

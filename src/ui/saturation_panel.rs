@@ -26,7 +26,10 @@ impl SaturationPanel {
         };
         let width = (ui.available_width() / 2.0 - 10.0).max(200.0);
         let height = (ui.available_height() - 30.0).clamp(150.0, 400.0);
-        let axis = |mark: egui_plot::GridMark, _: &std::ops::RangeInclusive<f64>| format!("{}", 2f64.powf(mark.value).round());
+        // The x axis is log2(d_k): label the whole powers of two only.
+        let axis = |mark: egui_plot::GridMark, _: &std::ops::RangeInclusive<f64>| {
+            if (mark.value - mark.value.round()).abs() < 1e-6 && mark.value >= 0.0 { format!("{}", 1u64 << mark.value.round() as u32) } else { String::new() }
+        };
         ui.horizontal(|ui| {
             Plot::new("saturation_weight").width(width).height(height).legend(Legend::default()).x_axis_label("d_k").x_axis_formatter(axis).include_y(0.0).include_y(1.0).show(ui, |plot| {
                 plot.line(line("unscaled", &|p| p.max_weight_unscaled));

@@ -25,7 +25,7 @@ const STAGES: [(Stage, &str, &str); 8] = [
     (Stage::V, "V", "Values: each row is what a position hands over when chosen (x · W_v)."),
     (Stage::RawScores, "QKᵀ", "Raw scores: row q, column k is the dot product of query q with key k."),
     (Stage::Scaled, "÷√d_k", "Scaled scores: divided by √d_k so their spread stays near 1 whatever d_k is."),
-    (Stage::Mask, "mask", "The mask: which keys each query may see (yellow) and which are hidden (grey)."),
+    (Stage::Mask, "mask", "The mask: which keys each query may see (red, 1) and which are hidden (white, 0)."),
     (Stage::Softmax, "softmax", "Attention weights: softmax over each row of visible scores; each row sums to 1."),
     (Stage::Output, "× V", "Output: each row is the weighted sum of the value rows, using that row's weights."),
 ];
