@@ -91,6 +91,8 @@ pub struct PlotSettings {
     pub log_scale: bool,
     /// EMA factor, 0 = raw.
     pub smoothing: f32,
+    /// Which charts are shown, by name (see `plots_panel::CHARTS`).
+    pub shown: std::collections::BTreeSet<String>,
 }
 
 impl Default for PlotSettings {
@@ -98,6 +100,7 @@ impl Default for PlotSettings {
         Self {
             log_scale: true,
             smoothing: 0.6,
+            shown: ["loss", "accuracy", "gradient norm per layer"].map(String::from).into(),
         }
     }
 }

@@ -26,6 +26,8 @@ impl AttentionPanel {
         probe_error: Option<&str>,
     ) -> Option<AttentionAction> {
         let mut action = None;
+        // The central area this panel fills: the enlarged map stays inside it.
+        let area = ui.max_rect();
         ui.horizontal(|ui| {
             ui.heading("Attention");
             ui.label("probe:");
@@ -57,8 +59,10 @@ impl AttentionPanel {
         ));
         let seq = snapshot.tokens.len();
         let heads_max = snapshot.layers.iter().flatten().map(Vec::len).max().unwrap_or(1);
-        let width = ui.available_width();
-        let cell = ((width - 60.0) / (heads_max as f32 * (seq as f32 + 4.0))).clamp(3.0, 14.0);
+        // Layers without attention take one line, not a row of maps.
+        let layers = snapshot.layers.iter().filter(|l| l.is_some()).count().max(1);
+        let off_lines = 24.0 * (snapshot.layers.len() - snapshot.layers.iter().filter(|l| l.is_some()).count()) as f32;
+        let cell = super::heatmap::fit_cell(ui.available_width() - 60.0, ui.available_height() - off_lines, heads_max, layers, seq, 3.0, 48.0);
         egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
             for (layer, maps) in snapshot.layers.iter().enumerate() {
                 ui.horizontal(|ui| {
@@ -75,7 +79,7 @@ impl AttentionPanel {
                     for (head, weights) in maps.iter().enumerate() {
                         ui.vertical(|ui| {
                             ui.label(format!("head {head}"));
-                            let view = HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(weights, keep, &snapshot.tokens, cell, cell >= 7.0) };
+                            let view = HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(weights, keep, &snapshot.tokens, cell, true) };
                             let (response, hover) = view.ui(ui);
                             if let Some(h) = hover {
                                 response.clone().on_hover_text(cell_text(snapshot, layer, head, h.query, h.key));
@@ -89,11 +93,11 @@ impl AttentionPanel {
                 ui.add_space(6.0);
             }
         });
-        self.enlarged_window(ui.ctx(), snapshot);
+        self.enlarged_window(ui.ctx(), snapshot, area);
         action
     }
 
-    fn enlarged_window(&mut self, ctx: &egui::Context, snapshot: &AttentionSnapshot) {
+    fn enlarged_window(&mut self, ctx: &egui::Context, snapshot: &AttentionSnapshot, area: egui::Rect) {
         let Some((layer, head)) = self.enlarged else { return };
         let Some(weights) = snapshot.layers.get(layer).and_then(|l| l.as_ref()).and_then(|m| m.get(head)) else {
             self.enlarged = None;
@@ -102,6 +106,8 @@ impl AttentionPanel {
         let mut open = true;
         egui::Window::new(format!("Layer {layer}, head {head}"))
             .open(&mut open)
+            // Inside the central area: never over the top bar or the lesson.
+            .constrain_to(area)
             .default_size([520.0, 560.0])
             .show(ctx, |ui| {
                 legend_ui(ui);

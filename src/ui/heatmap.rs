@@ -72,7 +72,9 @@ impl HeatmapView<'_> {
         if self.labels {
             let font = egui::FontId::monospace((self.cell * 0.8).clamp(7.0, 12.0));
             let color = ui.visuals().text_color();
-            for (i, token) in self.tokens.iter().enumerate() {
+            // Labels never overlap: with small cells only every k-th is drawn.
+            let every = label_stride(self.cell, 9.0);
+            for (i, token) in self.tokens.iter().enumerate().filter(|(i, _)| i % every == 0) {
                 let centre = i as f32 * self.cell + self.cell / 2.0;
                 painter.text(
                     Pos2::new(origin.x + centre, rect.min.y + label_space - 2.0),
@@ -127,6 +129,20 @@ impl HeatmapView<'_> {
     }
 }
 
+/// Draw every k-th label so labels at least `min_gap` points apart never overlap.
+pub fn label_stride(cell: f32, min_gap: f32) -> usize {
+    (min_gap / cell.max(0.1)).ceil().max(1.0) as usize
+}
+
+/// The side of a map's cell that fits `count` maps of `seq` cells (plus labels)
+/// across `width` and `rows` maps down `height`, within [min, max].
+pub fn fit_cell(width: f32, height: f32, count: usize, rows: usize, seq: usize, min: f32, max: f32) -> f32 {
+    let label = 34.0 + 20.0; // axis labels and the title above each map
+    let across = (width - count as f32 * (label + 8.0)) / (count.max(1) * seq.max(1)) as f32;
+    let down = (height - rows as f32 * (label + 8.0)) / (rows.max(1) * seq.max(1)) as f32;
+    across.min(down).clamp(min, max)
+}
+
 /// The colour bar: 0 to 1 and the masked swatch.
 pub fn legend_ui(ui: &mut egui::Ui) {
     ui.horizontal(|ui| {
@@ -150,4 +166,20 @@ pub fn legend_ui(ui: &mut egui::Ui) {
         ui.painter().line_segment([swatch.left_bottom(), swatch.right_top()], Stroke::new(1.0, Color32::from_gray(160)));
         ui.label("masked (cannot be seen)");
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_thin_out_on_small_cells_and_maps_grow_into_space() {
+        assert_eq!(label_stride(14.0, 9.0), 1);
+        assert_eq!(label_stride(4.0, 9.0), 3, "64 labels on 4-point cells: every third");
+        // Three tokens in a large area: big cells, not 14-point thumbnails.
+        assert!(fit_cell(600.0, 500.0, 2, 1, 3, 3.0, 48.0) >= 40.0);
+        // Many tokens: cells shrink to fit the width.
+        let cell = fit_cell(600.0, 500.0, 4, 2, 33, 3.0, 48.0);
+        assert!(cell * 33.0 * 4.0 <= 600.0, "{cell}");
+    }
 }

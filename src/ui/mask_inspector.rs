@@ -95,7 +95,7 @@ impl MaskInspector {
         if snapshot.padding.iter().any(|p| *p) {
             ui.label("orange marks on the axes: padding positions");
         }
-        let cell = ((ui.available_width() - 120.0) / (3.0 * (seq as f32 + 4.0))).clamp(4.0, 16.0);
+        let cell = super::heatmap::fit_cell(ui.available_width(), ui.available_height().min(900.0), 3, 1, seq, 4.0, 40.0);
         let intended = snapshot.intended_masks[self.layer].as_deref().unwrap_or(&[]);
         let applied = snapshot.masks[self.layer].as_deref().unwrap_or(&[]);
         let ones = vec![1.0f32; seq * seq];
@@ -114,7 +114,7 @@ impl MaskInspector {
                 ..HeatmapView::plain(weights, None, &snapshot.tokens, cell, true)
             });
         });
-        ui.weak("masks: yellow = the query may see the key, grey = hidden. Attention: colour = weight.");
+        ui.weak("Masks: yellow = the query may see the key, grey and hatched = hidden. Attention: colour = weight.");
     }
 }
 

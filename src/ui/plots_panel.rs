@@ -3,7 +3,7 @@
 //! to every chart.
 
 use eframe::egui;
-use egui_plot::{Corner, Legend, Line, Plot, PlotPoints, Points};
+use egui_plot::{Line, Plot, PlotPoints, Points};
 
 use crate::app::run_view::RunView;
 use crate::app::series::Series;
@@ -21,54 +21,79 @@ const CURVE_COLORS: [egui::Color32; 8] = [
     egui::Color32::from_rgb(23, 190, 207),
 ];
 
+/// The charts, in order: name and what each shows.
+pub const CHARTS: [(&str, &str); 5] = [
+    ("loss", "Training and held-out loss"),
+    ("accuracy", "Training and held-out accuracy"),
+    ("gradient norm per layer", "How large each layer's gradient is: vanishing or exploding gradients show here"),
+    ("update / weight per layer", "How much each step changes each layer's weights, relative to their size"),
+    ("learning rate", "The learning rate at each step (warm-up, then constant)"),
+];
+
 pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) {
-    // The panel's own height (resizable), not what the content asked for last frame.
-    let chart_height = (ui.max_rect().height() - 56.0).clamp(140.0, 320.0);
     ui.horizontal(|ui| {
         ui.checkbox(&mut settings.log_scale, "log scale")
             .on_hover_text("Plot losses, norms and ratios on a log10 axis: slow late progress becomes visible.");
         ui.add(egui::Slider::new(&mut settings.smoothing, 0.0..=0.99).text("smoothing"))
-            .on_hover_text("Exponential moving average over steps: 0 shows raw values. Sparse curves (evaluations) decay by the steps between their points, and their measured points are marked.");
-        ui.weak(format!("(each curve keeps at most {} points; older ones are merged)", Series::default_capacity()));
+            .on_hover_text(format!(
+                "Exponential moving average over steps: 0 shows raw values. Sparse curves (evaluations) decay by the steps between their points, and their measured points are marked. Each curve keeps at most {} points; older ones are merged.",
+                Series::default_capacity()
+            ));
+        ui.menu_button(format!("Charts ({} of {}) ⏷", settings.shown.len(), CHARTS.len()), |ui| {
+            for (name, tip) in CHARTS {
+                let mut on = settings.shown.contains(name);
+                // At least one chart stays: the last one cannot be switched off.
+                let last = on && settings.shown.len() == 1;
+                if ui.add_enabled(!last, egui::Checkbox::new(&mut on, name)).on_hover_text(tip).changed() {
+                    if on {
+                        settings.shown.insert(name.to_string());
+                    } else {
+                        settings.shown.remove(name);
+                    }
+                }
+            }
+        })
+        .response
+        .on_hover_text("Choose which charts to show: fewer charts, each wider");
     });
-    let width = (ui.available_width() / 5.0 - 8.0).max(140.0);
+    let shown: Vec<&str> = CHARTS.iter().map(|(name, _)| *name).filter(|name| settings.shown.contains(*name)).collect();
+    let width = (ui.available_width() / shown.len().max(1) as f32 - 10.0).max(140.0);
+    // What the panel has left under the toolbar, less the title row: the charts
+    // fill the panel and never push it taller.
+    let height = (ui.available_height() - 28.0).max(80.0);
     let log = settings.log_scale;
+    let norms: Vec<(&str, &Series)> = view.layer_grad_norms.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    let ratios: Vec<(&str, &Series)> = view.layer_update_ratios.iter().map(|(k, v)| (k.as_str(), v)).collect();
     egui::ScrollArea::horizontal().id_salt("charts").show(ui, |ui| ui.horizontal(|ui| {
-        chart(ui, "loss_chart", "loss", width, chart_height, settings, log, Corner::RightTop, &[
-            ("train", &view.train_loss),
-            ("eval", &view.eval_loss),
-        ]);
-        chart(ui, "accuracy_chart", "accuracy", width, chart_height, settings, false, Corner::RightBottom, &[
-            ("train", &view.train_accuracy),
-            ("eval", &view.eval_accuracy),
-        ]);
-        let norms: Vec<(&str, &Series)> = view.layer_grad_norms.iter().map(|(k, v)| (k.as_str(), v)).collect();
-        chart(ui, "grad_chart", "gradient norm per layer", width, chart_height, settings, log, Corner::LeftBottom, &norms);
-        let ratios: Vec<(&str, &Series)> = view.layer_update_ratios.iter().map(|(k, v)| (k.as_str(), v)).collect();
-        chart(ui, "ratio_chart", "update / weight per layer", width, chart_height, settings, log, Corner::LeftBottom, &ratios);
-        chart(ui, "lr_chart", "learning rate", width, chart_height, settings, false, Corner::RightBottom, &[("lr", &view.lr)]);
+        for name in shown {
+            match name {
+                "loss" => chart(ui, name, width, height, settings, log, &[("train", &view.train_loss), ("eval", &view.eval_loss)]),
+                "accuracy" => chart(ui, name, width, height, settings, false, &[("train", &view.train_accuracy), ("eval", &view.eval_accuracy)]),
+                "gradient norm per layer" => chart(ui, name, width, height, settings, log, &norms),
+                "update / weight per layer" => chart(ui, name, width, height, settings, log, &ratios),
+                _ => chart(ui, name, width, height, settings, false, &[("lr", &view.lr)]),
+            }
+        }
     }));
 }
 
-#[allow(clippy::too_many_arguments)]
-fn chart(
-    ui: &mut egui::Ui,
-    id: &str,
-    title: &str,
-    width: f32,
-    height: f32,
-    settings: &PlotSettings,
-    log: bool,
-    corner: Corner,
-    curves: &[(&str, &Series)],
-) {
+/// One chart: its title and a legend of coloured names above the plot (so no
+/// legend covers the data), then the curves.
+fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &PlotSettings, log: bool, curves: &[(&str, &Series)]) {
     ui.vertical(|ui| {
-        ui.label(title);
-        let mut plot = Plot::new(id)
+        ui.set_width(width);
+        ui.horizontal(|ui| {
+            ui.strong(title);
+            for (i, (name, _)) in curves.iter().enumerate() {
+                let entry = egui::RichText::new(format!("■ {name}")).color(CURVE_COLORS[i % CURVE_COLORS.len()]).small();
+                ui.label(entry);
+            }
+        });
+        let mut plot = Plot::new(title)
             .width(width)
             .height(height)
-            .legend(Legend::default().position(corner))
-            .x_axis_label("step");
+            .x_axis_label("step")
+            .x_axis_formatter(|mark, _| step_label(mark.value));
         if log {
             plot = plot.y_axis_formatter(|mark, _| format_value(10f64.powf(mark.value)));
         } else if let Some((low, high)) = y_range(curves) {
@@ -92,6 +117,11 @@ fn chart(
             }
         });
     });
+}
+
+/// Step-axis labels: whole, non-negative steps only ("0", "500", "1500").
+fn step_label(v: f64) -> String {
+    if v < 0.0 || (v - v.round()).abs() > 1e-6 { String::new() } else { format!("{}", v.round() as i64) }
 }
 
 /// Axis labels that stay readable from 1e-6 to 1e3.

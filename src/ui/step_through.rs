@@ -89,8 +89,11 @@ pub fn matrix_ui(ui: &mut egui::Ui, values: &[f32], rows: usize, cols: usize, to
     let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
     let painter = ui.painter_at(rect);
     let origin = rect.min + Vec2::new(50.0, 20.0);
+    let every = super::heatmap::label_stride(cell, 11.0);
     for r in 0..rows {
-        painter.text(Pos2::new(origin.x - 4.0, origin.y + (r as f32 + 0.5) * cell), egui::Align2::RIGHT_CENTER, &tokens[r], egui::FontId::monospace(10.0), ui.visuals().text_color());
+        if r % every == 0 {
+            painter.text(Pos2::new(origin.x - 4.0, origin.y + (r as f32 + 0.5) * cell), egui::Align2::RIGHT_CENTER, &tokens[r], egui::FontId::monospace(10.0), ui.visuals().text_color());
+        }
         for c in 0..cols {
             let v = values[r * cols + c] / max;
             let color = if v >= 0.0 {
@@ -102,7 +105,7 @@ pub fn matrix_ui(ui: &mut egui::Ui, values: &[f32], rows: usize, cols: usize, to
         }
     }
     if column_tokens {
-        for (c, token) in tokens.iter().enumerate().take(cols) {
+        for (c, token) in tokens.iter().enumerate().take(cols).filter(|(c, _)| c % every == 0) {
             painter.text(Pos2::new(origin.x + (c as f32 + 0.5) * cell, origin.y - 2.0), egui::Align2::CENTER_BOTTOM, token, egui::FontId::monospace(10.0), ui.visuals().text_color());
         }
     }
