@@ -258,7 +258,7 @@ impl WorkbenchApp {
         });
         let hide_mask_knobs = self.bug_case_unsolved();
         if self.state.layout.model_editor {
-            egui::Panel::left("model_editor").resizable(true).default_size(330.0).show(ui, |ui| {
+            egui::Panel::left("model_editor").resizable(true).default_size(330.0).min_size(260.0).max_size(460.0).show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     ui::model_editor::model_editor_ui(ui, &mut self.state.config, &self.checked.problems, self.checked.facts.as_ref(), hide_mask_knobs);
                 });
@@ -266,7 +266,7 @@ impl WorkbenchApp {
         }
         if self.state.layout.lesson {
             let facts = self.view.live_facts();
-            egui::Panel::right("lesson").resizable(true).default_size(380.0).show(ui, |ui| {
+            egui::Panel::right("lesson").resizable(true).default_size(380.0).min_size(300.0).max_size(640.0).show(ui, |ui| {
                 ui::lesson_panel::lesson_panel_ui(ui, &self.lessons, &self.state.lesson_progress, &facts, &mut self.markdown, &mut actions);
             });
         }
@@ -277,7 +277,8 @@ impl WorkbenchApp {
             self.plots_rect = Some(response.response.rect);
         }
         let central = egui::CentralPanel::default().show(ui, |ui| {
-            ui.horizontal(|ui| {
+            // The tabs wrap onto a second row in a narrow window rather than run under the lesson.
+            ui.horizontal_wrapped(|ui| {
                 let tabs = [
                     (CentralView::Attention, "Attention", "Every layer's and head's attention on the probe"),
                     (CentralView::MaskInspector, "Mask inspector", "Intended mask, applied mask and effective attention side by side, with leak checks"),

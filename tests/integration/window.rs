@@ -318,3 +318,51 @@ fn where_no_file_dialog_opens_a_path_field_asks_and_the_file_is_written() {
     harness.run_steps(2);
     assert!(harness.query_by_label_contains("Export cancelled: nothing was written.").is_some());
 }
+
+#[test]
+fn named_controls_are_neither_clipped_nor_covered_at_three_window_sizes() {
+    for (width, height) in [(1280.0, 800.0), (1440.0, 900.0), (1920.0, 1080.0)] {
+        let app = WorkbenchApp::new(egui::Context::default(), small_state());
+        let mut harness = Harness::builder()
+            .with_size([width, height])
+            .with_context_setup(attention_workbench::app::install_fonts)
+            .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+        step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+        let lessons_left = harness.get_by_label("Lessons").rect().min.x - 8.0;
+        let editor_right = harness.get_by_label("Model").rect().max.x;
+        let inside = |name: &str, rect: egui::Rect, right_limit: f32| {
+            assert!(
+                rect.min.x >= 0.0 && rect.min.y >= 0.0 && rect.max.x <= right_limit && rect.max.y <= height,
+                "{width}×{height}: \"{name}\" at {rect:?} is clipped or under the lesson panel (which starts at x = {lessons_left})"
+            );
+        };
+        for name in ["Start", "Step", "Reset"] {
+            inside(name, harness.get_by_label(name).rect(), width);
+        }
+        for name in ["Attention", "Mask inspector", "Step-through", "Positions", "Softmax saturation", "Bug hunt", "loss", "accuracy", "gradient norm per layer"] {
+            let rects: Vec<egui::Rect> = harness.query_all_by_label(name).map(|node| node.rect()).collect();
+            assert!(!rects.is_empty(), "{width}×{height}: no \"{name}\"");
+            for rect in rects {
+                inside(name, rect, lessons_left);
+                assert!(rect.min.x >= editor_right, "{width}×{height}: \"{name}\" is under the model editor");
+            }
+        }
+        harness.query_all_by_label("Bug hunt").next().unwrap().click();
+        harness.run_steps(2);
+        inside("Check", harness.get_by_label("Check").rect(), lessons_left);
+    }
+}
+
+#[test]
+fn a_long_inline_error_does_not_widen_the_model_editor_for_good() {
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    let before = harness.get_by_label("Model").rect();
+    harness.state_mut().state.config.model.layers[0].heads = 5; // d_model 32 is not a multiple of 5
+    harness.run_steps(3);
+    let tabs_left = harness.query_all_by_label("Attention").map(|n| n.rect().min.x).fold(f32::MAX, f32::min);
+    assert!(tabs_left < 520.0, "the editor stays at most 460 points wide with an error showing; the tabs start at {tabs_left}");
+    harness.state_mut().state.config.model.layers[0].heads = 2;
+    harness.run_steps(3);
+    assert_eq!(harness.get_by_label("Model").rect(), before, "after the fix the editor is as it was");
+}
