@@ -3,6 +3,7 @@
 use clap::Parser;
 
 fn main() -> std::process::ExitCode {
+    attention_workbench::app::frame_times::mark_process_start();
     let cli = attention_workbench::cli::Cli::parse();
     match cli.command {
         None => match attention_workbench::app::run() {

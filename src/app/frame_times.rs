@@ -1,7 +1,15 @@
 //! Frame-time log: with `AW_FRAME_TIMES=1`, the CPU time of every frame is kept and
 //! p50 / p95 / max are printed to stderr every few seconds and when the window closes.
 
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
+
+/// When the process started (set first thing in `main`), for the start-up time.
+static PROCESS_START: OnceLock<Instant> = OnceLock::new();
+
+pub fn mark_process_start() {
+    PROCESS_START.get_or_init(Instant::now);
+}
 
 #[derive(Default)]
 pub struct FrameTimes {
@@ -32,6 +40,11 @@ impl FrameTimes {
     pub fn record(&mut self, frame: Duration) {
         if !self.enabled {
             return;
+        }
+        if self.samples_ms.is_empty()
+            && let Some(start) = PROCESS_START.get()
+        {
+            eprintln!("first frame drawn {:.0} ms after the process started", start.elapsed().as_secs_f64() * 1000.0);
         }
         self.samples_ms.push(frame.as_secs_f32() * 1000.0);
         let due = self.last_report.is_none_or(|t| t.elapsed() >= Duration::from_secs(5));

@@ -6,7 +6,7 @@ pub mod files;
 pub mod inspection;
 pub mod lesson_runner;
 mod perform;
-mod frame_times;
+pub mod frame_times;
 pub mod run_view;
 pub mod series;
 pub mod state;
@@ -67,6 +67,9 @@ pub fn run() -> eframe::Result<()> {
                 Ok("saturation") => app.state.central = CentralView::Saturation,
                 Ok("attention") => app.state.central = CentralView::Attention,
                 _ => {}
+            }
+            if let Ok(name) = std::env::var("AW_PRESET") {
+                app.perform(AppAction::LoadPreset(name));
             }
             if let Ok(id) = std::env::var("AW_BUG_CASE") {
                 app.perform(AppAction::LoadBugCase(id));

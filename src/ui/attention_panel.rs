@@ -79,7 +79,13 @@ impl AttentionPanel {
                     for (head, weights) in maps.iter().enumerate() {
                         ui.vertical(|ui| {
                             ui.label(format!("head {head}"));
-                            let view = HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(weights, keep, &snapshot.tokens, cell, true) };
+                            // Many small maps: axis labels on the first of each row, where they fit.
+                            let labels = head == 0 || cell >= 10.0;
+                            if !labels {
+                                // Keep the grid level with the labelled map beside it.
+                                ui.add_space(super::heatmap::LABEL_SPACE);
+                            }
+                            let view = HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(weights, keep, &snapshot.tokens, cell, labels) };
                             let (response, hover) = view.ui(ui);
                             if let Some(h) = hover {
                                 response.clone().on_hover_text(cell_text(snapshot, layer, head, h.query, h.key));

@@ -40,7 +40,7 @@ pub struct HeatmapHover {
 impl HeatmapView<'_> {
     pub fn ui(&self, ui: &mut egui::Ui) -> (egui::Response, Option<HeatmapHover>) {
         let seq = self.tokens.len();
-        let label_space = if self.labels { 34.0 } else { 0.0 };
+        let label_space = if self.labels { LABEL_SPACE } else { 0.0 };
         let side = self.cell * seq as f32;
         let size = Vec2::new(label_space + side, label_space + side);
         let (rect, response) = ui.allocate_exact_size(size, Sense::click());
@@ -134,12 +134,15 @@ pub fn label_stride(cell: f32, min_gap: f32) -> usize {
     (min_gap / cell.max(0.1)).ceil().max(1.0) as usize
 }
 
-/// The side of a map's cell that fits `count` maps of `seq` cells (plus labels)
-/// across `width` and `rows` maps down `height`, within [min, max].
+/// Room for a map's axis labels, in points.
+pub const LABEL_SPACE: f32 = 34.0;
+
+/// The side of a map's cell that fits `count` maps of `seq` cells across `width`
+/// (the key labels drawn once, on the first map of a row) and `rows` maps down
+/// `height` (each with its title and key labels), within [min, max].
 pub fn fit_cell(width: f32, height: f32, count: usize, rows: usize, seq: usize, min: f32, max: f32) -> f32 {
-    let label = 34.0 + 20.0; // axis labels and the title above each map
-    let across = (width - count as f32 * (label + 8.0)) / (count.max(1) * seq.max(1)) as f32;
-    let down = (height - rows as f32 * (label + 8.0)) / (rows.max(1) * seq.max(1)) as f32;
+    let across = (width - LABEL_SPACE - count as f32 * 12.0) / (count.max(1) * seq.max(1)) as f32;
+    let down = (height - rows as f32 * (LABEL_SPACE + 28.0)) / (rows.max(1) * seq.max(1)) as f32;
     across.min(down).clamp(min, max)
 }
 

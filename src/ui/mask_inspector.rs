@@ -95,7 +95,8 @@ impl MaskInspector {
         if snapshot.padding.iter().any(|p| *p) {
             ui.label("orange marks on the axes: padding positions");
         }
-        let cell = super::heatmap::fit_cell(ui.available_width(), ui.available_height().min(900.0), 3, 1, seq, 4.0, 40.0);
+        // Three labelled maps side by side.
+        let cell = super::heatmap::fit_cell(ui.available_width() - 2.0 * super::heatmap::LABEL_SPACE, ui.available_height().min(900.0), 3, 1, seq, 4.0, 40.0);
         let intended = snapshot.intended_masks[self.layer].as_deref().unwrap_or(&[]);
         let applied = snapshot.masks[self.layer].as_deref().unwrap_or(&[]);
         let ones = vec![1.0f32; seq * seq];
