@@ -24,6 +24,10 @@ pub struct LessonRunner {
     pub current: usize,
     /// The learner's experiment from before a lesson's start was loaded.
     pub saved_experiment: Option<ExperimentConfig>,
+    /// The lesson whose experiment the live run is (loaded, or changed by one of its
+    /// tries). Its tries build on the live model; other lessons' tries start from
+    /// their own experiment, and only this lesson's checks may tick.
+    pub experiment_of: Option<String>,
     /// "what this button changed" lines of the last `try`, by (lesson id, block line).
     pub last_diff: Option<((String, usize), Vec<String>)>,
     /// Checks whose "check now" failed, so their hint shows.
@@ -40,6 +44,7 @@ impl Default for LessonRunner {
             lessons: lessons::builtin(),
             current: 0,
             saved_experiment: None,
+            experiment_of: None,
             last_diff: None,
             hints_shown: BTreeSet::new(),
             claims: BTreeMap::new(),
@@ -76,11 +81,17 @@ impl LessonRunner {
         Ok((count, errors))
     }
 
+    /// Whether the live run is the open lesson's experiment.
+    pub fn runs_this_lesson(&self) -> bool {
+        self.lesson().is_some_and(|l| self.experiment_of.as_deref() == Some(l.id.as_str()))
+    }
+
     /// Tick every check of the open lesson that the live facts satisfy, when the
-    /// live run is on the lesson's task (a run of something else proves nothing).
-    pub fn tick_checks(&self, live_task: crate::tasks::TaskKind, facts: &LiveFacts, progress: &mut BTreeMap<String, BTreeSet<usize>>) {
+    /// live run is that lesson's experiment (loaded or changed by its tries): a run
+    /// left over from another lesson or experiment proves nothing.
+    pub fn tick_checks(&self, facts: &LiveFacts, progress: &mut BTreeMap<String, BTreeSet<usize>>) {
         let Some(lesson) = self.lesson() else { return };
-        if lesson.start.task.kind != live_task {
+        if !self.runs_this_lesson() {
             return;
         }
         for check in lesson.checks() {
@@ -124,21 +135,23 @@ impl LessonRunner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tasks::TaskKind;
 
     #[test]
-    fn checks_tick_only_on_the_lessons_task_and_stay_ticked() {
-        let runner = LessonRunner::default();
-        let lesson = runner.lesson().expect("lesson 01");
-        assert_eq!(lesson.start.task.kind, TaskKind::Lookup);
-        let facts = LiveFacts { step: 600, eval_accuracy: Some(1.0), ..LiveFacts::default() };
+    fn checks_tick_only_on_the_lessons_own_run_and_stay_ticked() {
+        let mut runner = LessonRunner::default();
+        let id = runner.lesson().expect("lesson 01").id.clone();
+        let facts = LiveFacts { step: 600, eval_step: Some(600), eval_accuracy: Some(1.0), ..LiveFacts::default() };
         let mut progress = BTreeMap::new();
-        runner.tick_checks(TaskKind::Reverse, &facts, &mut progress);
-        assert!(progress.is_empty(), "a reverse run proves nothing about lookup");
-        runner.tick_checks(TaskKind::Lookup, &facts, &mut progress);
-        assert_eq!(progress[&lesson.id].len(), 1);
-        let worse = LiveFacts { step: 700, eval_accuracy: Some(0.1), ..LiveFacts::default() };
-        runner.tick_checks(TaskKind::Lookup, &worse, &mut progress);
-        assert_eq!(progress[&lesson.id].len(), 1, "a passed check stays passed");
+        runner.tick_checks(&facts, &mut progress);
+        assert!(progress.is_empty(), "a run that is not lesson 01's experiment proves nothing about it");
+        runner.experiment_of = Some("02-qkv-by-hand".into());
+        runner.tick_checks(&facts, &mut progress);
+        assert!(progress.is_empty(), "another lesson's run proves nothing either");
+        runner.experiment_of = Some(id.clone());
+        runner.tick_checks(&facts, &mut progress);
+        assert_eq!(progress[&id].len(), 1);
+        let worse = LiveFacts { step: 700, eval_step: Some(700), eval_accuracy: Some(0.1), ..LiveFacts::default() };
+        runner.tick_checks(&worse, &mut progress);
+        assert_eq!(progress[&id].len(), 1, "a passed check stays passed");
     }
 }

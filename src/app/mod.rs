@@ -222,7 +222,7 @@ impl WorkbenchApp {
         self.drain_events();
         self.lessons.drain();
         let facts = self.view.live_facts();
-        self.lessons.tick_checks(self.applied.task.kind, &facts, &mut self.state.lesson_progress);
+        self.lessons.tick_checks(&facts, &mut self.state.lesson_progress);
         let dropped: Vec<std::path::PathBuf> = ui.ctx().input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).filter(|p| !p.as_os_str().is_empty()).collect());
         let before = self.state.config.clone();
         let mut actions = Vec::new();

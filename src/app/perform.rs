@@ -23,6 +23,13 @@ impl WorkbenchApp {
         ) {
             self.bug_case = None;
         }
+        if matches!(
+            action,
+            AppAction::SetTask(_) | AppAction::LoadPreset(_) | AppAction::OpenExperiment | AppAction::LoadRun
+                | AppAction::RestoreExperiment | AppAction::LoadBugCase(_)
+        ) {
+            self.lessons.experiment_of = None;
+        }
         match action {
             AppAction::StartOrResume => {
                 // A finished run has nothing left to train: continue it rather than
@@ -145,10 +152,11 @@ impl WorkbenchApp {
             AppAction::OpenLessonPack => self.ask_path(PathRequest::OpenLessonPack),
             AppAction::LoadLessonStart => {
                 if let Some(start) = self.lessons.lesson().map(|l| l.start.clone()) {
-                    if self.lessons.saved_experiment.is_none() {
+                    if self.lessons.saved_experiment.is_none() && self.lessons.experiment_of.is_none() {
                         self.lessons.saved_experiment = Some(self.state.config.clone());
                     }
                     self.view.note_after_reset = Some("Loaded this lesson's experiment with fresh weights. Press Start (Space) to train it.".to_string());
+                    self.lessons.experiment_of = self.lessons.lesson().map(|l| l.id.clone());
                     self.run_lesson_config(start, None);
                 }
             }
@@ -161,21 +169,26 @@ impl WorkbenchApp {
             AppAction::LessonTry(line) => {
                 let block = self.lessons.lesson().and_then(|l| l.tries().find(|t| t.line == line).cloned().map(|t| (l.id.clone(), t, l.start.clone())));
                 if let Some((id, block, start)) = block {
-                    // On another task than the lesson's, a try starts from the lesson's
-                    // experiment (the learner's own is kept aside to restore).
-                    let base = if self.state.config.task.kind == start.task.kind {
+                    // A try builds on this lesson's experiment: the live one when it is
+                    // already this lesson's, else the lesson's start (whatever was
+                    // loaded before, another lesson's model or the learner's own,
+                    // would make the try show something else; the learner's own is
+                    // kept aside to restore).
+                    let base = if self.lessons.runs_this_lesson() {
                         self.state.config.clone()
                     } else {
-                        if self.lessons.saved_experiment.is_none() {
+                        if self.lessons.saved_experiment.is_none() && self.lessons.experiment_of.is_none() {
                             self.lessons.saved_experiment = Some(self.state.config.clone());
                         }
                         start
                     };
+                    self.lessons.experiment_of = Some(id.clone());
                     match block.apply_to(&base) {
                         Ok(config) => {
                             let diff = crate::lessons::config_diff(&self.state.config, &config);
                             self.lessons.last_diff = Some(((id, line), diff));
                             let note = match block.steps {
+                                Some(1) => format!("“{}”: the changed model starts from fresh weights and trains one step.", block.label),
                                 Some(steps) => format!("“{}”: the changed model starts from fresh weights and trains {steps} steps.", block.label),
                                 None => format!("“{}”: the model changed and starts from fresh weights. Press Start (Space) to train it.", block.label),
                             };
@@ -202,6 +215,8 @@ impl WorkbenchApp {
 
     /// Put a lesson's experiment in place: fresh weights, and train `steps` if given.
     fn run_lesson_config(&mut self, config: ExperimentConfig, steps: Option<usize>) {
+        // The old run's numbers must not judge the new one while it starts.
+        self.view.forget_run();
         self.edit(|c| *c = config);
         self.state.preset = CUSTOM.to_string();
         self.state.probe_text.clear();

@@ -232,6 +232,19 @@ impl RunView {
         }
     }
 
+    /// Drop the numbers of the run being replaced (its curves, evaluation and maps),
+    /// so nothing judges the next run by them before its first event arrives.
+    pub fn forget_run(&mut self) {
+        let keep = RunView {
+            banner: self.banner.take(),
+            banner_since: self.banner_since,
+            note_after_reset: self.note_after_reset.take(),
+            generation: self.generation,
+            ..RunView::default()
+        };
+        *self = RunView { status: self.status, ..keep };
+    }
+
     /// Let notes and warnings fade: call each frame with the current time; returns
     /// the seconds until the banner fades, if one is fading.
     pub fn fade_banner(&mut self, now: f64) -> Option<f64> {
@@ -260,6 +273,7 @@ impl RunView {
             eval_accuracy: self.last_eval.map(|e| e.accuracy),
             sequence_accuracy: self.last_eval.map(|e| e.sequence_accuracy),
             generation_loss: self.last_eval.map(|e| e.generation_loss).filter(|l| l.is_finite()),
+            eval_step: self.last_eval.map(|e| e.step),
             attention: self.attention.as_ref(),
         }
     }

@@ -21,6 +21,10 @@ pub struct LiveFacts<'a> {
     pub sequence_accuracy: Option<f32>,
     /// Held-out loss with the future hidden (see `EvalMetrics::generation_loss`).
     pub generation_loss: Option<f32>,
+    /// The step the held-out numbers were measured at: a condition on them uses
+    /// this step, so "eval_accuracy >= 0.9 and step >= 200" cannot pair an old
+    /// evaluation with a later step.
+    pub eval_step: Option<usize>,
     pub attention: Option<&'a AttentionSnapshot>,
 }
 
@@ -105,11 +109,22 @@ fn parse_term(text: &str) -> Result<Term, String> {
 impl CheckCondition {
     /// Some(true) when met, Some(false) when not, None when the facts are not there yet.
     pub fn evaluate(&self, facts: &LiveFacts) -> Option<bool> {
+        let facts = &self.aligned(facts)?;
         let mut all = true;
         for term in &self.terms {
             all &= term.evaluate(facts)?;
         }
         Some(all)
+    }
+
+    /// The facts with `step` taken at the evaluation when the condition uses a
+    /// held-out number; None when it does and nothing was evaluated yet.
+    fn aligned<'a>(&self, facts: &LiveFacts<'a>) -> Option<LiveFacts<'a>> {
+        let uses_eval = self.terms.iter().any(|t| matches!(t, Term::Metric { name, .. } if EVAL_METRICS.contains(&name.as_str())));
+        if !uses_eval {
+            return Some(*facts);
+        }
+        Some(LiveFacts { step: facts.eval_step?, ..*facts })
     }
 }
 
@@ -130,7 +145,8 @@ impl Term {
                     "step" => Some(facts.step as f32),
                     other => metric_value(facts, other),
                 };
-                let shown = now.map_or("not measured yet: train first".to_string(), |v| format!("now {}", crate::experiments::plain_number(v as f64)));
+                let not_yet = if EVAL_METRICS.contains(&name.as_str()) { "measured at the next evaluation" } else { "not measured yet" };
+                let shown = now.map_or(not_yet.to_string(), |v| format!("now {}", crate::experiments::plain_number(v as f64)));
                 format!("{name} {op} {} ({shown})", crate::experiments::plain_number(*value as f64))
             }
             Term::Attention { layer, head, pattern } => {
@@ -171,6 +187,9 @@ impl Term {
         }
     }
 }
+
+/// Metrics measured on the held-out set (at evaluations, not every step).
+const EVAL_METRICS: [&str; 4] = ["eval_loss", "eval_accuracy", "sequence_accuracy", "generation_loss"];
 
 /// The live value of a metric (None before it is measured).
 fn metric_value(facts: &LiveFacts, name: &str) -> Option<f32> {
@@ -235,10 +254,15 @@ mod tests {
         let check = parse_check("eval_accuracy >= 0.8 and step <= 100").unwrap();
         assert_eq!(
             check.waiting_for(&LiveFacts { step: 40, ..LiveFacts::default() }),
-            "eval_accuracy >= 0.8 (not measured yet: train first), step <= 100 (now 40)"
+            "eval_accuracy >= 0.8 (measured at the next evaluation), step <= 100 (now 40)"
         );
-        let facts = LiveFacts { step: 60, eval_accuracy: Some(0.42), ..LiveFacts::default() };
+        let facts = LiveFacts { step: 60, eval_step: Some(50), eval_accuracy: Some(0.42), ..LiveFacts::default() };
         assert_eq!(check.waiting_for(&facts), "eval_accuracy >= 0.8 (now 0.42), step <= 100 (now 60)");
+        // An old evaluation is not paired with a later step.
+        let check = parse_check("eval_accuracy >= 0.9 and step >= 250").unwrap();
+        let stale = LiveFacts { step: 260, eval_step: Some(200), eval_accuracy: Some(0.95), ..LiveFacts::default() };
+        assert_eq!(check.evaluate(&stale), Some(false));
+        assert_eq!(check.evaluate(&LiveFacts { eval_step: Some(300), ..stale }), Some(true));
     }
 
     #[test]

@@ -74,19 +74,21 @@ impl HeatmapView<'_> {
             let color = ui.visuals().text_color();
             // Labels never overlap: with small cells only every k-th is drawn.
             let every = label_stride(self.cell, 9.0);
+            let size = font.size;
             for (i, token) in self.tokens.iter().enumerate().filter(|(i, _)| i % every == 0) {
                 let centre = i as f32 * self.cell + self.cell / 2.0;
+                // Long tokens ("chases") are shortened to the room they have, not cut off.
                 painter.text(
                     Pos2::new(origin.x + centre, rect.min.y + label_space - 2.0),
                     egui::Align2::CENTER_BOTTOM,
-                    token,
+                    fit_label(token, self.cell * every as f32, size),
                     font.clone(),
                     color,
                 );
                 painter.text(
                     Pos2::new(rect.min.x + label_space - 3.0, origin.y + centre),
                     egui::Align2::RIGHT_CENTER,
-                    token,
+                    fit_label(token, label_space - 4.0, size),
                     font.clone(),
                     color,
                 );
@@ -129,6 +131,19 @@ impl HeatmapView<'_> {
     }
 }
 
+/// `token` shortened with "…" to fit `width` points of monospace text of `size`.
+pub fn fit_label(token: &str, width: f32, size: f32) -> String {
+    let fits = ((width / (size * 0.6)).floor() as usize).max(1);
+    if token.chars().count() <= fits {
+        return token.to_string();
+    }
+    let mut short: String = token.chars().take(fits.saturating_sub(1).max(1)).collect();
+    if fits > 1 {
+        short.push('…');
+    }
+    short
+}
+
 /// Draw every k-th label so labels at least `min_gap` points apart never overlap.
 pub fn label_stride(cell: f32, min_gap: f32) -> usize {
     (min_gap / cell.max(0.1)).ceil().max(1.0) as usize
@@ -141,7 +156,7 @@ pub const LABEL_SPACE: f32 = 34.0;
 /// (the key labels drawn once, on the first map of a row) and `rows` maps down
 /// `height` (each with its title and key labels), within [min, max].
 pub fn fit_cell(width: f32, height: f32, count: usize, rows: usize, seq: usize, min: f32, max: f32) -> f32 {
-    let across = (width - LABEL_SPACE - count as f32 * 12.0) / (count.max(1) * seq.max(1)) as f32;
+    let across = (width - LABEL_SPACE - count as f32 * 20.0) / (count.max(1) * seq.max(1)) as f32;
     let down = (height - rows as f32 * (LABEL_SPACE + 28.0)) / (rows.max(1) * seq.max(1)) as f32;
     across.min(down).clamp(min, max)
 }
@@ -178,6 +193,9 @@ mod tests {
     #[test]
     fn labels_thin_out_on_small_cells_and_maps_grow_into_space() {
         assert_eq!(label_stride(14.0, 9.0), 1);
+        assert_eq!(fit_label("cat", 30.0, 12.0), "cat");
+        assert_eq!(fit_label("chases", 30.0, 12.0), "cha…", "four characters fit in 30 points");
+        assert_eq!(fit_label("chases", 5.0, 12.0), "c");
         assert_eq!(label_stride(4.0, 9.0), 3, "64 labels on 4-point cells: every third");
         // Three tokens in a large area: big cells, not 14-point thumbnails.
         assert!(fit_cell(600.0, 500.0, 2, 1, 3, 3.0, 48.0) >= 40.0);

@@ -74,7 +74,8 @@ pub fn lesson_panel_ui(
     });
     ui.separator();
     let passed = progress.get(&lesson.id);
-    egui::ScrollArea::vertical().id_salt("lesson_body").show(ui, |ui| {
+    // One scroll position per lesson: the next lesson opens at its top.
+    egui::ScrollArea::vertical().id_salt(("lesson_body", &lesson.id)).show(ui, |ui| {
         for segment in &lesson.body {
             match segment {
                 Segment::Markdown(text) => {
@@ -110,8 +111,10 @@ pub fn lesson_panel_ui(
                     .response
                     .on_hover_text(format!("Ticks by itself when {} holds on the live run", block.condition.text));
                     let now = block.condition.evaluate(facts);
-                    if !done {
+                    if !done && runner.runs_this_lesson() {
                         ui.weak(format!("Waiting for {}", block.condition.waiting_for(facts)));
+                    } else if !done {
+                        ui.weak("Judged on this lesson's own runs: press one of its ▶ Try it buttons or \"Load this lesson's experiment\" first.");
                     }
                     if !done && runner.hints_shown.contains(&(lesson.id.clone(), block.line)) && now != Some(true) {
                         ui.colored_label(ui.visuals().warn_fg_color, format!("Not yet. {}", block.hint));

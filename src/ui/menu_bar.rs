@@ -70,7 +70,7 @@ pub const SHORTCUTS: [(&str, &str); 8] = [
 ];
 
 pub fn help_window(ctx: &egui::Context, open: &mut bool) {
-    egui::Window::new("Keyboard shortcuts").open(open).resizable(false).show(ctx, |ui| {
+    egui::Window::new("Keyboard shortcuts").open(open).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
         egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
             for (key, what) in SHORTCUTS {
                 ui.monospace(key);

@@ -82,13 +82,15 @@ pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) 
 fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &PlotSettings, log: bool, curves: &[(&str, &Series)]) {
     ui.vertical(|ui| {
         ui.set_width(width);
-        ui.horizontal(|ui| {
+        // The legend wraps (many layers) and the plot gives up that height.
+        let legend = ui.horizontal_wrapped(|ui| {
             ui.strong(title);
             for (i, (name, _)) in curves.iter().enumerate() {
                 let entry = egui::RichText::new(format!("■ {name}")).color(CURVE_COLORS[i % CURVE_COLORS.len()]).small();
                 ui.label(entry);
             }
         });
+        let height = (height + 20.0 - legend.response.rect.height()).max(60.0);
         let mut plot = Plot::new(title)
             .width(width)
             .height(height)

@@ -155,6 +155,7 @@ mod checks_tick_only_for_the_right_model {
         let loss = session.recent_train_loss(20);
         let facts = LiveFacts {
             step: steps,
+            eval_step: Some(eval.step),
             loss,
             eval_loss: Some(eval.loss),
             eval_accuracy: Some(eval.accuracy),
