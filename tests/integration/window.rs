@@ -366,3 +366,26 @@ fn a_long_inline_error_does_not_widen_the_model_editor_for_good() {
     harness.run_steps(3);
     assert_eq!(harness.get_by_label("Model").rect(), before, "after the fix the editor is as it was");
 }
+
+#[test]
+fn a_try_in_a_new_lesson_starts_from_that_lessons_experiment_not_the_leftover_model() {
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    let index = |h: &Harness<'static, WorkbenchApp>, id: &str| h.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with(id))).unwrap();
+    // Lesson 08 runs copy with one layer; lesson 09 is copy too, with six layers.
+    let eight = index(&harness, "08");
+    harness.state_mut().perform(attention_workbench::app::actions::AppAction::OpenLesson(eight));
+    harness.run_steps(2);
+    harness.get_by_label("▶ Try it: Read it as true = keep").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.config.model.layers.len(), 1);
+    let nine = index(&harness, "09");
+    harness.state_mut().perform(attention_workbench::app::actions::AppAction::OpenLesson(nine));
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains("Judged on this lesson's own runs").is_some(), "no check judges the leftover model");
+    harness.get_by_label("▶ Try it: Six layers, no residuals, no LayerNorm").click();
+    harness.run_steps(2);
+    let config = &harness.state().state.config;
+    assert_eq!(config.model.layers.len(), 6, "the try starts from lesson 09's six-layer experiment");
+    assert!(config.model.layers.iter().all(|l| !l.residual));
+}
