@@ -143,7 +143,7 @@ fn probe_ui(ui: &mut egui::Ui, report: &LeakReport) {
         .iter()
         .map(|l| match l.first_leaking_position {
             Some(p) => format!("layer {}: leaks from position {p} (outputs move by up to {})", l.layer, crate::experiments::plain_number(l.score as f64)),
-            None => format!("layer {}: sound", l.layer),
+            None => format!("layer {}: no leak", l.layer),
         })
         .collect::<Vec<_>>()
         .join(" · ");
