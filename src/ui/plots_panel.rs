@@ -97,7 +97,11 @@ fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &Plo
             .x_axis_label("step")
             .x_axis_formatter(|mark, _| step_label(mark.value));
         if log {
-            plot = plot.y_axis_formatter(|mark, _| format_value(10f64.powf(mark.value)));
+            // On a narrow range (one step: 2.974 to 2.973) more digits keep the ticks apart.
+            plot = plot.y_axis_formatter(|mark, range| {
+                let narrow = (range.end() - range.start()).abs() < 0.05;
+                if narrow { format!("{:.5}", 10f64.powf(mark.value)).trim_end_matches('0').to_string() } else { format_value(10f64.powf(mark.value)) }
+            });
         } else if let Some((low, high)) = y_range(curves) {
             plot = plot.include_y(low).include_y(high);
         }
