@@ -2,6 +2,7 @@
 //! It sends `TrainCommand`s and reads `TrainEvent`s; it never touches a tensor.
 
 pub mod actions;
+mod file_actions;
 pub mod files;
 pub mod inspection;
 pub mod lesson_runner;

@@ -1,14 +1,14 @@
 //! What the window does when the learner acts: every `AppAction`, the file
 //! commands, lesson buttons, keyboard shortcuts and the confirmation dialog.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use eframe::egui;
 
 use super::actions::AppAction;
 use super::run_view::{Banner, BannerKind, RunStatus};
 use super::files::PathRequest;
-use super::{CUSTOM, Checked, WorkbenchApp, files};
+use super::{CUSTOM, Checked, WorkbenchApp};
 use crate::config::{ExperimentConfig, preset};
 use crate::tasks::TaskConfig;
 use crate::training::TrainCommand;
@@ -240,7 +240,7 @@ impl WorkbenchApp {
     }
 
     /// A one-shot edit (menu, task, preset): recorded for undo at once.
-    fn edit(&mut self, change: impl FnOnce(&mut ExperimentConfig)) {
+    pub(super) fn edit(&mut self, change: impl FnOnce(&mut ExperimentConfig)) {
         let before = self.state.config.clone();
         change(&mut self.state.config);
         if before != self.state.config {
@@ -248,90 +248,9 @@ impl WorkbenchApp {
         }
     }
 
-    /// Load an experiment file into the editor (the dialog's path, or a test's).
-    pub fn open_experiment(&mut self, path: &Path) {
-        match files::load_experiment(path) {
-            Ok(config) => {
-                self.edit(|c| *c = config);
-                self.state.preset = CUSTOM.to_string();
-                self.notice(BannerKind::Info, format!("opened {}", path.display()));
-            }
-            Err(err) => self.notice(BannerKind::Error, format!("could not open the experiment: {err}; the current one is unchanged")),
-        }
-    }
-
-    pub fn save_experiment(&mut self, path: &Path) {
-        match files::save_experiment(path, &self.state.config) {
-            Ok(()) => self.notice(BannerKind::Info, format!("saved {}", path.display())),
-            Err(err) => self.notice(BannerKind::Error, format!("could not save the experiment: {err}")),
-        }
-    }
-
-    pub fn load_run(&mut self, dir: PathBuf) {
-        match crate::runs::read_json::<ExperimentConfig>(&dir.join(crate::runs::CONFIG_FILE)) {
-            Ok(config) => {
-                self.edit(|c| *c = config.clone());
-                self.applied = config;
-                self.checked = Checked::of(&self.state.config);
-                self.trainer.send(TrainCommand::Load(dir));
-            }
-            Err(err) => self.notice(BannerKind::Error, format!("could not load the run: {err}; the current run is unchanged")),
-        }
-    }
-
-    fn notice(&mut self, kind: BannerKind, text: String) {
+    /// Show a message in the status strip.
+    pub(super) fn notice(&mut self, kind: BannerKind, text: String) {
         self.view.show_banner(Banner { kind, text });
-    }
-
-    /// Ask the file dialog for a path; where none can open, ask in a path field.
-    fn ask_path(&mut self, request: PathRequest) {
-        let hidden = match request {
-            PathRequest::ExportPlots => self.plots_rect.is_none(),
-            PathRequest::ExportAttention => self.attention_rect.is_none(),
-            _ => false,
-        };
-        if hidden {
-            return self.notice(BannerKind::Warning, "That panel is hidden; show it first (View menu).".into());
-        }
-        match request.dialog() {
-            files::DialogAnswer::Chosen(path) => self.use_path(request, path),
-            files::DialogAnswer::Cancelled => self.notice(BannerKind::Info, request.cancelled().to_string()),
-            files::DialogAnswer::Unavailable => {
-                let folder = std::env::current_dir().unwrap_or_default();
-                self.path_prompt = Some((request, folder.join(request.default_name()).display().to_string()));
-            }
-        }
-    }
-
-    /// Do what was asked with the chosen path.
-    fn use_path(&mut self, request: PathRequest, path: PathBuf) {
-        match request {
-            PathRequest::OpenExperiment => self.open_experiment(&path),
-            PathRequest::SaveExperiment => self.save_experiment(&path),
-            PathRequest::SaveRun => self.trainer.send(TrainCommand::Save(path)),
-            PathRequest::LoadRun => self.load_run(path),
-            PathRequest::ExportCsv => self.trainer.send(TrainCommand::ExportMetrics(path)),
-            PathRequest::ExportPlots => self.export_png(self.plots_rect, path),
-            PathRequest::ExportAttention => self.export_png(self.attention_rect, path),
-            PathRequest::OpenLessonPack => self.add_lesson_pack(&path),
-        }
-    }
-
-    fn export_png(&mut self, rect: Option<egui::Rect>, path: PathBuf) {
-        let Some(rect) = rect else {
-            return self.notice(BannerKind::Warning, "That panel is hidden; show it first (View menu).".into());
-        };
-        let tx = self.notices_tx.clone();
-        let ctx = self.ctx.clone();
-        let ppp = self.ctx.pixels_per_point();
-        self.ctx.request_screenshot(move |image| {
-            let banner = match files::save_png_region(&image, rect, ppp, &path) {
-                Ok(()) => Banner { kind: BannerKind::Info, text: format!("wrote {}", path.display()) },
-                Err(err) => Banner { kind: BannerKind::Error, text: format!("could not export: {err}") },
-            };
-            let _ = tx.send(banner);
-            ctx.request_repaint();
-        });
     }
 
     pub(super) fn shortcuts(&mut self, ctx: &egui::Context, actions: &mut Vec<AppAction>) {
