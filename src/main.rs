@@ -13,6 +13,25 @@ fn main() -> std::process::ExitCode {
                 std::process::ExitCode::FAILURE
             }
         },
-        Some(command) => attention_workbench::cli::run(command),
+        Some(command) => {
+            let code = attention_workbench::cli::run(command);
+            if attention_workbench::training::backend::gpu_started() {
+                exit_without_driver_teardown(code == std::process::ExitCode::SUCCESS);
+            }
+            code
+        }
     }
+}
+
+/// Everything is printed and written; leave without the GPU driver's exit-time
+/// teardown, which crashes now and then on software Vulkan (lavapipe).
+fn exit_without_driver_teardown(success: bool) -> ! {
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    unsafe extern "C" {
+        fn _exit(status: i32) -> !;
+    }
+    // SAFETY: _exit ends the process at once; every output has been flushed above.
+    unsafe { _exit(if success { 0 } else { 1 }) }
 }

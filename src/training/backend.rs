@@ -78,10 +78,19 @@ fn cpu_device(choice: BackendChoice) -> (Device, String) {
     }
 }
 
+/// The wgpu device of this process, once started.
+static GPU: OnceLock<Result<(Device, String), String>> = OnceLock::new();
+
+/// Whether this process started a GPU device. Software Vulkan drivers (lavapipe)
+/// can crash while tearing down at process exit; the CLI then exits without
+/// running that teardown (see `main.rs`).
+pub fn gpu_started() -> bool {
+    GPU.get().is_some_and(Result::is_ok)
+}
+
 /// The wgpu device and its adapter name, initialised once per process.
 /// Set `AW_DISABLE_GPU=1` to act as if no adapter existed (tests of the fallback).
 fn gpu() -> Result<&'static (Device, String), String> {
-    static GPU: OnceLock<Result<(Device, String), String>> = OnceLock::new();
     if std::env::var_os("AW_DISABLE_GPU").is_some() {
         return Err("GPU disabled by AW_DISABLE_GPU".to_string());
     }

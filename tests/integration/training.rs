@@ -200,28 +200,37 @@ fn the_worker_thread_runs_pauses_steps_and_finishes_with_plain_events() {
 }
 
 /// Needs a GPU adapter (lavapipe counts): `.ci/test` runs it on its own, as
-/// `--ignored`, whenever a Vulkan driver is installed, and always in CI. It fails if
-/// the run silently fell back to the CPU, so it cannot pass without measuring a GPU.
+/// `--ignored`, whenever a Vulkan driver is installed, and always in CI. Both runs
+/// are the real CLI in child processes, so this test process never holds a GPU
+/// device. It fails if the GPU run silently fell back to the CPU.
 /// (The fallback itself is tested through the CLI with `AW_DISABLE_GPU` set in the
 /// child process only: `cli::gpu_without_an_adapter_falls_back_and_says_so`.)
 #[test]
 #[ignore = "needs a GPU adapter; run with --ignored (bash .ci/test does)"]
 fn gpu_backend_matches_the_cpu_at_the_first_steps() {
-    let mut config = experiment("tiny", TaskKind::Copy);
-    config.task.length = 4;
-    let cpu_loss = train(&mut Session::new(config.clone()).unwrap(), 2);
-    config.backend = BackendChoice::Gpu;
-    let mut session = Session::new(config).unwrap();
-    let info = session.backend().info.clone();
+    let run = |backend: &str| -> (serde_json::Value, Vec<f64>) {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_attention-workbench"))
+            .args(["train", "--task", "copy", "--preset", "tiny", "--steps", "2", "--seed", "0", "--json", "--backend", backend])
+            .output()
+            .expect("run the binary");
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(out.status.success(), "{backend}: {:?}\n{stdout}\n{}", out.status, String::from_utf8_lossy(&out.stderr));
+        let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let ready = lines.iter().find(|l| l["event"] == "ready").expect("a ready line").clone();
+        let losses = lines.iter().filter(|l| l["event"] == "step").map(|l| l["loss"].as_f64().unwrap()).collect();
+        (ready, losses)
+    };
+    let (_, cpu_loss) = run("cpu");
+    let (ready, gpu_loss) = run("gpu");
+    let used = ready["backend"]["used"].as_str().unwrap_or("");
     assert!(
-        !info.used.starts_with("cpu"),
-        "asked for the GPU but training runs on {} ({:?}); install a Vulkan driver (mesa-vulkan-drivers) or run on a machine with a GPU",
-        info.used,
-        info.fallback_reason
+        used.starts_with("gpu"),
+        "asked for the GPU but training ran on {used} ({}); install a Vulkan driver (mesa-vulkan-drivers) or run on a machine with a GPU",
+        ready["backend"]["fallback_reason"]
     );
-    assert!(info.adapter.is_some(), "{info:?}");
-    eprintln!("gpu check on {:?}", info.adapter);
-    let gpu_loss = train(&mut session, 2);
+    eprintln!("gpu check on {}", ready["backend"]["adapter"]);
+    assert_eq!(cpu_loss.len(), 2);
+    assert_eq!(gpu_loss.len(), 2);
     for (c, g) in cpu_loss.iter().zip(&gpu_loss) {
         assert!((c - g).abs() < 1e-3, "same seed, same weights: cpu {cpu_loss:?} vs gpu {gpu_loss:?}");
     }
