@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::metric::{Measured, Metric};
+use super::metric::{Measured, Measuring, Metric};
 use crate::config::ExperimentConfig;
 use crate::training::{Session, SessionError, StepOutcome};
 
@@ -241,11 +241,12 @@ impl Claim {
                     break;
                 }
             }
+            let mut measuring = Measuring::new(&mut session);
             for metric in metrics {
                 let value = match (&divergence, metric) {
                     (_, Metric::Diverged) => Ok(if divergence.is_some() { 1.0 } else { 0.0 }),
                     (Some(d), _) => Err(format!("{label} {d}")),
-                    (None, _) => metric.measure(&mut session),
+                    (None, _) => metric.measure(&mut measuring),
                 };
                 measured.insert((side, metric), value);
             }

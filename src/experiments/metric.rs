@@ -1,6 +1,6 @@
 //! Numbers a claim can be about, each measured from a trained session.
 
-use crate::training::Session;
+use crate::training::{AttentionSnapshot, EvalMetrics, Session};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Metric {
@@ -87,26 +87,49 @@ impl Metric {
 
     /// Measure on a session that has been trained (and did not diverge; the claim
     /// runner answers `diverged` itself).
-    pub fn measure(self, session: &mut Session) -> Measured {
+    pub fn measure(self, on: &mut Measuring) -> Measured {
         let value = match self {
-            Metric::TrainLoss => session.recent_train_loss(20).ok_or("no training step was taken")? as f64,
-            Metric::EvalLoss => session.evaluate().loss as f64,
-            Metric::EvalAccuracy => session.evaluate().accuracy as f64,
-            Metric::SequenceAccuracy => session.evaluate().sequence_accuracy as f64,
-            Metric::GenerationAccuracy => session.generation_accuracy() as f64,
-            Metric::CausalLeak => max_score(&session.causality_probe())?,
-            Metric::PaddingLeak => max_score(&session.padding_probe())?,
-            Metric::AttentionEntropy => normalised_entropy(&session.attention_snapshot())
-                .ok_or("no attention row sees two or more keys")?,
-            Metric::FirstGradNorm => session.history().steps.first().ok_or("no training step was taken")?.grad_norm as f64,
-            Metric::HiddenWeight => hidden_weight(&session.attention_snapshot()).ok_or("no layer has attention")?,
-            Metric::HeadDiversity => head_diversity(&session.attention_snapshot()).ok_or("no layer has two or more heads")?,
-            Metric::GenerationLoss => session.causal_twin().map_err(|e| e.to_string())?.evaluate().loss as f64,
-            Metric::Parameters => session.parameters() as f64,
-            Metric::GradRatio => session.first_to_last_grad_ratio().ok_or("needs a training step and two or more layers")? as f64,
+            Metric::TrainLoss => on.session.recent_train_loss(20).ok_or("no training step was taken")? as f64,
+            Metric::EvalLoss => on.eval().loss as f64,
+            Metric::EvalAccuracy => on.eval().accuracy as f64,
+            Metric::SequenceAccuracy => on.eval().sequence_accuracy as f64,
+            // The same evaluation measures it, on the causal twin of the model.
+            Metric::GenerationLoss => on.eval().generation_loss as f64,
+            Metric::GenerationAccuracy => on.session.generation_accuracy() as f64,
+            Metric::CausalLeak => max_score(&on.session.causality_probe())?,
+            Metric::PaddingLeak => max_score(&on.session.padding_probe())?,
+            Metric::AttentionEntropy => normalised_entropy(on.snapshot()).ok_or("no attention row sees two or more keys")?,
+            Metric::FirstGradNorm => on.session.history().steps.first().ok_or("no training step was taken")?.grad_norm as f64,
+            Metric::HiddenWeight => hidden_weight(on.snapshot()).ok_or("no layer has attention")?,
+            Metric::HeadDiversity => head_diversity(on.snapshot()).ok_or("no layer has two or more heads")?,
+            Metric::Parameters => on.session.parameters() as f64,
+            Metric::GradRatio => on.session.first_to_last_grad_ratio().ok_or("needs a training step and two or more layers")? as f64,
             Metric::Diverged => 0.0,
         };
         if value.is_finite() { Ok(value) } else { Err(format!("measured {value}, not a finite number")) }
+    }
+}
+
+/// A trained session and what its metrics share: one held-out evaluation (which
+/// also gives the generation loss) and one attention snapshot, each taken at most
+/// once however many metrics read them.
+pub struct Measuring<'a> {
+    session: &'a mut Session,
+    eval: Option<EvalMetrics>,
+    snapshot: Option<AttentionSnapshot>,
+}
+
+impl<'a> Measuring<'a> {
+    pub fn new(session: &'a mut Session) -> Self {
+        Self { session, eval: None, snapshot: None }
+    }
+
+    fn eval(&mut self) -> EvalMetrics {
+        *self.eval.get_or_insert_with(|| self.session.evaluate())
+    }
+
+    fn snapshot(&mut self) -> &AttentionSnapshot {
+        self.snapshot.get_or_insert_with(|| self.session.attention_snapshot())
     }
 }
 

@@ -7,5 +7,5 @@ mod metric;
 mod saturation;
 
 pub use claim::{Claim, ClaimResult, Condition, ConditionResult, Divergence, Op, Operand, Side, parse_condition, plain_number};
-pub use metric::{Measured, Metric, head_diversity, hidden_weight, normalised_entropy};
+pub use metric::{Measured, Measuring, Metric, head_diversity, hidden_weight, normalised_entropy};
 pub use saturation::{SaturationPoint, saturation_sweep};

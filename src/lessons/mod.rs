@@ -124,8 +124,11 @@ pub const BUILTIN: &[(&str, &str)] = &[
 /// A lesson, or the error that stands in its place (the other lessons still load).
 pub type Loaded = Result<Lesson, LessonError>;
 
+/// The shipped lessons, parsed once per process (parsing validates every try and
+/// claim side, which builds their tasks) and cloned for each caller.
 pub fn builtin() -> Vec<Loaded> {
-    BUILTIN.iter().map(|(file, text)| parse_lesson(file, text)).collect()
+    static PARSED: std::sync::OnceLock<Vec<Loaded>> = std::sync::OnceLock::new();
+    PARSED.get_or_init(|| BUILTIN.iter().map(|(file, text)| parse_lesson(file, text)).collect()).clone()
 }
 
 /// Every `lesson.md` under `path` (a lesson file, a lesson folder, or a pack of

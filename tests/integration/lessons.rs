@@ -117,7 +117,7 @@ fn the_readme_example_lesson_parses_and_its_claim_holds() {
 /// The checks the learner sees tick for the model the lesson wants and not for the
 /// one it warns about: each lesson's check is evaluated on the facts of real runs.
 mod checks_tick_only_for_the_right_model {
-    use attention_workbench::config::{MaskKind, MaskReading};
+    use attention_workbench::config::{LayerConfig, MaskKind, MaskReading};
     use attention_workbench::lessons::LiveFacts;
     use attention_workbench::training::{Session, StepOutcome};
 
@@ -166,31 +166,34 @@ mod checks_tick_only_for_the_right_model {
         check.condition.evaluate(&facts)
     }
 
-    #[test]
-    fn lesson_07_ticks_for_the_causal_model_and_not_for_the_peeking_one() {
-        let lesson = lesson("07");
+    /// For each seed and each `(name, change, expected)`: the lesson's first check,
+    /// after 300 steps of the lesson's experiment with `change` applied.
+    fn check_verdicts(id: &str, seeds: std::ops::Range<u64>, cases: &[(&str, &dyn Fn(&mut LayerConfig), bool)]) {
+        let lesson = lesson(id);
         let check = lesson.checks().next().unwrap();
-        for seed in 0..2 {
-            for (mask, expected) in [(MaskKind::Causal, true), (MaskKind::Bidirectional, false)] {
+        for seed in seeds {
+            for (name, change, expected) in cases {
                 let mut config = lesson.start.clone();
                 config.seed = seed;
-                config.model.layers.iter_mut().for_each(|l| l.mask = mask);
-                assert_eq!(check_after(check, config, 300), Some(expected), "seed {seed}, {mask:?}: {}", check.condition.text);
+                config.model.layers.iter_mut().for_each(|l| change(l));
+                assert_eq!(check_after(check, config, 300), Some(*expected), "seed {seed}, {name}: {}", check.condition.text);
             }
         }
     }
 
     #[test]
+    fn lesson_07_ticks_for_the_causal_model_and_not_for_the_peeking_one() {
+        check_verdicts("07", 0..2, &[
+            ("Causal", &|l| l.mask = MaskKind::Causal, true),
+            ("Bidirectional", &|l| l.mask = MaskKind::Bidirectional, false),
+        ]);
+    }
+
+    #[test]
     fn lesson_08_ticks_for_the_correct_mask_and_not_for_the_inverted_one() {
-        let lesson = lesson("08");
-        let check = lesson.checks().next().unwrap();
-        for seed in 0..3 {
-            for (reading, expected) in [(MaskReading::KeepIsTrue, true), (MaskReading::MaskedIsTrue, false)] {
-                let mut config = lesson.start.clone();
-                config.seed = seed;
-                config.model.layers.iter_mut().for_each(|l| l.mask_reading = reading);
-                assert_eq!(check_after(check, config, 300), Some(expected), "seed {seed}, {reading:?}: {}", check.condition.text);
-            }
-        }
+        check_verdicts("08", 0..3, &[
+            ("KeepIsTrue", &|l| l.mask_reading = MaskReading::KeepIsTrue, true),
+            ("MaskedIsTrue", &|l| l.mask_reading = MaskReading::MaskedIsTrue, false),
+        ]);
     }
 }
