@@ -157,6 +157,12 @@ impl WorkbenchApp {
         let mut lessons = LessonRunner::default();
         lessons.open_id(&state.lesson);
         lessons.saved_experiment = state.saved_experiment.clone();
+        // The lesson whose experiment is loaded: as saved, or the open lesson when
+        // the experiment is exactly its start (a first start loads lesson 01's).
+        lessons.experiment_of = state
+            .lesson_experiment
+            .clone()
+            .or_else(|| lessons.lesson().filter(|l| l.start == state.config).map(|l| l.id.clone()));
         Self {
             applied: state.config.clone(),
             checked: Checked::of(&state.config),
@@ -396,6 +402,7 @@ impl WorkbenchApp {
     /// while a lesson's is loaded.
     pub fn state_to_save(&mut self) -> &PersistedState {
         self.state.saved_experiment = self.lessons.saved_experiment.clone();
+        self.state.lesson_experiment = self.lessons.experiment_of.clone();
         &self.state
     }
 

@@ -28,6 +28,8 @@ pub struct PersistedState {
     /// The learner's own experiment, set aside while a lesson's is loaded
     /// ("Restore my experiment" brings it back, also after a restart).
     pub saved_experiment: Option<ExperimentConfig>,
+    /// The lesson whose experiment `config` is (its checks may judge the run).
+    pub lesson_experiment: Option<String>,
 }
 
 /// The views of the central area.
@@ -51,6 +53,7 @@ impl Default for PersistedState {
         Self {
             config: first.as_ref().map_or_else(ExperimentConfig::default, |l| l.start.clone()),
             preset: if first.is_some() { "custom".to_string() } else { "lesson".to_string() },
+            lesson_experiment: None,
             lesson: first.map(|l| l.id).unwrap_or_default(),
             layout: Layout::default(),
             dark_mode: true,

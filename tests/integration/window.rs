@@ -271,6 +271,7 @@ fn a_first_start_opens_lesson_01_with_its_experiment_and_a_short_guide() {
     assert_eq!(state.lesson, "01-why-attention");
     let mut harness = harness(state);
     step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    assert!(harness.state().lessons.runs_this_lesson(), "pressing Start trains lesson 01's own experiment, so its checks judge it");
     assert!(harness.query_by_label("Getting started").is_some(), "the guide opens on a first start");
     assert!(harness.query_by_label_contains("Press Start (Space) to train this experiment").is_some(), "the strip says what to press first");
     // Help → About (the menu item's action) shows the version and licence.
