@@ -6,6 +6,12 @@
 //! thread → plain-data [`training::TrainEvent`]s → `app` panels.
 //! The model/training side never draws; the app side never touches a tensor.
 
+/// Training frees and re-allocates the same large activation buffers every step;
+/// mimalloc keeps freed pages for reuse where the system allocator hands them back
+/// and faults them in again (measured in README "Performance").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub mod app;
 pub mod bughunt;
 pub mod cli;

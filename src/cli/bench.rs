@@ -12,6 +12,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::BackendArg;
+use super::torch_compare;
 use crate::config::{BackendChoice, PRESET_NAMES, preset};
 use crate::tasks::{TaskConfig, TaskKind};
 use crate::training::backend::set_cpu_threads;
@@ -22,9 +23,10 @@ pub struct BenchArgs {
     /// Preset(s) to measure (default: lesson and large).
     #[arg(long)]
     preset: Vec<String>,
-    /// CPU threads for the backend (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
+    /// CPU threads for the backend (default: all cores). With --compare-torch, a
+    /// list such as 1,2 measures each count in its own process.
+    #[arg(long, value_delimiter = ',')]
+    threads: Vec<usize>,
     /// Backend to measure.
     #[arg(long, value_enum, default_value = "cpu")]
     backend: BackendArg,
@@ -40,18 +42,28 @@ pub struct BenchArgs {
     /// One JSON object per preset.
     #[arg(long)]
     json: bool,
+    /// Also run the PyTorch eager reference (same model and task) back to back with
+    /// ours and print the ratio; needs a Python with torch (it says how to get one).
+    #[arg(long)]
+    compare_torch: bool,
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
-    if let Some(threads) = args.threads {
-        set_cpu_threads(threads);
-    }
-    let threads = rayon::current_num_threads();
     let presets: Vec<String> = if args.preset.is_empty() {
         vec!["lesson".to_string(), "large".to_string()]
     } else {
         args.preset.clone()
     };
+    if args.compare_torch {
+        let counts = if args.threads.is_empty() { vec![rayon::current_num_threads()] } else { args.threads.clone() };
+        return torch_compare::run(&presets, &counts, args.steps, args.repeats, args.json);
+    }
+    match args.threads[..] {
+        [] => {}
+        [threads] => set_cpu_threads(threads),
+        _ => anyhow::bail!("--threads takes one count here; a list such as 1,2 goes with --compare-torch"),
+    }
+    let threads = rayon::current_num_threads();
     for name in &presets {
         let mut config = preset(name).ok_or_else(|| {
             anyhow::anyhow!("unknown preset \"{name}\"; the presets are: {}", PRESET_NAMES.join(", "))

@@ -1,6 +1,7 @@
 //! The headless command line: the same `training` code as the window, without one.
 
 mod bench;
+pub mod torch_compare;
 mod eval;
 mod lesson;
 mod probe;

@@ -11,6 +11,7 @@ use burn::tensor::activation::softmax;
 use burn::tensor::{Bool, Tensor, TensorData};
 
 use super::mask::KeepMask;
+use super::rows::linear_rows;
 use crate::config::{AttentionKind, MaskApplication};
 
 /// What blocked cells are filled with under `MaskApplication::FillLargeNegative`.
@@ -102,33 +103,44 @@ impl SelfAttention {
         let d_k = d_model / heads;
         let split = |t: Tensor<3>| t.reshape([batch, seq, heads, d_k]).swap_dims(1, 2); // [batch, heads, seq, d_k]
 
-        let v = split(self.wv.forward(x.clone())); // [batch, heads, seq, d_k]
+        let v = split(linear_rows(&self.wv, x.clone())); // [batch, heads, seq, d_k]
+        // Intermediates are kept only when a trace asks for them, so the common
+        // step lets each op reuse its input's buffer.
+        let tracing = trace_head.is_some_and(|h| h < heads);
         let (q, k, raw, scaled, weights) = match self.kind {
             AttentionKind::Softmax => {
-                let q = split(self.wq.forward(x.clone())); // [batch, heads, seq, d_k]
-                let k = split(self.wk.forward(x)); // [batch, heads, seq, d_k]
-                let raw = q.clone().matmul(k.clone().swap_dims(2, 3)); // [batch, heads, seq, seq]
+                let q = split(linear_rows(&self.wq, x.clone())); // [batch, heads, seq, d_k]
+                let k = split(linear_rows(&self.wk, x)); // [batch, heads, seq, d_k]
+                let kept = |t: &Tensor<4>| tracing.then(|| t.clone());
+                let (q_kept, k_kept) = (kept(&q), kept(&k));
+                let raw = q.matmul(k.swap_dims(2, 3)); // [batch, heads, seq, seq]
+                let raw_kept = kept(&raw);
                 let scaled = if self.scale {
-                    raw.clone().div_scalar((d_k as f32).sqrt()) // [batch, heads, seq, seq]
+                    raw.div_scalar((d_k as f32).sqrt()) // [batch, heads, seq, seq]
                 } else {
-                    raw.clone()
+                    raw
                 };
+                let scaled_kept = kept(&scaled);
                 let empty_rows = mask.host.has_empty_row();
                 let weights = match self.application {
                     MaskApplication::FillLargeNegative => {
-                        let filled = scaled.clone().mask_fill(mask.blocked.clone(), BLOCKED_SCORE); // [batch, heads, seq, seq]
+                        // With a visible key in every row, exp(-1e9 - max) and exp(-inf) are
+                        // both exactly 0, so -inf gives bit-identical weights and gradients
+                        // while skipping libm's slow underflow path (a test checks this).
+                        let fill = if empty_rows { BLOCKED_SCORE } else { f32::NEG_INFINITY };
+                        let filled = scaled.mask_fill(mask.blocked.clone(), fill); // [batch, heads, seq, seq]
                         let weights = softmax(filled, 3); // [batch, heads, seq, seq]
                         if empty_rows { weights * mask.keep.clone() } else { weights } // empty rows -> 0
                     }
                     MaskApplication::AddNegInfinity => {
-                        let biased = scaled.clone() + mask.neg_inf_bias.clone(); // [batch, heads, seq, seq]
+                        let biased = scaled + mask.neg_inf_bias.clone(); // [batch, heads, seq, seq]
                         let weights = softmax(biased, 3); // [batch, heads, seq, seq]
                         if empty_rows { weights * mask.keep.clone() } else { weights } // empty rows -> 0
                     }
                     // Masking after the softmax: hidden keys get 0, but rows no longer sum to 1.
-                    MaskApplication::MultiplyAfterSoftmax => softmax(scaled.clone(), 3) * mask.keep.clone(),
+                    MaskApplication::MultiplyAfterSoftmax => softmax(scaled, 3) * mask.keep.clone(),
                 };
-                (Some(q), Some(k), Some(raw), Some(scaled), weights)
+                (q_kept, k_kept, raw_kept, scaled_kept, weights)
             }
             AttentionKind::UniformAverage => {
                 let host = &mask.host;
@@ -139,7 +151,7 @@ impl SelfAttention {
             }
         };
         let context = weights.clone().matmul(v.clone()); // [batch, heads, seq, d_k]
-        let trace = trace_head.filter(|h| *h < heads).map(|h| {
+        let trace = trace_head.filter(|_| tracing).map(|h| {
             let head = |t: Tensor<4>| t.slice_dim(1, h..h + 1).squeeze_dim::<3>(1); // [batch, seq, *]
             let zeros = || Tensor::<3>::zeros([batch, seq, seq], &v.device());
             HeadTrace {
@@ -155,7 +167,7 @@ impl SelfAttention {
         });
         let merged = context.swap_dims(1, 2).reshape([batch, seq, d_model]); // [batch, seq, d_model]
         AttentionOutput {
-            output: self.wo.forward(merged), // [batch, seq, d_model]
+            output: linear_rows(&self.wo, merged), // [batch, seq, d_model]
             weights,
             trace,
         }

@@ -10,6 +10,7 @@ use burn::tensor::Tensor;
 use burn::tensor::activation::{gelu, relu};
 
 use super::attention::{AttentionOutput, HeadTrace, MaskTensors, SelfAttention};
+use super::rows::linear_rows;
 use super::dropout::Dropout;
 use crate::config::{Activation, NormPlacement};
 
@@ -25,13 +26,13 @@ pub struct FeedForward {
 impl FeedForward {
     /// x: `[batch, seq, d_model]` -> `[batch, seq, d_model]`
     pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
-        let hidden = self.up.forward(x); // [batch, seq, d_ff]
+        let hidden = linear_rows(&self.up, x); // [batch, seq, d_ff]
         let hidden = match self.activation {
             Activation::Relu => relu(hidden),
             Activation::Gelu => gelu(hidden),
             Activation::None => hidden,
         };
-        self.down.forward(hidden) // [batch, seq, d_model]
+        linear_rows(&self.down, hidden) // [batch, seq, d_model]
     }
 }
 

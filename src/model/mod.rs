@@ -11,6 +11,7 @@ mod dropout;
 mod init;
 pub mod mask;
 pub mod positional;
+pub mod rows;
 mod transfer;
 
 pub use attention::{BLOCKED_SCORE, HeadTrace};
@@ -149,7 +150,7 @@ impl Transformer {
             x = norm.forward(x); // [batch, seq, d_model]
         }
         ForwardOutput {
-            logits: self.head.forward(x), // [batch, seq, vocab]
+            logits: rows::linear_rows(&self.head, x), // [batch, seq, vocab]
             attention,
             trace,
             hidden,

@@ -2,14 +2,16 @@
 //! by hand. The worker thread and the tests drive this directly; nothing here knows
 //! about threads or windows.
 //!
-//! One step = batch → forward → masked cross-entropy → backward → one read-back
+//! One step = batch → forward → masked cross-entropy → backward (in fixed-size chunks
+//! of rows, in parallel: `chunks.rs`) → one read-back
 //! (loss, hits, every gradient's squared norm) → non-finite check → clip → optimizer.
 
 use burn::module::Module;
-use burn::optim::{AdamConfig, AdamWConfig, GradientsParams, ModuleOptimizer, SgdConfig};
-use burn::tensor::{Device, Int, Tensor, TensorData};
+use burn::optim::{AdamConfig, AdamWConfig, ModuleOptimizer, SgdConfig};
+use burn::tensor::{Device, Int, Tensor};
 
 use super::backend::{ResolvedBackend, resolve};
+use super::chunks::{ForwardBackward, batch_tensors, forward_backward};
 use super::events::{
     EvalMetrics, GradientReport, NonFiniteKind, StepMetrics,
 };
@@ -162,19 +164,12 @@ impl Session {
         let (seed, step) = (self.config.seed, self.step as u64);
         let batch = self.task.batch(&mut Rng::for_step(seed, step, 2), Split::Train, self.config.batch_size);
         let model = self.model.take().expect("model present between steps");
-        let mut dropout = match self.config.model.dropout {
-            p if p > 0.0 => Dropout::train(p, Rng::for_step(seed, step, 3)),
-            _ => Dropout::off(),
-        };
-        let (tokens, targets, weights) = batch_tensors(&batch, &self.train_device);
-        let padding = batch.has_padding().then_some(&batch.padding[..]);
-        let out = model.forward(tokens, padding, Capture::default(), &mut dropout);
-        let scored = scored_cross_entropy(out.logits, targets, weights, batch.scored());
-        let grads = GradientsParams::from_grads(scored.loss.backward(), &model);
+        let ForwardBackward { loss, correct, grads } =
+            forward_backward(&model, &batch, &self.train_device, (seed, step), self.config.model.dropout);
         let squares = grad_square_sums(&model, &grads);
 
         // One read-back per step: [loss, hits, ‖g‖² of every parameter...]
-        let mut parts = vec![scored.loss.inner(), scored.correct.inner()];
+        let mut parts = vec![loss, correct];
         parts.extend(squares.iter().map(|(_, sq)| sq.clone()));
         let values = read_floats(Tensor::cat(parts, 0));
         let (loss, hits, grad_sq) = (values[0], values[1], &values[2..]);
@@ -324,14 +319,6 @@ fn build_optimizer(kind: OptimizerKind) -> ModuleOptimizer {
 }
 
 /// tokens `[batch, seq]`, targets `[batch, seq]`, loss weights `[batch, seq]`.
-fn batch_tensors(batch: &Batch, device: &Device) -> (Tensor<2, Int>, Tensor<2, Int>, Tensor<2>) {
-    let shape = [batch.batch_size, batch.seq_len];
-    let tokens = Tensor::<2, Int>::from_data(TensorData::new(batch.tokens.clone(), shape), device);
-    let targets = Tensor::<2, Int>::from_data(TensorData::new(batch.targets.clone(), shape), device);
-    let weights = Tensor::<2>::from_data(TensorData::new(batch.loss_weights.clone(), shape), device);
-    (tokens, targets, weights)
-}
-
 pub(super) fn slice_batch(batch: &Batch, start: usize, rows: usize) -> Batch {
     let span = start * batch.seq_len..(start + rows) * batch.seq_len;
     Batch {

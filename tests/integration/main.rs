@@ -5,6 +5,7 @@ mod attention;
 mod bughunt;
 mod claims;
 mod cli;
+mod fast_path;
 mod lessons;
 mod runs;
 mod training;

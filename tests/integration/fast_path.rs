@@ -1,0 +1,124 @@
+//! The speed changes keep the numbers: each faster formulation is compared with the
+//! composed one it replaces (forward values and gradients), and a seed's curve is
+//! bit-identical whatever the thread count.
+
+use std::process::Command;
+
+use attention_workbench::cli::torch_compare::reference_args;
+use attention_workbench::config::{NormPlacement, preset};
+use attention_workbench::model::rows::linear_rows;
+use attention_workbench::tasks::Rng;
+use burn::nn::LinearConfig;
+use burn::tensor::activation::softmax;
+use burn::tensor::{Bool, Device, Tensor, TensorData};
+
+fn random(shape: [usize; 3], seed: u64, device: &Device) -> Tensor<3> {
+    let mut rng = Rng::new(seed);
+    let n = shape.iter().product();
+    let values: Vec<f32> = (0..n).map(|_| rng.below(2001) as f32 / 1000.0 - 1.0).collect();
+    Tensor::from_data(TensorData::new(values, shape), device)
+}
+
+fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
+    t.into_data().convert::<f32>().try_into_vec::<f32>().unwrap()
+}
+
+fn max_diff(a: &[f32], b: &[f32]) -> f32 {
+    assert_eq!(a.len(), b.len());
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+}
+
+#[test]
+fn a_linear_over_folded_rows_matches_the_batched_linear_in_values_and_gradients() {
+    let device = Device::flex().autodiff();
+    let layer = LinearConfig::new(24, 40).init(&device);
+    // 33 rows per sample: not a multiple of the gemm tile, the case the fold is for.
+    let x = random([5, 33, 24], 1, &device).require_grad();
+    let upstream = random([5, 33, 40], 2, &device);
+
+    let run = |fold: bool| {
+        let x = x.clone();
+        let out = if fold { linear_rows(&layer, x.clone()) } else { layer.forward(x.clone()) }; // [5, 33, 40]
+        let grads = (out.clone() * upstream.clone()).sum().backward();
+        let dx = values(x.grad(&grads).unwrap());
+        let dw = values(layer.weight.val().grad(&grads).unwrap());
+        let db = values(layer.bias.as_ref().unwrap().val().grad(&grads).unwrap());
+        (values(out), dx, dw, db)
+    };
+    let (folded, composed) = (run(true), run(false));
+    assert!(max_diff(&folded.0, &composed.0) < 1e-5, "forward differs");
+    assert!(max_diff(&folded.1, &composed.1) < 1e-5, "input gradient differs");
+    assert!(max_diff(&folded.2, &composed.2) < 1e-4, "weight gradient differs");
+    assert!(max_diff(&folded.3, &composed.3) < 1e-4, "bias gradient differs");
+    assert!(folded.2.iter().any(|g| *g != 0.0), "the weight received a gradient");
+}
+
+#[test]
+fn filling_blocked_scores_with_minus_infinity_gives_the_same_weights_and_gradients_as_minus_1e9() {
+    let device = Device::flex().autodiff();
+    let (batch, seq) = (3, 9);
+    let scores = random([batch, seq, seq], 3, &device).mul_scalar(4.0).require_grad();
+    let upstream = random([batch, seq, seq], 4, &device);
+    // Causal: every row keeps at least its own position.
+    let blocked: Vec<bool> = (0..batch * seq * seq).map(|i| (i % seq) > (i / seq) % seq).collect();
+    let blocked = Tensor::<3, Bool>::from_data(TensorData::new(blocked, [batch, seq, seq]), &device);
+
+    let run = |fill: f32| {
+        let weights = softmax(scores.clone().mask_fill(blocked.clone(), fill), 2); // [batch, seq, seq]
+        let grads = (weights.clone() * upstream.clone()).sum().backward();
+        (values(weights), values(scores.grad(&grads).unwrap()))
+    };
+    let (neg_inf, large) = (run(f32::NEG_INFINITY), run(-1.0e9));
+    assert_eq!(neg_inf.0, large.0, "weights are bit-identical");
+    assert_eq!(neg_inf.1, large.1, "gradients are bit-identical");
+    assert!(neg_inf.0.iter().all(|w| w.is_finite()));
+}
+
+#[test]
+fn a_seed_trains_to_bit_identical_losses_with_one_thread_or_two() {
+    let losses = |threads: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_attention-workbench"))
+            .args(["train", "--task", "reverse", "--steps", "12", "--seed", "5", "--json", "--threads", threads])
+            .env("AW_DISABLE_GPU", "1")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let losses: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|v| v["event"] == "step")
+            .map(|v| v["loss"].to_string())
+            .collect();
+        assert_eq!(losses.len(), 12);
+        losses
+    };
+    assert_eq!(losses("1"), losses("2"));
+}
+
+#[test]
+fn the_torch_reference_gets_the_presets_shapes_and_refuses_what_it_does_not_model() {
+    let args = |name: &str| reference_args(&preset(name).unwrap().model).unwrap().join(" ");
+    assert_eq!(args("lesson"), "--d-model=64 --heads=4 --d-ff=256 --layers=2");
+    assert_eq!(args("large"), "--d-model=128 --heads=8 --d-ff=512 --layers=4");
+    let mut pre_ln = preset("lesson").unwrap().model;
+    pre_ln.layers[1].norm = NormPlacement::Pre;
+    let why = reference_args(&pre_ln).unwrap_err();
+    assert!(why.contains("post-LN"), "{why}");
+}
+
+#[test]
+fn compare_torch_without_a_torch_python_says_how_to_get_one() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_attention-workbench"))
+        .args(["bench", "--compare-torch", "--preset", "lesson"])
+        .env("AW_TORCH_PYTHON", empty.path().join("no-python"))
+        .env("HOME", empty.path())
+        .env("PATH", empty.path())
+        .env("AW_DISABLE_GPU", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("pip install torch"), "{stderr}");
+    assert!(out.stdout.is_empty(), "no table without a reference");
+}
