@@ -1,6 +1,6 @@
 //! `attention-workbench bench`: training throughput of presets on the reverse task
 //! (16 tokens, separator, 16 reversed: sequence 33, batch 64, Adam), the same model
-//! and task as `shared/bench/torch_reference.py`, for a side-by-side ratio.
+//! and task as `.ci/bench/torch_reference.py`, for a side-by-side ratio.
 //!
 //! Method, like the reference: warm-up steps, then timed steps, median of repeats.
 //! Our timed step also generates its batch and reads back the loss and every

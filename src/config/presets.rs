@@ -1,6 +1,6 @@
 //! Named starting points that lessons, the CLI and the window refer to by name.
 //!
-//! `lesson` and `large` match `shared/bench/torch_reference.py` exactly (post-LN,
+//! `lesson` and `large` match `.ci/bench/torch_reference.py` exactly (post-LN,
 //! GELU, learned positions, causal mask, biases everywhere, Adam at 1e-3, batch 64)
 //! so throughput can be compared one to one.
 

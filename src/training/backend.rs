@@ -17,6 +17,13 @@ pub struct ResolvedBackend {
     pub info: BackendInfo,
 }
 
+impl ResolvedBackend {
+    /// Whether training runs on the GPU (not a CPU fallback).
+    pub fn is_gpu(&self) -> bool {
+        self.info.adapter.is_some()
+    }
+}
+
 /// Resolve a choice to a device; never fails (GPU falls back to CPU).
 pub fn resolve(choice: BackendChoice) -> ResolvedBackend {
     let requested = name(choice).to_string();

@@ -27,12 +27,14 @@ pub struct ForwardBackward {
     pub grads: GradientsParams,
 }
 
-/// Forward and backward of `model` on `batch`; `dropout` is the step's dropout rate.
-pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, (seed, step): (u64, u64), dropout: f64) -> ForwardBackward {
+/// Forward and backward of `model` on `batch` in chunks of `chunk_rows` rows (the GPU
+/// takes the whole batch at once); `dropout` is the step's dropout rate.
+pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chunk_rows: usize, (seed, step): (u64, u64), dropout: f64) -> ForwardBackward {
     let total_scored = batch.scored();
-    let starts: Vec<usize> = (0..batch.batch_size).step_by(CHUNK_ROWS).collect();
+    let chunk_rows = chunk_rows.max(1);
+    let starts: Vec<usize> = (0..batch.batch_size).step_by(chunk_rows).collect();
     let run = |copy: &Transformer, index: usize, start: usize| {
-        let rows = CHUNK_ROWS.min(batch.batch_size - start);
+        let rows = chunk_rows.min(batch.batch_size - start);
         let chunk = super::session::slice_batch(batch, start, rows);
         // Chunk 0 uses the step's own dropout stream; later chunks their own.
         let mut dropout = match dropout {

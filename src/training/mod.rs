@@ -2,7 +2,7 @@
 //! thread that runs it, and the plain-data events it sends. No egui in here.
 
 pub mod backend;
-mod chunks;
+pub mod chunks;
 mod events;
 mod generate;
 mod grad_report;

@@ -11,7 +11,7 @@ use burn::optim::{AdamConfig, AdamWConfig, ModuleOptimizer, SgdConfig};
 use burn::tensor::{Device, Int, Tensor};
 
 use super::backend::{ResolvedBackend, resolve};
-use super::chunks::{ForwardBackward, batch_tensors, forward_backward};
+use super::chunks::{CHUNK_ROWS, ForwardBackward, batch_tensors, forward_backward};
 use super::events::{
     EvalMetrics, GradientReport, NonFiniteKind, StepMetrics,
 };
@@ -164,8 +164,9 @@ impl Session {
         let (seed, step) = (self.config.seed, self.step as u64);
         let batch = self.task.batch(&mut Rng::for_step(seed, step, 2), Split::Train, self.config.batch_size);
         let model = self.model.take().expect("model present between steps");
+        let chunk_rows = if self.backend.is_gpu() { batch.batch_size } else { CHUNK_ROWS };
         let ForwardBackward { loss, correct, grads } =
-            forward_backward(&model, &batch, &self.train_device, (seed, step), self.config.model.dropout);
+            forward_backward(&model, &batch, &self.train_device, chunk_rows, (seed, step), self.config.model.dropout);
         let squares = grad_square_sums(&model, &grads);
 
         // One read-back per step: [loss, hits, ‖g‖² of every parameter...]

@@ -122,3 +122,40 @@ fn compare_torch_without_a_torch_python_says_how_to_get_one() {
     assert!(stderr.contains("pip install torch"), "{stderr}");
     assert!(out.stdout.is_empty(), "no table without a reference");
 }
+
+#[test]
+fn a_batch_in_chunks_gives_the_loss_and_gradients_of_the_whole_batch() {
+    use attention_workbench::tasks::{Split, TaskConfig, TaskKind};
+    use attention_workbench::training::chunks::forward_backward;
+    use burn::module::{Module, ModuleVisitor, Param};
+    use burn::optim::GradientsParams;
+
+    struct Collect<'a>(&'a GradientsParams, Vec<Vec<f32>>);
+    impl ModuleVisitor for Collect<'_> {
+        fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+            if let Some(grad) = self.0.get::<D>(param.id) {
+                self.1.push(values(grad));
+            }
+        }
+    }
+    let mut config = preset("lesson").unwrap();
+    config.task = TaskConfig::for_kind(TaskKind::Reverse);
+    let task = config.task.build().unwrap();
+    let device = Device::flex().autodiff();
+    let model = attention_workbench::model::Transformer::new(&config.model, config.model_vocab_size(task.vocab().len()), 0, &device);
+    let batch = task.batch(&mut Rng::new(9), Split::Train, 70); // two full chunks and a short one
+    let run = |rows: usize| {
+        let out = forward_backward(&model, &batch, &device, rows, (0, 0), 0.0);
+        let mut collect = Collect(&out.grads, Vec::new());
+        model.visit(&mut collect);
+        (values(out.loss)[0], values(out.correct)[0], collect.1)
+    };
+    let (whole, chunked) = (run(70), run(32));
+    assert!((whole.0 - chunked.0).abs() < 1e-5, "loss {} vs {}", whole.0, chunked.0);
+    assert_eq!(whole.1, chunked.1, "hits");
+    assert_eq!(whole.2.len(), chunked.2.len(), "every parameter has a gradient both ways");
+    for (a, b) in whole.2.iter().zip(&chunked.2) {
+        assert!(max_diff(a, b) < 1e-4, "a gradient differs by {}", max_diff(a, b));
+    }
+    assert!(whole.2.iter().flatten().any(|g| *g != 0.0));
+}
