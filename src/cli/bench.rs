@@ -55,8 +55,17 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         args.preset.clone()
     };
     if args.compare_torch {
+        anyhow::ensure!(
+            matches!(args.backend, BackendArg::Cpu),
+            "--compare-torch measures the default CPU backend, as the PyTorch reference runs on the CPU; drop --backend"
+        );
         let counts = if args.threads.is_empty() { vec![rayon::current_num_threads()] } else { args.threads.clone() };
-        return torch_compare::run(&presets, &counts, args.steps, args.repeats, args.json);
+        let timing = torch_compare::Timing {
+            steps: args.steps,
+            warmup: args.warmup,
+            repeats: args.repeats,
+        };
+        return torch_compare::run(&presets, &counts, timing, args.json);
     }
     match args.threads[..] {
         [] => {}

@@ -1,10 +1,10 @@
 //! The headless command line: the same `training` code as the window, without one.
 
 mod bench;
-pub mod torch_compare;
 mod eval;
 mod lesson;
 mod probe;
+pub mod torch_compare;
 mod train;
 
 use std::path::PathBuf;

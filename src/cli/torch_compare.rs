@@ -3,7 +3,7 @@
 //! one sitting: for each preset and thread count the reference runs, then ours,
 //! back to back, each in its own process so each gets its own thread pool.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use crate::config::{Activation, MaskKind, ModelConfig, NormPlacement, PositionalEncoding};
@@ -19,7 +19,7 @@ Set one up (about 5 GiB; PyPI's torch wheel brings CUDA libraries it will not us
 or point AW_TORCH_PYTHON at a Python that can `import torch`.";
 
 /// What one comparison row measured.
-pub struct Row {
+struct Row {
     pub preset: String,
     pub threads: usize,
     pub torch_steps_per_s: f64,
@@ -68,8 +68,22 @@ fn find_python() -> Option<PathBuf> {
     })
 }
 
+/// Steps per repeat, untimed steps before each, and repeats: the same for both sides.
+#[derive(Clone, Copy)]
+pub struct Timing {
+    pub steps: usize,
+    pub warmup: usize,
+    pub repeats: usize,
+}
+
+impl Timing {
+    fn args(self) -> [String; 3] {
+        [format!("--steps={}", self.steps), format!("--warmup={}", self.warmup), format!("--repeats={}", self.repeats)]
+    }
+}
+
 /// Run the comparison and print the table (or JSON lines).
-pub fn run(presets: &[String], thread_counts: &[usize], steps: usize, repeats: usize, json: bool) -> anyhow::Result<ExitCode> {
+pub fn run(presets: &[String], thread_counts: &[usize], timing: Timing, json: bool) -> anyhow::Result<ExitCode> {
     let Some(python) = find_python() else {
         eprintln!("error: {SETUP}");
         return Ok(ExitCode::from(2));
@@ -85,8 +99,8 @@ pub fn run(presets: &[String], thread_counts: &[usize], steps: usize, repeats: u
         let config = crate::config::preset(name).ok_or_else(|| anyhow::anyhow!("unknown preset \"{name}\""))?;
         let model_args = reference_args(&config.model).map_err(|why| anyhow::anyhow!("preset \"{name}\": {why}"))?;
         for &threads in thread_counts {
-            let torch = run_reference(&python, script.path(), &model_args, threads, steps, repeats)?;
-            let ours = run_ours(name, threads, steps, repeats)?;
+            let torch = run_reference(&python, script.path(), &model_args, threads, timing)?;
+            let ours = run_ours(name, threads, timing)?;
             let row = Row {
                 preset: name.clone(),
                 threads,
@@ -125,11 +139,12 @@ fn print_row(row: &Row, cpu: &str, json: bool) {
 }
 
 /// (median steps/s, other processes' CPU share) from the reference's RESULT line.
-fn run_reference(python: &PathBuf, script: &std::path::Path, model_args: &[String], threads: usize, steps: usize, repeats: usize) -> anyhow::Result<(f64, f64)> {
+fn run_reference(python: &Path, script: &Path, model_args: &[String], threads: usize, timing: Timing) -> anyhow::Result<(f64, f64)> {
     let out = Command::new(python)
         .arg(script)
         .args(model_args)
-        .args([format!("--threads={threads}"), format!("--steps={steps}"), format!("--repeats={repeats}")])
+        .arg(format!("--threads={threads}"))
+        .args(timing.args())
         .output()?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     let result = stdout
@@ -142,10 +157,11 @@ fn run_reference(python: &PathBuf, script: &std::path::Path, model_args: &[Strin
 }
 
 /// (median steps/s, backend) from `bench --json` in a child process.
-fn run_ours(preset: &str, threads: usize, steps: usize, repeats: usize) -> anyhow::Result<(f64, String)> {
+fn run_ours(preset: &str, threads: usize, timing: Timing) -> anyhow::Result<(f64, String)> {
     let out = Command::new(std::env::current_exe()?)
         .args(["bench", "--json", "--preset", preset])
-        .args([format!("--threads={threads}"), format!("--steps={steps}"), format!("--repeats={repeats}")])
+        .arg(format!("--threads={threads}"))
+        .args(timing.args())
         .output()?;
     anyhow::ensure!(out.status.success(), "bench --preset {preset} failed: {}", String::from_utf8_lossy(&out.stderr));
     let value: serde_json::Value = serde_json::from_slice(&out.stdout)?;

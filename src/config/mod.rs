@@ -193,7 +193,8 @@ pub enum MaskReading {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MaskApplication {
-    /// Fill blocked scores with -1e9 before the softmax.
+    /// Fill blocked scores with -1e9 before the softmax (-inf when every row keeps a
+    /// key, which gives the same weights; see `model::BLOCKED_SCORE`).
     FillLargeNegative,
     /// Add -inf to blocked scores before the softmax.
     AddNegInfinity,

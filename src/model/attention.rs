@@ -16,7 +16,9 @@ use crate::config::{AttentionKind, MaskApplication};
 
 /// What blocked cells are filled with under `MaskApplication::FillLargeNegative`.
 /// Finite, so a row with every key blocked stays a number; such rows are then
-/// zeroed (see `mask.rs`).
+/// zeroed (see `mask.rs`). When every row keeps a key, the fill is -inf instead:
+/// for finite scores the weights and gradients are bit-identical (tested) and exp
+/// skips libm's slow underflow path.
 pub const BLOCKED_SCORE: f32 = -1.0e9;
 
 /// A mask prepared once per forward pass and shared by the layers that use it.
@@ -112,21 +114,20 @@ impl SelfAttention {
                 let q = split(linear_rows(&self.wq, x.clone())); // [batch, heads, seq, d_k]
                 let k = split(linear_rows(&self.wk, x)); // [batch, heads, seq, d_k]
                 let kept = |t: &Tensor<4>| tracing.then(|| t.clone());
-                let (q_kept, k_kept) = (kept(&q), kept(&k));
+                let (q_kept, k_kept) = (kept(&q), kept(&k)); // [batch, heads, seq, d_k] when tracing
                 let raw = q.matmul(k.swap_dims(2, 3)); // [batch, heads, seq, seq]
-                let raw_kept = kept(&raw);
+                let raw_kept = kept(&raw); // [batch, heads, seq, seq] when tracing
                 let scaled = if self.scale {
                     raw.div_scalar((d_k as f32).sqrt()) // [batch, heads, seq, seq]
                 } else {
                     raw
                 };
-                let scaled_kept = kept(&scaled);
+                let scaled_kept = kept(&scaled); // [batch, heads, seq, seq] when tracing
                 let empty_rows = mask.host.has_empty_row();
                 let weights = match self.application {
                     MaskApplication::FillLargeNegative => {
-                        // With a visible key in every row, exp(-1e9 - max) and exp(-inf) are
-                        // both exactly 0, so -inf gives bit-identical weights and gradients
-                        // while skipping libm's slow underflow path (a test checks this).
+                        // With a visible key in every row and finite scores, exp(-1e9 - max)
+                        // and exp(-inf) are both exactly 0: see `BLOCKED_SCORE`.
                         let fill = if empty_rows { BLOCKED_SCORE } else { f32::NEG_INFINITY };
                         let filled = scaled.mask_fill(mask.blocked.clone(), fill); // [batch, heads, seq, seq]
                         let weights = softmax(filled, 3); // [batch, heads, seq, seq]

@@ -28,24 +28,32 @@ pub struct ForwardBackward {
 }
 
 /// Forward and backward of `model` on `batch` in chunks of `chunk_rows` rows (the GPU
-/// takes the whole batch at once); `dropout` is the step's dropout rate.
-pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chunk_rows: usize, (seed, step): (u64, u64), dropout: f64) -> ForwardBackward {
+/// takes the whole batch at once); `dropout` is the step's dropout rate. Dropout
+/// masks are drawn per chunk, so they depend on the chunk size (not the threads).
+pub fn forward_backward(
+    model: &Transformer,
+    batch: &Batch,
+    device: &Device,
+    chunk_rows: usize,
+    (seed, step): (u64, u64),
+    dropout: f64,
+) -> ForwardBackward {
     let total_scored = batch.scored();
     let chunk_rows = chunk_rows.max(1);
     let starts: Vec<usize> = (0..batch.batch_size).step_by(chunk_rows).collect();
     let run = |copy: &Transformer, index: usize, start: usize| {
         let rows = chunk_rows.min(batch.batch_size - start);
-        let chunk = super::session::slice_batch(batch, start, rows);
+        let chunk = slice_batch(batch, start, rows);
         // Chunk 0 uses the step's own dropout stream; later chunks their own.
         let mut dropout = match dropout {
             p if p > 0.0 => Dropout::train(p, Rng::for_step(seed, step, 3 + 1000 * index as u64)),
             _ => Dropout::off(),
         };
-        let (tokens, targets, weights) = batch_tensors(&chunk, device);
+        let (tokens, targets, weights) = batch_tensors(&chunk, device); // [rows, seq] each
         let padding = chunk.has_padding().then_some(&chunk.padding[..]);
-        let out = copy.forward(tokens, padding, Capture::default(), &mut dropout);
+        let out = copy.forward(tokens, padding, Capture::default(), &mut dropout); // logits [rows, seq, vocab]
         // Divided by the whole batch's count, so the chunks' losses sum to its mean.
-        let scored = scored_cross_entropy(out.logits, targets, weights, total_scored);
+        let scored = scored_cross_entropy(out.logits, targets, weights, total_scored); // loss, hits: [1]
         let grads = GradientsParams::from_grads(scored.loss.backward(), copy);
         (scored.loss.inner(), scored.correct.inner(), grads)
     };
@@ -77,10 +85,23 @@ pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chu
 /// tokens, targets: `[rows, seq]` ints; loss weights: `[rows, seq]`.
 pub fn batch_tensors(batch: &Batch, device: &Device) -> (Tensor<2, Int>, Tensor<2, Int>, Tensor<2>) {
     let shape = [batch.batch_size, batch.seq_len];
-    let tokens = Tensor::<2, Int>::from_data(TensorData::new(batch.tokens.clone(), shape), device);
-    let targets = Tensor::<2, Int>::from_data(TensorData::new(batch.targets.clone(), shape), device);
-    let weights = Tensor::<2>::from_data(TensorData::new(batch.loss_weights.clone(), shape), device);
+    let tokens = Tensor::<2, Int>::from_data(TensorData::new(batch.tokens.clone(), shape), device); // [rows, seq]
+    let targets = Tensor::<2, Int>::from_data(TensorData::new(batch.targets.clone(), shape), device); // [rows, seq]
+    let weights = Tensor::<2>::from_data(TensorData::new(batch.loss_weights.clone(), shape), device); // [rows, seq]
     (tokens, targets, weights)
+}
+
+/// Rows `start..start + rows` of a batch.
+pub fn slice_batch(batch: &Batch, start: usize, rows: usize) -> Batch {
+    let span = start * batch.seq_len..(start + rows) * batch.seq_len;
+    Batch {
+        batch_size: rows,
+        seq_len: batch.seq_len,
+        tokens: batch.tokens[span.clone()].to_vec(),
+        targets: batch.targets[span.clone()].to_vec(),
+        loss_weights: batch.loss_weights[span.clone()].to_vec(),
+        padding: batch.padding[span].to_vec(),
+    }
 }
 
 /// The same parameters (ids and values) as new autodiff leaves: a graph of its own.

@@ -14,7 +14,8 @@ pub struct ScoredLoss {
 }
 
 /// logits: `[batch, seq, vocab]`; targets: `[batch, seq]`; weights: `[batch, seq]`
-/// 1.0 where scored; `scored` = number of scored positions (> 0).
+/// 1.0 where scored; `scored` = the number of scored positions the loss is averaged
+/// over: this batch's, or the whole batch's when this is one chunk of it (> 0).
 pub fn scored_cross_entropy(
     logits: Tensor<3>,
     targets: Tensor<2, Int>,

@@ -11,7 +11,7 @@ use burn::optim::{AdamConfig, AdamWConfig, ModuleOptimizer, SgdConfig};
 use burn::tensor::{Device, Int, Tensor};
 
 use super::backend::{ResolvedBackend, resolve};
-use super::chunks::{CHUNK_ROWS, ForwardBackward, batch_tensors, forward_backward};
+use super::chunks::{CHUNK_ROWS, ForwardBackward, batch_tensors, forward_backward, slice_batch};
 use super::events::{
     EvalMetrics, GradientReport, NonFiniteKind, StepMetrics,
 };
@@ -316,19 +316,6 @@ fn build_optimizer(kind: OptimizerKind) -> ModuleOptimizer {
         OptimizerKind::Adam => AdamConfig::new().with_epsilon(1e-8).init(),
         OptimizerKind::AdamW => AdamWConfig::new().with_epsilon(1e-8).with_weight_decay(0.01).init(),
         OptimizerKind::Sgd => SgdConfig::new().init(),
-    }
-}
-
-/// tokens `[batch, seq]`, targets `[batch, seq]`, loss weights `[batch, seq]`.
-pub(super) fn slice_batch(batch: &Batch, start: usize, rows: usize) -> Batch {
-    let span = start * batch.seq_len..(start + rows) * batch.seq_len;
-    Batch {
-        batch_size: rows,
-        seq_len: batch.seq_len,
-        tokens: batch.tokens[span.clone()].to_vec(),
-        targets: batch.targets[span.clone()].to_vec(),
-        loss_weights: batch.loss_weights[span.clone()].to_vec(),
-        padding: batch.padding[span].to_vec(),
     }
 }
 

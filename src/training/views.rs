@@ -5,7 +5,8 @@ use burn::module::Module;
 use burn::tensor::{Int, Tensor, TensorData};
 
 use super::events::AttentionSnapshot;
-use super::session::{Session, SessionError, read_floats, read_ints, slice_batch};
+use super::chunks::slice_batch;
+use super::session::{Session, SessionError, read_floats, read_ints};
 use crate::model::{Capture, Dropout, mask::KeepMask, transfer_matching};
 
 impl Session {

@@ -159,3 +159,61 @@ fn a_batch_in_chunks_gives_the_loss_and_gradients_of_the_whole_batch() {
     }
     assert!(whole.2.iter().flatten().any(|g| *g != 0.0));
 }
+
+#[test]
+fn the_models_weights_equal_the_minus_1e9_definition_with_and_without_an_empty_row() {
+    use attention_workbench::config::MaskApplication;
+    use attention_workbench::model::{Capture, Dropout, Transformer};
+    use burn::tensor::Int;
+
+    let device = Device::flex();
+    for offset in [0, -1] {
+        // offset -1 hides the diagonal too, so query 0 sees no key at all.
+        let mut config = preset("lesson").unwrap().model;
+        for layer in &mut config.layers {
+            layer.mask_application = MaskApplication::FillLargeNegative;
+            layer.diagonal_offset = offset;
+        }
+        let model = Transformer::new(&config, 11, 4, &device);
+        let (batch, seq) = (3, 10);
+        let mut rng = Rng::new(6);
+        let tokens: Vec<i64> = (0..batch * seq).map(|_| rng.below(11) as i64).collect();
+        let tokens = Tensor::<2, Int>::from_data(TensorData::new(tokens, [batch, seq]), &device);
+        let capture = Capture { trace: Some((0, 1)), ..Capture::default() };
+        let trace = model.forward(tokens, None, capture, &mut Dropout::off()).trace.expect("a trace");
+        let mask = &trace.mask;
+        let keep: Vec<f32> = (0..batch).flat_map(|_| mask.as_f32()).collect();
+        let blocked = keep.iter().map(|k| *k == 0.0).collect::<Vec<_>>();
+        let blocked = Tensor::<3, Bool>::from_data(TensorData::new(blocked, [batch, seq, seq]), &device);
+        let keep = Tensor::<3>::from_data(TensorData::new(keep, [batch, seq, seq]), &device);
+        let by_definition = softmax(trace.scaled_scores.clone().mask_fill(blocked, -1.0e9), 2) * keep; // [batch, seq, seq]
+        let weights = values(trace.weights);
+        assert_eq!(weights, values(by_definition), "offset {offset}");
+        assert!(weights.iter().all(|w| w.is_finite()), "offset {offset}");
+        let first_row_sum: f32 = weights[..seq].iter().sum();
+        assert_eq!(first_row_sum > 0.5, offset == 0, "query 0's row with offset {offset}");
+    }
+}
+
+#[test]
+fn with_dropout_a_seed_trains_to_the_same_losses_on_one_thread_or_two() {
+    use attention_workbench::training::{Session, StepOutcome};
+
+    let losses = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let mut config = preset("lesson").unwrap();
+        config.model.dropout = 0.1;
+        let mut session = Session::new(config).unwrap();
+        pool.install(|| {
+            (0..6)
+                .map(|_| match session.step(false) {
+                    StepOutcome::Done { metrics, .. } => metrics.loss,
+                    StepOutcome::NonFinite { step, .. } => panic!("non-finite at step {step}"),
+                })
+                .collect::<Vec<f32>>()
+        })
+    };
+    let one = losses(1);
+    assert_eq!(one, losses(2));
+    assert!(one.iter().all(|l| l.is_finite() && *l > 0.0));
+}
