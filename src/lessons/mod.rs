@@ -119,6 +119,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("lessons/07-masks/lesson.md", include_str!("../../lessons/07-masks/lesson.md")),
     ("lessons/08-mask-conventions/lesson.md", include_str!("../../lessons/08-mask-conventions/lesson.md")),
     ("lessons/09-residual-layernorm/lesson.md", include_str!("../../lessons/09-residual-layernorm/lesson.md")),
+    ("lessons/10-feed-forward/lesson.md", include_str!("../../lessons/10-feed-forward/lesson.md")),
 ];
 
 /// A lesson, or the error that stands in its place (the other lessons still load).

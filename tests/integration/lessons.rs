@@ -15,7 +15,8 @@ fn lesson(id_prefix: &str) -> Lesson {
 #[test]
 fn every_shipped_lesson_is_complete() {
     let all = lessons::builtin();
-    assert_eq!(all.len(), 9);
+    assert_eq!(all.len(), lessons::BUILTIN.len());
+    assert!(all.len() >= 10);
     for loaded in all {
         let lesson = loaded.unwrap_or_else(|e| panic!("{e}"));
         assert!(lesson.tries().count() >= 2, "{}: at least two try blocks", lesson.id);
@@ -104,6 +105,11 @@ fn lesson_09_claims_hold_for_three_seeds() {
 }
 
 #[test]
+fn lesson_10_claims_hold_for_three_seeds() {
+    verify("10");
+}
+
+#[test]
 fn the_readme_example_lesson_parses_and_its_claim_holds() {
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let start = readme.find("````markdown\n").expect("an example lesson in the README") + "````markdown\n".len();
@@ -187,6 +193,22 @@ mod checks_tick_only_for_the_right_model {
             ("Causal", &|l| l.mask = MaskKind::Causal, true),
             ("Bidirectional", &|l| l.mask = MaskKind::Bidirectional, false),
         ]);
+    }
+
+    #[test]
+    fn lesson_10_ticks_with_the_activation_and_not_without_it() {
+        use attention_workbench::config::Activation;
+        let lesson = lesson("10");
+        let check = lesson.checks().next().unwrap();
+        for seed in [0, 5] {
+            for (activation, expected) in [(Activation::Gelu, true), (Activation::None, false)] {
+                let mut config = lesson.start.clone();
+                config.seed = seed;
+                config.model.layers.iter_mut().for_each(|l| l.activation = activation);
+                let steps = config.steps;
+                assert_eq!(check_after(check, config, steps), Some(expected), "seed {seed}, {activation:?}: {}", check.condition.text);
+            }
+        }
     }
 
     #[test]
