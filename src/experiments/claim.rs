@@ -51,10 +51,21 @@ pub struct Claim {
     pub a: ExperimentConfig,
     pub b: Option<ExperimentConfig>,
     pub steps: usize,
-    /// Per-side step budgets, when a side trains for a different number of steps.
-    pub steps_a: Option<usize>,
-    pub steps_b: Option<usize>,
+    /// How each side is run, beyond its config.
+    pub run_a: SideRun,
+    pub run_b: SideRun,
     pub conditions: Vec<Condition>,
+}
+
+/// How one side of a claim is trained, beyond its config.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SideRun {
+    /// A step budget of its own (else the claim's `steps`).
+    pub steps: Option<usize>,
+    /// Added to the verify seed: `seed_offset = 1` trains this side with seed + 1.
+    pub seed_offset: u64,
+    /// CPU threads for this side's training (else the process's).
+    pub threads: Option<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -205,6 +216,11 @@ impl Claim {
                 }
             }
         }
+        // The curve gap compares the two sides' curves, so both must train.
+        if needed.values().flatten().any(|m| *m == Metric::MaxCurveGap) {
+            needed.entry(Side::A).or_default();
+            needed.entry(Side::B).or_default();
+        }
         needed
     }
 
@@ -223,24 +239,20 @@ impl Claim {
     pub fn run(&self, seed: u64) -> Result<ClaimResult, SessionError> {
         let mut measured: BTreeMap<(Side, Metric), Measured> = BTreeMap::new();
         let mut diverged: BTreeMap<String, Divergence> = BTreeMap::new();
+        let mut curves: BTreeMap<Side, Vec<f32>> = BTreeMap::new();
         for (side, metrics) in self.needed() {
             let label = Self::side_label(side);
-            let (config, steps) = match side {
-                Side::A => (&self.a, self.steps_a),
-                Side::B => (self.b.as_ref().unwrap_or(&self.a), self.steps_b),
+            let (config, run) = match side {
+                Side::A => (&self.a, &self.run_a),
+                Side::B => (self.b.as_ref().unwrap_or(&self.a), &self.run_b),
             };
-            let steps = steps.unwrap_or(self.steps);
+            let steps = run.steps.unwrap_or(self.steps);
             let mut config = config.clone();
-            config.seed = seed;
+            config.seed = seed.wrapping_add(run.seed_offset);
             config.steps = steps.max(1);
             let mut session = Session::new(config)?;
-            let mut divergence = None;
-            for _ in 0..steps {
-                if let StepOutcome::NonFinite { step, group, .. } = session.step(false) {
-                    divergence = Some(Divergence { step, group });
-                    break;
-                }
-            }
+            let (curve, divergence) = train_side(&mut session, steps, run.threads)?;
+            curves.insert(side, curve);
             let mut measuring = Measuring::new(&mut session);
             for metric in metrics {
                 let value = match (&divergence, metric) {
@@ -252,6 +264,17 @@ impl Claim {
             }
             if let Some(d) = divergence {
                 diverged.insert(label.to_string(), d);
+            }
+        }
+        // The curve gap needs both sides, so it is filled in once both have trained.
+        for side in [Side::A, Side::B] {
+            if let Some(Ok(_)) = measured.get(&(side, Metric::MaxCurveGap)) {
+                let gap = match (curves.get(&Side::A), curves.get(&Side::B)) {
+                    _ if !diverged.is_empty() => Err("a side diverged, so its curve stops early".to_string()),
+                    (Some(a), Some(b)) => Some(max_curve_gap(a, b)).filter(|g| g.is_finite()).ok_or_else(|| "a loss on the curve is not a finite number".to_string()),
+                    _ => Err("the curve gap compares two sides; add a [b] table".to_string()),
+                };
+                measured.insert((side, Metric::MaxCurveGap), gap);
             }
         }
         let value = |operand: &Operand| -> Measured {
@@ -302,9 +325,49 @@ impl Claim {
     }
 }
 
+/// Train `steps` steps (on a pool of `threads` when given): the training loss of
+/// each step, and where training went non-finite if it did.
+fn train_side(session: &mut Session, steps: usize, threads: Option<usize>) -> Result<(Vec<f32>, Option<Divergence>), SessionError> {
+    let run = |session: &mut Session| {
+        let mut curve = Vec::with_capacity(steps);
+        for _ in 0..steps {
+            match session.step(false) {
+                StepOutcome::Done { metrics, .. } => curve.push(metrics.loss),
+                StepOutcome::NonFinite { step, group, .. } => return (curve, Some(Divergence { step, group })),
+            }
+        }
+        (curve, None)
+    };
+    match threads {
+        None => Ok(run(session)),
+        Some(threads) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads.max(1))
+                .build()
+                .map_err(|e| SessionError::Runtime(format!("could not start {threads} training threads: {e}")))?;
+            Ok(pool.install(|| run(session)))
+        }
+    }
+}
+
+/// The largest step-by-step difference between two training-loss curves (over the
+/// steps both have): 0 when they are the same bit for bit.
+pub fn max_curve_gap(a: &[f32], b: &[f32]) -> f64 {
+    let gap = a.iter().zip(b).map(|(x, y)| (x - y).abs() as f64).fold(0.0, f64::max);
+    if a.iter().chain(b).any(|v| !v.is_finite()) { f64::NAN } else { gap }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_curve_gap_is_zero_only_for_identical_curves() {
+        assert_eq!(max_curve_gap(&[1.0, 0.5, 0.25], &[1.0, 0.5, 0.25]), 0.0);
+        assert_eq!(max_curve_gap(&[1.0, 0.5, 0.25], &[1.0, 0.75, 0.25]), 0.25);
+        assert_eq!(max_curve_gap(&[1.0, 0.5], &[1.0, 0.5, 9.0]), 0.0, "only the steps both have");
+        assert!(max_curve_gap(&[1.0, f32::NAN], &[1.0, 0.5]).is_nan());
+    }
 
     #[test]
     fn conditions_parse_with_offsets_and_bad_ones_say_why() {

@@ -36,6 +36,9 @@ pub enum Metric {
     /// 1 if training hit a non-finite loss or gradient, else 0. The only metric a
     /// diverged side still has.
     Diverged,
+    /// Largest step-by-step difference between the two sides' training-loss curves
+    /// (the same for `a.` and `b.`): 0 when they are identical bit for bit.
+    MaxCurveGap,
 }
 
 /// A measurement, or why the metric has no value for this run (which fails every
@@ -43,7 +46,7 @@ pub enum Metric {
 pub type Measured = Result<f64, String>;
 
 impl Metric {
-    pub const ALL: [Metric; 15] = [
+    pub const ALL: [Metric; 16] = [
         Metric::TrainLoss,
         Metric::EvalLoss,
         Metric::EvalAccuracy,
@@ -59,6 +62,7 @@ impl Metric {
         Metric::Parameters,
         Metric::GradRatio,
         Metric::Diverged,
+        Metric::MaxCurveGap,
     ];
 
     pub fn name(self) -> &'static str {
@@ -78,6 +82,7 @@ impl Metric {
             Metric::Parameters => "parameters",
             Metric::GradRatio => "grad_ratio",
             Metric::Diverged => "diverged",
+            Metric::MaxCurveGap => "max_curve_gap",
         }
     }
 
@@ -105,6 +110,8 @@ impl Metric {
             Metric::Parameters => on.session.parameters() as f64,
             Metric::GradRatio => on.session.first_to_last_grad_ratio().ok_or("needs a training step and two or more layers")? as f64,
             Metric::Diverged => 0.0,
+            // Needs both sides' curves: the claim fills it in after both trained.
+            Metric::MaxCurveGap => 0.0,
         };
         if value.is_finite() { Ok(value) } else { Err(format!("measured {value}, not a finite number")) }
     }

@@ -6,6 +6,6 @@ mod claim;
 mod metric;
 mod saturation;
 
-pub use claim::{Claim, ClaimResult, Condition, ConditionResult, Divergence, Op, Operand, Side, parse_condition, plain_number};
+pub use claim::{Claim, ClaimResult, Condition, ConditionResult, Divergence, Op, Operand, Side, SideRun, max_curve_gap, parse_condition, plain_number};
 pub use metric::{Measured, Measuring, Metric, head_diversity, hidden_weight, normalised_entropy};
 pub use saturation::{SaturationPoint, saturation_sweep};

@@ -120,6 +120,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("lessons/08-mask-conventions/lesson.md", include_str!("../../lessons/08-mask-conventions/lesson.md")),
     ("lessons/09-residual-layernorm/lesson.md", include_str!("../../lessons/09-residual-layernorm/lesson.md")),
     ("lessons/10-feed-forward/lesson.md", include_str!("../../lessons/10-feed-forward/lesson.md")),
+    ("lessons/13-reproducibility/lesson.md", include_str!("../../lessons/13-reproducibility/lesson.md")),
 ];
 
 /// A lesson, or the error that stands in its place (the other lessons still load).

@@ -8,7 +8,7 @@ use super::check::parse_check;
 use super::patch::{Settings, apply};
 use super::{CheckBlock, ClaimBlock, Lesson, Segment, TryBlock};
 use crate::config::{ExperimentConfig, preset};
-use crate::experiments::{Claim, Side, parse_condition};
+use crate::experiments::{Claim, Side, SideRun, parse_condition};
 use crate::tasks::{TaskConfig, TaskKind};
 
 /// A parse error: `file:line: message`.
@@ -29,6 +29,20 @@ struct ExperimentSpec {
     #[serde(default)]
     set: Settings,
     steps: Option<usize>,
+    /// Claim sides only: train with the verify seed plus this.
+    seed_offset: Option<u64>,
+    /// Claim sides only: CPU threads for this side.
+    threads: Option<usize>,
+}
+
+impl ExperimentSpec {
+    fn side_run(&self) -> SideRun {
+        SideRun {
+            steps: self.steps,
+            seed_offset: self.seed_offset.unwrap_or(0),
+            threads: self.threads,
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -93,6 +107,9 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
         .ok_or_else(|| err(1, "the front matter (+++) is never closed with another +++ line".into()))?;
     let front_text = lines[1..close].join("\n");
     let front: FrontMatter = toml::from_str(&front_text).map_err(|e| err(2 + toml_line(&front_text, &e), format!("front matter: {}", e.message())))?;
+    if front.start.seed_offset.is_some() || front.start.threads.is_some() {
+        return Err(err(2, "[start]: seed_offset and threads belong in a claim's [a] or [b] table".into()));
+    }
     let start = build_experiment(&ExperimentSpec { ..front.start }, None).map_err(|m| err(2, format!("[start]: {m}")))?;
 
     let mut body = Vec::new();
@@ -128,7 +145,7 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
             "try" => {
                 let spec: TrySpec = toml::from_str(&block_text).map_err(|e| err(at(&e), format!("try block: {}", what(&e))))?;
                 // Check the change applies to the lesson's start (paths and values).
-                let base = ExperimentSpec { preset: spec.preset.clone(), task: spec.task.clone(), set: spec.set.clone(), steps: None };
+                let base = ExperimentSpec { preset: spec.preset.clone(), task: spec.task.clone(), set: spec.set.clone(), steps: None, ..ExperimentSpec::default() };
                 build_experiment(&base, Some(&start)).map_err(|m| err(block_line, format!("try block: {m}")))?;
                 Segment::Try(TryBlock { label: spec.label, preset: spec.preset, task: spec.task, settings: spec.set, steps: spec.steps, line: block_line })
             }
@@ -158,8 +175,8 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
                     a,
                     b,
                     steps: spec.steps,
-                    steps_a: spec.a.steps,
-                    steps_b: spec.b.as_ref().and_then(|b| b.steps),
+                    run_a: spec.a.side_run(),
+                    run_b: spec.b.as_ref().map(ExperimentSpec::side_run).unwrap_or_default(),
                     conditions,
                 };
                 claim_problem(&claim).map_or(Ok(()), |m| Err(err(block_line, format!("claim block: {m}"))))?;
@@ -186,15 +203,23 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
 /// A claim that could not show anything: a side that trains for no steps, a
 /// condition on a `b` that does not exist, or a `b` identical to `a`.
 fn claim_problem(claim: &Claim) -> Option<String> {
+    if claim.run_a.threads == Some(0) || claim.run_b.threads == Some(0) {
+        return Some("threads must be at least 1".into());
+    }
     let steps = |side: Option<usize>| side.unwrap_or(claim.steps);
-    if claim.steps == 0 || steps(claim.steps_a) == 0 || (claim.b.is_some() && steps(claim.steps_b) == 0) {
+    if claim.steps == 0 || steps(claim.run_a.steps) == 0 || (claim.b.is_some() && steps(claim.run_b.steps) == 0) {
         return Some("steps must be at least 1 on every side: a claim about an untrained model says nothing about training (use steps = 1 to look at fresh weights)".into());
     }
     let uses_b = claim.sides().contains(&Side::B);
     match &claim.b {
         None if uses_b => Some("a condition names b.… but the claim has no [b] table; add [b] with the change to compare, or use a.… only".into()),
-        Some(b) if same_run(b, &claim.a) && steps(claim.steps_a) == steps(claim.steps_b) => {
-            Some("[b] is the same experiment as [a] with the same steps, so the claim compares a run with itself; make [b] differ (a knob in set, a task, or steps)".into())
+        Some(b)
+            if same_run(b, &claim.a)
+                && steps(claim.run_a.steps) == steps(claim.run_b.steps)
+                && claim.run_a.seed_offset == claim.run_b.seed_offset
+                && claim.run_a.threads == claim.run_b.threads =>
+        {
+            Some("[b] is the same experiment as [a] with the same steps, seed and threads, so the claim compares a run with itself; make [b] differ (a knob in set, a task, steps, seed_offset or threads)".into())
         }
         Some(_) if !uses_b => Some("the claim has a [b] table but no condition names b.…; compare the sides, or remove [b]".into()),
         _ => None,

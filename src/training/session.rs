@@ -33,6 +33,9 @@ pub enum SessionError {
     Invalid(Vec<ConfigProblem>),
     #[error(transparent)]
     Task(#[from] TaskError),
+    /// The machine could not run the session (e.g. no threads could be started).
+    #[error("{0}")]
+    Runtime(String),
 }
 
 /// The result of one step.

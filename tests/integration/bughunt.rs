@@ -20,8 +20,8 @@ fn claim(statement: &str, a: attention_workbench::config::ExperimentConfig, b: O
         a,
         b,
         steps,
-        steps_a: None,
-        steps_b: None,
+        run_a: Default::default(),
+        run_b: Default::default(),
         conditions: conditions.iter().map(|c| parse_condition(c).unwrap()).collect(),
     }
 }

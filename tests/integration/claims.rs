@@ -68,8 +68,8 @@ fn an_undefined_metric_fails_instead_of_reading_as_zero() {
         a: experiment("tiny", TaskKind::Copy),
         b: None,
         steps: 0,
-        steps_a: None,
-        steps_b: None,
+        run_a: Default::default(),
+        run_b: Default::default(),
         conditions: vec![parse_condition("a.train_loss < 100").unwrap(), parse_condition("a.first_grad_norm < 1e9").unwrap()],
     };
     let result = claim.run(0).unwrap();
@@ -96,14 +96,35 @@ fn claims_that_could_not_show_anything_are_parse_errors_naming_file_and_line() {
             "statement = \"x\"\nsteps = 10\nexpect = [\"b.eval_accuracy >= a.eval_accuracy\"]\n[b]\nset = { \"seed\" = 5, \"steps\" = 99 }",
             "same experiment",
         ),
+        ("statement = \"x\"\nsteps = 10\nexpect = [\"b.max_curve_gap <= 0\"]\n[a]\nthreads = 2\n[b]\nthreads = 2", "same experiment"),
+        ("statement = \"x\"\nsteps = 10\nexpect = [\"b.max_curve_gap <= 0\"]\n[b]\nthreads = 0", "at least 1"),
+        ("statement = \"x\"\nsteps = 10\nexpect = [\"a.max_curve_gap <= 0\"]", "no [b]"),
     ];
     for (claim, needle) in cases {
         let err = parse(claim).expect_err(claim);
         assert_eq!((err.file.as_str(), err.line), ("test.md", claim_line), "{err}");
         assert!(err.message.contains(needle), "{claim}: {err}");
     }
-    // The same sides with different step budgets are a real comparison.
+    // The same sides with different step budgets, seeds or threads are real comparisons.
     parse("statement = \"x\"\nsteps = 10\nexpect = [\"b.train_loss < a.train_loss\"]\n[a]\nsteps = 1\n[b]\nsteps = 10").unwrap();
+    parse("statement = \"x\"\nsteps = 10\nexpect = [\"b.max_curve_gap > 0\"]\n[b]\nseed_offset = 1").unwrap();
+    parse("statement = \"x\"\nsteps = 10\nexpect = [\"b.max_curve_gap <= 0\"]\n[a]\nthreads = 1\n[b]\nthreads = 2").unwrap();
+    // The seed offset and threads belong to claim sides, not the lesson's start.
+    let start = lesson_with_claim("statement = \"x\"\nsteps = 10\nexpect = [\"a.train_loss < 9\"]").replace("[start]\n", "[start]\nseed_offset = 1\n");
+    let err = lessons::parse_lesson("test.md", &start).unwrap_err();
+    assert!(err.message.contains("seed_offset and threads belong"), "{err}");
+}
+
+#[test]
+fn the_curve_gap_is_zero_for_the_same_seed_on_other_threads_and_not_for_the_next_seed() {
+    let gap = |b_side: &str| {
+        let lesson = parse(&format!("statement = \"x\"\nsteps = 30\nexpect = [\"b.max_curve_gap <= 0\"]\n[a]\nthreads = 1\n[b]\n{b_side}")).unwrap();
+        let reports = verify_lesson(&lesson, &[4]);
+        (reports[0].passed, reports[0].measured["b.max_curve_gap"])
+    };
+    assert_eq!(gap("threads = 2"), (true, 0.0));
+    let (passed, next_seed) = gap("threads = 2\nseed_offset = 1");
+    assert!(!passed && next_seed > 0.0, "the next seed's curve differs: {next_seed}");
 }
 
 fn cli(args: &[&str]) -> std::process::Output {

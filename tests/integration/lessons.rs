@@ -110,6 +110,11 @@ fn lesson_10_claims_hold_for_three_seeds() {
 }
 
 #[test]
+fn lesson_13_claims_hold_for_three_seeds() {
+    verify("13");
+}
+
+#[test]
 fn the_readme_example_lesson_parses_and_its_claim_holds() {
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let start = readme.find("````markdown\n").expect("an example lesson in the README") + "````markdown\n".len();
