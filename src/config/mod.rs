@@ -120,6 +120,9 @@ pub struct LayerConfig {
     pub diagonal_offset: i32,
     /// Which axis the padding mask hides: keys (right), queries (wrong axis), or off.
     pub padding_mask: PaddingMask,
+    /// Heads whose output is zeroed before the output projection (an ablation:
+    /// their attention maps are still computed and shown).
+    pub ablated_heads: Vec<usize>,
 }
 
 impl Default for LayerConfig {
@@ -140,6 +143,7 @@ impl Default for LayerConfig {
             mask_application: MaskApplication::FillLargeNegative,
             diagonal_offset: 0,
             padding_mask: PaddingMask::Keys,
+            ablated_heads: Vec::new(),
         }
     }
 }

@@ -72,6 +72,13 @@ pub fn validate(config: &ExperimentConfig) -> Vec<ConfigProblem> {
                     format!("use one of {} heads, or change d_model", divisors.join(", ")),
                 ));
             }
+            if let Some(head) = layer.ablated_heads.iter().find(|h| **h >= layer.heads) {
+                problems.push(problem(
+                    knob("ablated_heads"),
+                    format!("head {head} is ablated but the layer has heads 0–{}", layer.heads.saturating_sub(1)),
+                    "ablate only heads the layer has, or clear the ablation",
+                ));
+            }
             if layer.mask == MaskKind::SlidingWindow && layer.window == 0 {
                 problems.push(problem(knob("window"), "a sliding window of 0 positions", "use a window of at least 1"));
             }

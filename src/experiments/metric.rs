@@ -39,6 +39,11 @@ pub enum Metric {
     /// Largest step-by-step difference between the two sides' training-loss curves
     /// (the same for `a.` and `b.`): 0 when they are identical bit for bit.
     MaxCurveGap,
+    /// The sharpest head on the probe (highest mean over query rows of the largest
+    /// weight): that mean, 1 = every row puts all its weight on one key.
+    SharpHeadWeight,
+    /// Held-out accuracy lost when the sharpest head's output is zeroed.
+    SharpHeadAblationDrop,
 }
 
 /// A measurement, or why the metric has no value for this run (which fails every
@@ -46,7 +51,7 @@ pub enum Metric {
 pub type Measured = Result<f64, String>;
 
 impl Metric {
-    pub const ALL: [Metric; 16] = [
+    pub const ALL: [Metric; 18] = [
         Metric::TrainLoss,
         Metric::EvalLoss,
         Metric::EvalAccuracy,
@@ -63,6 +68,8 @@ impl Metric {
         Metric::GradRatio,
         Metric::Diverged,
         Metric::MaxCurveGap,
+        Metric::SharpHeadWeight,
+        Metric::SharpHeadAblationDrop,
     ];
 
     pub fn name(self) -> &'static str {
@@ -83,6 +90,8 @@ impl Metric {
             Metric::GradRatio => "grad_ratio",
             Metric::Diverged => "diverged",
             Metric::MaxCurveGap => "max_curve_gap",
+            Metric::SharpHeadWeight => "sharp_head_weight",
+            Metric::SharpHeadAblationDrop => "sharp_head_ablation_drop",
         }
     }
 
@@ -112,6 +121,13 @@ impl Metric {
             Metric::Diverged => 0.0,
             // Needs both sides' curves: the claim fills it in after both trained.
             Metric::MaxCurveGap => 0.0,
+            Metric::SharpHeadWeight => sharpest_head(on.snapshot()).ok_or(NO_SHARP_HEAD)?.2,
+            Metric::SharpHeadAblationDrop => {
+                let (layer, head, _) = sharpest_head(on.snapshot()).ok_or(NO_SHARP_HEAD)?;
+                let full = on.eval().accuracy as f64;
+                let ablated = on.session.evaluate_with_head_ablated(layer, head).ok_or(NO_SHARP_HEAD)?;
+                full - ablated.accuracy as f64
+            }
         };
         if value.is_finite() { Ok(value) } else { Err(format!("measured {value}, not a finite number")) }
     }
@@ -138,6 +154,32 @@ impl<'a> Measuring<'a> {
     fn snapshot(&mut self) -> &AttentionSnapshot {
         self.snapshot.get_or_insert_with(|| self.session.attention_snapshot())
     }
+}
+
+const NO_SHARP_HEAD: &str = "no softmax head has a query row that sees two or more keys";
+
+/// (layer, head, mean largest weight) of the head whose probe rows are most
+/// concentrated; rows that see a single key (trivially 1) are skipped.
+pub fn sharpest_head(snapshot: &AttentionSnapshot) -> Option<(usize, usize, f64)> {
+    let seq = snapshot.tokens.len();
+    let mut best: Option<(usize, usize, f64)> = None;
+    for (layer, maps) in snapshot.layers.iter().enumerate() {
+        let (Some(maps), Some(Some(keep))) = (maps, snapshot.masks.get(layer)) else { continue };
+        for (head, weights) in maps.iter().enumerate() {
+            let rows: Vec<f64> = (0..seq)
+                .filter(|q| keep[q * seq..(q + 1) * seq].iter().filter(|k| **k).count() >= 2)
+                .map(|q| weights[q * seq..(q + 1) * seq].iter().fold(0.0f32, |m, w| m.max(*w)) as f64)
+                .collect();
+            if rows.is_empty() {
+                continue;
+            }
+            let mean = rows.iter().sum::<f64>() / rows.len() as f64;
+            if best.is_none_or(|(_, _, b)| mean > b) {
+                best = Some((layer, head, mean));
+            }
+        }
+    }
+    best
 }
 
 fn max_score(report: &crate::probe::LeakReport) -> Measured {

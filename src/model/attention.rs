@@ -87,6 +87,9 @@ pub struct SelfAttention {
     pub scale: bool,
     #[module(skip)]
     pub application: MaskApplication,
+    /// Heads whose output is zeroed (their weights are still computed and shown).
+    #[module(skip)]
+    pub ablated: Vec<usize>,
 }
 
 pub struct AttentionOutput {
@@ -152,6 +155,13 @@ impl SelfAttention {
             }
         };
         let context = weights.clone().matmul(v.clone()); // [batch, heads, seq, d_k]
+        let context = if self.ablated.is_empty() {
+            context
+        } else {
+            let keep: Vec<f32> = (0..heads).map(|h| if self.ablated.contains(&h) { 0.0 } else { 1.0 }).collect();
+            let keep = Tensor::<4>::from_data(TensorData::new(keep, [1, heads, 1, 1]), &context.device()); // [1, heads, 1, 1]
+            context * keep // [batch, heads, seq, d_k]: ablated heads give 0
+        };
         let trace = trace_head.filter(|_| tracing).map(|h| {
             let head = |t: Tensor<4>| t.slice_dim(1, h..h + 1).squeeze_dim::<3>(1); // [batch, seq, *]
             let zeros = || Tensor::<3>::zeros([batch, seq, seq], &v.device());

@@ -14,7 +14,7 @@ pub mod positional;
 pub mod rows;
 mod transfer;
 
-pub use attention::{BLOCKED_SCORE, HeadTrace};
+pub use attention::{BLOCKED_SCORE, HeadTrace, SelfAttention};
 pub use dropout::Dropout;
 pub use transfer::{ParamShape, TransferReport, param_shapes, transfer_matching};
 
@@ -24,7 +24,7 @@ use burn::module::{Module, Param};
 use burn::nn::{LayerNorm, Linear};
 use burn::tensor::{Device, Int, Tensor, TensorData};
 
-use attention::{MaskTensors, SelfAttention};
+use attention::MaskTensors;
 use block::{Block, FeedForward};
 use init::Initializer;
 use mask::KeepMask;
@@ -172,6 +172,7 @@ fn build_block(layer: &LayerConfig, d: usize, init: &mut Initializer) -> Block {
         kind: layer.attention_kind,
         scale: layer.scale,
         application: layer.mask_application,
+        ablated: layer.ablated_heads.clone(),
     });
     let attention_norm = (layer.attention && wants_norm).then(|| init.layer_norm(d));
     let ffn = layer.ffn.then(|| FeedForward {

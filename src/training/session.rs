@@ -21,7 +21,7 @@ use super::history::MetricsHistory;
 use super::loss::scored_cross_entropy;
 use super::timer::StepTimer;
 use crate::config::{ConfigProblem, ExperimentConfig, OptimizerKind, validate};
-use crate::model::{Capture, Dropout, TransferReport, Transformer, transfer_matching};
+use crate::model::{Capture, Dropout, SelfAttention, TransferReport, Transformer, transfer_matching};
 use crate::tasks::{Batch, Example, Rng, Split, Task, TaskError, parse_probe};
 
 /// Largest evaluation chunk pushed through the model at once.
@@ -220,6 +220,19 @@ impl Session {
         };
         self.history.push_step(&metrics);
         StepOutcome::Done { metrics, gradients }
+    }
+
+    /// Held-out evaluation of the trained model with one head's output zeroed
+    /// (None when that layer has no such head). The model is left as it was.
+    pub fn evaluate_with_head_ablated(&mut self, layer: usize, head: usize) -> Option<EvalMetrics> {
+        fn attention(model: &mut Transformer, layer: usize, head: usize) -> Option<&mut SelfAttention> {
+            model.layers.get_mut(layer)?.attention.as_mut().filter(|a| head < a.heads)
+        }
+        let before = attention(self.model.as_mut()?, layer, head)?.ablated.clone();
+        attention(self.model.as_mut()?, layer, head)?.ablated.push(head);
+        let eval = self.evaluate();
+        attention(self.model.as_mut()?, layer, head)?.ablated = before;
+        Some(eval)
     }
 
     /// Loss and accuracy on the fixed held-out set (no dropout, no gradients).

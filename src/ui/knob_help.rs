@@ -30,3 +30,5 @@ pub const DIAGONAL_OFFSET: &str = "Shifts the causal diagonal: 0 is right, -1 hi
 pub const PADDING_MASK: &str = "Which axis padding is hidden on: keys (right), queries (a broadcasting bug), or off. (Lesson 07)";
 pub const OPTIMIZER: &str = "Adam adapts each weight's step size and is the usual choice; SGD takes plain gradient steps.";
 pub const WARMUP: &str = "Steps over which the learning rate rises linearly from 0 to its value; helps deep or post-LN models start. (Lesson 09)";
+
+pub const ABLATE: &str = "Zero this head's output before the output projection. Its attention map is still computed and shown, so you can see whether a head the map says is important really matters to the answer. (Lesson 15)";

@@ -86,6 +86,8 @@ pub fn layer_card_ui(
                     widget_row(ui, "window", help::WINDOW, egui::DragValue::new(&mut layer.window).range(1..=1024));
                     inline_problem(ui, problem_for("window"));
                 }
+                ablation_row(ui, layer);
+                inline_problem(ui, problem_for("ablated_heads"));
             }
             widget_row(ui, "feed-forward", help::FFN, egui::Checkbox::new(&mut layer.ffn, "on"));
             if layer.ffn {
@@ -129,6 +131,28 @@ pub fn layer_card_ui(
         }
     });
     action
+}
+
+/// One checkbox per head: ticked heads have their output zeroed.
+fn ablation_row(ui: &mut egui::Ui, layer: &mut LayerConfig) {
+    ui.label("ablate heads").on_hover_text(help::ABLATE);
+    ui.horizontal_wrapped(|ui| {
+        for head in 0..layer.heads.min(16) {
+            let mut off = layer.ablated_heads.contains(&head);
+            let response = ui.checkbox(&mut off, format!("{head}")).on_hover_text(help::ABLATE);
+            if response.changed() {
+                layer.ablated_heads.retain(|h| *h != head);
+                if off {
+                    layer.ablated_heads.push(head);
+                    layer.ablated_heads.sort_unstable();
+                }
+            }
+        }
+        if layer.heads > 16 {
+            ui.weak("(first 16 shown)");
+        }
+    });
+    ui.end_row();
 }
 
 /// A problem under its knob, in the error colour, with the fix.

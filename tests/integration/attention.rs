@@ -224,3 +224,36 @@ fn the_config_layout_matches_the_built_model() {
         assert_eq!(param_layout(&config, VOCAB), from_model);
     }
 }
+
+#[test]
+fn an_ablated_head_keeps_its_map_but_stops_changing_the_output() {
+    let (full, device) = model_with(|_| {});
+    let (ablated, _) = model_with(|m| m.layers[0].ablated_heads = vec![0, 1, 2, 3]);
+    let (batch, seq) = (2, 9);
+    let tokens = random_tokens(batch, seq, 3);
+    // Same weights (same seed): layer 0's maps are identical, ablated or not (layer
+    // 1's differ, since it reads layer 0's changed output).
+    let maps = |model: &Transformer| attention(model, &device, tokens.clone(), batch, seq, None).remove(0);
+    assert!(maps(&full) == maps(&ablated), "an ablated head still computes and shows its map");
+    let logits = |model: &Transformer, tokens: Vec<i64>| {
+        values(model.forward(tokens_tensor(tokens, batch, seq, &device), None, Capture::default(), &mut Dropout::off()).logits)
+    };
+    assert!(logits(&full, tokens.clone()) != logits(&ablated, tokens.clone()), "zeroing heads changes the output");
+    // With every head zeroed in every layer nothing moves between positions: changing
+    // token 0 changes position 0's output and no other.
+    let (silent, _) = model_with(|m| m.layers.iter_mut().for_each(|l| l.ablated_heads = (0..l.heads).collect()));
+    let mut changed = tokens.clone();
+    changed[0] = (changed[0] + 1) % VOCAB as i64;
+    let (before, after) = (logits(&silent, tokens), logits(&silent, changed));
+    let per_row = VOCAB;
+    assert!(before[..per_row] != after[..per_row], "position 0 itself changes");
+    assert!(before[per_row..seq * per_row] == after[per_row..seq * per_row], "no other position of that sequence hears it");
+}
+
+#[test]
+fn ablating_a_head_the_layer_lacks_is_a_problem_naming_the_knob() {
+    let mut config = preset("lesson").unwrap();
+    config.model.layers[1].ablated_heads = vec![7];
+    let problems = attention_workbench::config::validate(&config);
+    assert!(problems.iter().any(|p| p.knob == "model.layers[1].ablated_heads" && p.message.contains("head 7")), "{problems:?}");
+}

@@ -115,6 +115,11 @@ fn lesson_13_claims_hold_for_three_seeds() {
 }
 
 #[test]
+fn lesson_15_claims_hold_for_three_seeds() {
+    verify("15");
+}
+
+#[test]
 fn the_readme_example_lesson_parses_and_its_claim_holds() {
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let start = readme.find("````markdown\n").expect("an example lesson in the README") + "````markdown\n".len();
@@ -212,6 +217,20 @@ mod checks_tick_only_for_the_right_model {
                 config.model.layers.iter_mut().for_each(|l| l.activation = activation);
                 let steps = config.steps;
                 assert_eq!(check_after(check, config, steps), Some(expected), "seed {seed}, {activation:?}: {}", check.condition.text);
+            }
+        }
+    }
+
+    #[test]
+    fn lesson_15_ticks_for_a_window_of_three_and_not_for_a_window_of_one() {
+        let lesson = lesson("15");
+        let check = lesson.checks().next().unwrap();
+        for seed in 0..2 {
+            for (window, expected) in [(3, true), (1, false)] {
+                let mut config = lesson.start.clone();
+                config.seed = seed;
+                config.model.layers.iter_mut().for_each(|l| l.window = window);
+                assert_eq!(check_after(check, config, 600), Some(expected), "seed {seed}, window {window}: {}", check.condition.text);
             }
         }
     }
