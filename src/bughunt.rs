@@ -1,4 +1,5 @@
-//! The bug hunt: experiments with one planted mask or label bug each, a description
+//! The bug hunt: experiments with one planted bug each (mask, labels, initialisation
+//! or learning rate), a description
 //! of the symptom the learner sees, and the answer, hidden until asked for.
 //! Every symptom is reproduced by a headless test (`tests/integration/bughunt.rs`).
 
@@ -20,10 +21,12 @@ pub enum Bug {
     LabelsNotShifted,
     ScoresNotScaled,
     SoftmaxThenMask,
+    InitTooLarge,
+    LearningRateTooHigh,
 }
 
 impl Bug {
-    pub const ALL: [Bug; 10] = [
+    pub const ALL: [Bug; 12] = [
         Bug::CausalMaskMissing,
         Bug::InvertedMask,
         Bug::DiagonalHidesSelf,
@@ -34,6 +37,8 @@ impl Bug {
         Bug::LabelsNotShifted,
         Bug::ScoresNotScaled,
         Bug::SoftmaxThenMask,
+        Bug::InitTooLarge,
+        Bug::LearningRateTooHigh,
     ];
 
     /// The name offered in the "what is the bug?" list.
@@ -49,6 +54,8 @@ impl Bug {
             Bug::LabelsNotShifted => "the labels are not shifted",
             Bug::ScoresNotScaled => "the scores are not scaled by 1/√d_k",
             Bug::SoftmaxThenMask => "the mask is applied after the softmax",
+            Bug::InitTooLarge => "the initial weights are far too large",
+            Bug::LearningRateTooHigh => "the learning rate is far too high",
         }
     }
 }
@@ -207,6 +214,35 @@ pub fn cases() -> Vec<BugCase> {
         where_to_look: "Probe for leaks, and the row sums in the mask inspector",
         bug: Bug::SoftmaxThenMask,
         explanation: "The softmax was taken over every key and the future zeroed afterwards. The normaliser still contains the future scores, so the past weights depend on future tokens. Mask before the softmax.",
+        config: c,
+    });
+
+    let mut c = base(TaskKind::Reverse, "tiny");
+    c.task.length = 8;
+    c.task.symbols = 8;
+    c.model.init_scale = 10.0;
+    cases.push(BugCase {
+        id: "huge-init",
+        title: "Decided before it learned",
+        symptom: "Even though the scores are scaled by 1/√d_k, every attention row is one-hot at step 1, and the held-out accuracy stays near chance.",
+        where_to_look: "Attention maps at step 1, then the gradient panel",
+        bug: Bug::InitTooLarge,
+        explanation: "The weights start ten times larger than PyTorch's default, so Q and K are ten times larger and every score a hundred times larger. The softmax is saturated from the first step and passes almost no gradient. Use an init scale near 1.",
+        config: c,
+    });
+
+    let mut c = base(TaskKind::Reverse, "tiny");
+    c.task.length = 8;
+    c.task.symbols = 8;
+    c.optimizer = crate::config::OptimizerKind::Sgd;
+    c.lr = 10.0;
+    cases.push(BugCase {
+        id: "runaway-lr",
+        title: "Gone in twenty steps",
+        symptom: "The loss jumps about for a few steps, then the run stops with a non-finite loss, and the status line says where it happened.",
+        where_to_look: "The loss and gradient-norm charts, and the status line",
+        bug: Bug::LearningRateTooHigh,
+        explanation: "Plain SGD with a learning rate of 10 moves each weight by ten times its gradient. The updates overshoot, the weights and scores grow, and within about twenty steps a number overflows. Use a learning rate around 0.1 for SGD, or Adam at 0.001.",
         config: c,
     });
     cases

@@ -70,9 +70,7 @@ pub fn layer_card_ui(
                 if hide_mask_knobs {
                     // A planted bug must be found with the panels, not read off the editor.
                     for name in ["scale by 1/√d_k", "mask"] {
-                        ui.label(name);
-                        ui.weak("hidden for the bug hunt").on_hover_text(HIDDEN_FOR_BUG_HUNT);
-                        ui.end_row();
+                        hidden_row(ui, name);
                     }
                 } else {
                     widget_row(ui, "scale by 1/√d_k", help::SCALE, egui::Checkbox::new(&mut layer.scale, "on"));
@@ -152,6 +150,13 @@ fn ablation_row(ui: &mut egui::Ui, layer: &mut LayerConfig) {
             ui.weak("(first 16 shown)");
         }
     });
+    ui.end_row();
+}
+
+/// A knob row whose value is hidden while a bug-hunt case is unsolved.
+pub fn hidden_row(ui: &mut egui::Ui, name: &str) {
+    ui.label(name);
+    ui.weak("hidden for the bug hunt").on_hover_text(HIDDEN_FOR_BUG_HUNT);
     ui.end_row();
 }
 

@@ -5,7 +5,7 @@ use eframe::egui;
 
 use super::knob_help as help;
 use super::knob_row::{choice_row, widget_row};
-use super::layer_card::{CardAction, inline_problem, layer_card_ui};
+use super::layer_card::{CardAction, hidden_row, inline_problem, layer_card_ui};
 use crate::config::{ConfigProblem, ExperimentConfig, LayerConfig, OptimizerKind, PositionalEncoding, estimate_memory};
 
 /// What the editor knows about the task, for counts and estimates.
@@ -19,7 +19,7 @@ pub fn model_editor_ui(
     config: &mut ExperimentConfig,
     problems: &[ConfigProblem],
     facts: Option<&TaskFacts>,
-    hide_mask_knobs: bool,
+    hide_planted_knobs: bool,
 ) {
     ui.heading("Model");
     if let Some(facts) = facts {
@@ -48,19 +48,28 @@ pub fn model_editor_ui(
             inline_problem(ui, problem("model.max_len"));
             widget_row(ui, "dropout", help::DROPOUT, egui::DragValue::new(&mut m.dropout).range(0.0..=0.9).speed(0.01));
             inline_problem(ui, problem("model.dropout"));
-            widget_row(ui, "init scale", help::INIT_SCALE, egui::DragValue::new(&mut m.init_scale).range(0.001..=1000.0).speed(0.01));
-            inline_problem(ui, problem("model.init_scale"));
+            if hide_planted_knobs {
+                hidden_row(ui, "init scale");
+            } else {
+                widget_row(ui, "init scale", help::INIT_SCALE, egui::DragValue::new(&mut m.init_scale).range(0.001..=1000.0).speed(0.01));
+                inline_problem(ui, problem("model.init_scale"));
+            }
         });
     });
     egui::CollapsingHeader::new("Training").default_open(true).show(ui, |ui| {
         egui::Grid::new("training_knobs").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
-            choice_row(ui, "optimizer", help::OPTIMIZER, &mut config.optimizer, &[
-                (OptimizerKind::Adam, "Adam"),
-                (OptimizerKind::AdamW, "AdamW"),
-                (OptimizerKind::Sgd, "SGD"),
-            ]);
-            widget_row(ui, "learning rate", help::LR, egui::DragValue::new(&mut config.lr).range(1e-6..=10.0).speed(0.0001).max_decimals(5));
-            inline_problem(ui, problem("lr"));
+            if hide_planted_knobs {
+                hidden_row(ui, "optimizer");
+                hidden_row(ui, "learning rate");
+            } else {
+                choice_row(ui, "optimizer", help::OPTIMIZER, &mut config.optimizer, &[
+                    (OptimizerKind::Adam, "Adam"),
+                    (OptimizerKind::AdamW, "AdamW"),
+                    (OptimizerKind::Sgd, "SGD"),
+                ]);
+                widget_row(ui, "learning rate", help::LR, egui::DragValue::new(&mut config.lr).range(1e-6..=10.0).speed(0.0001).max_decimals(5));
+                inline_problem(ui, problem("lr"));
+            }
             widget_row(ui, "warm-up steps", help::WARMUP, egui::DragValue::new(&mut config.warmup_steps).range(0..=100_000));
             widget_row(ui, "batch", help::BATCH, egui::DragValue::new(&mut config.batch_size).range(1..=4096));
             inline_problem(ui, problem("batch_size"));
@@ -82,7 +91,7 @@ pub fn model_editor_ui(
     for index in 0..count {
         let layer_problems: Vec<&ConfigProblem> =
             problems.iter().filter(|p| p.knob.starts_with(&format!("model.layers[{index}]."))).collect();
-        if let Some(a) = layer_card_ui(ui, index, count, &mut config.model.layers[index], d_model, &layer_problems, hide_mask_knobs) {
+        if let Some(a) = layer_card_ui(ui, index, count, &mut config.model.layers[index], d_model, &layer_problems, hide_planted_knobs) {
             action = Some((index, a));
         }
         ui.add_space(4.0);

@@ -144,3 +144,23 @@ fn every_case_loads_and_trains_a_step() {
         assert!(matches!(session.step(false), StepOutcome::Done { .. }), "{}", case.id);
     }
 }
+
+#[test]
+fn huge_initial_weights_saturate_attention_at_step_one_and_stall_training() {
+    let planted = case(Bug::InitTooLarge).config;
+    let mut sound = planted.clone();
+    sound.model.init_scale = 1.0;
+    assert_claim(&claim("saturated from the start", sound.clone(), Some(planted.clone()), 1, &[
+        "b.attention_entropy <= 0.3",
+        "a.attention_entropy >= 0.8",
+    ]));
+    assert_claim(&claim("stalls", sound, Some(planted), 300, &["b.eval_accuracy <= 0.5", "a.eval_accuracy >= 0.9"]));
+}
+
+#[test]
+fn a_runaway_learning_rate_diverges_and_a_sane_one_does_not() {
+    let planted = case(Bug::LearningRateTooHigh).config;
+    let mut sound = planted.clone();
+    sound.lr = 0.1;
+    assert_claim(&claim("diverges", sound, Some(planted), 100, &["b.diverged >= 1", "a.diverged <= 0"]));
+}

@@ -115,6 +115,11 @@ fn lesson_13_claims_hold_for_three_seeds() {
 }
 
 #[test]
+fn lesson_14_claims_hold_for_three_seeds() {
+    verify("14");
+}
+
+#[test]
 fn lesson_15_claims_hold_for_three_seeds() {
     verify("15");
 }
@@ -217,6 +222,26 @@ mod checks_tick_only_for_the_right_model {
                 config.model.layers.iter_mut().for_each(|l| l.activation = activation);
                 let steps = config.steps;
                 assert_eq!(check_after(check, config, steps), Some(expected), "seed {seed}, {activation:?}: {}", check.condition.text);
+            }
+        }
+    }
+
+    #[test]
+    fn lesson_14_ticks_for_the_healthy_model_and_not_for_a_planted_bug() {
+        let lesson = lesson("14");
+        let check = lesson.checks().next().unwrap();
+        for seed in 0..2 {
+            let cases: [(&str, f64, MaskKind, bool); 3] = [
+                ("init scale 1", 1.0, MaskKind::Causal, true),
+                ("init scale 10 (the start)", 10.0, MaskKind::Causal, false),
+                ("no causal mask", 1.0, MaskKind::Bidirectional, false),
+            ];
+            for (name, init_scale, mask, expected) in cases {
+                let mut config = lesson.start.clone();
+                config.seed = seed;
+                config.model.init_scale = init_scale;
+                config.model.layers.iter_mut().for_each(|l| l.mask = mask);
+                assert_eq!(check_after(check, config, 300), Some(expected), "seed {seed}, {name}: {}", check.condition.text);
             }
         }
     }
