@@ -239,7 +239,7 @@ pub fn cases() -> Vec<BugCase> {
     cases.push(BugCase {
         id: "runaway-lr",
         title: "Gone in twenty steps",
-        symptom: "The loss jumps about for a few steps, then the run stops with a non-finite loss, and the status line says where it happened.",
+        symptom: "The loss climbs steeply for about twenty steps, past 1e30, then the run stops with a non-finite loss, and the status line says at which step.",
         where_to_look: "The loss and gradient-norm charts, and the status line",
         bug: Bug::LearningRateTooHigh,
         explanation: "Plain SGD with a learning rate of 10 moves each weight by ten times its gradient. The updates overshoot, the weights and scores grow, and within about twenty steps a number overflows. Use a learning rate around 0.1 for SGD, or Adam at 0.001.",

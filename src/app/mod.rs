@@ -218,7 +218,10 @@ impl WorkbenchApp {
         let start = Instant::now();
         while start.elapsed() < EVENT_BUDGET {
             match self.events.try_recv() {
-                Ok(event) => self.view.apply(event),
+                Ok(event) => {
+                    let event = run_view::without_spoilers(event, self.bug_case_unsolved());
+                    self.view.apply(event)
+                }
                 Err(_) => break,
             }
         }

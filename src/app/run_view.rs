@@ -285,6 +285,21 @@ impl RunView {
     }
 }
 
+/// While a bug-hunt case is unsolved, a blow-up says what happened but not which
+/// knobs usually cause it: finding that is the exercise.
+pub fn without_spoilers(event: TrainEvent, case_unsolved: bool) -> TrainEvent {
+    match event {
+        TrainEvent::NonFinite { step, kind, group, .. } if case_unsolved => {
+            let hint = format!(
+                "{} at step {step}; that step was not applied and training is paused. What made the numbers blow up? That is the bug to find.",
+                kind.describe()
+            );
+            TrainEvent::NonFinite { step, kind, group, hint }
+        }
+        other => other,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,6 +341,21 @@ mod tests {
         view.apply(TrainEvent::Paused { step: 20 });
         assert_eq!(view.status, RunStatus::Paused);
         assert_eq!(view.eta_secs(120), None);
+    }
+
+    #[test]
+    fn an_unsolved_bug_case_hears_what_blew_up_but_not_the_usual_causes() {
+        let event = || TrainEvent::NonFinite {
+            step: 22,
+            kind: crate::training::NonFiniteKind::Loss,
+            group: None,
+            hint: "… Lower the learning rate or the init scale, then Resume.".into(),
+        };
+        let TrainEvent::NonFinite { hint, .. } = without_spoilers(event(), true) else { panic!() };
+        assert!(hint.contains("step 22") && hint.contains("The loss became NaN"), "{hint}");
+        assert!(!hint.contains("learning rate") && !hint.contains("init scale"), "{hint}");
+        let TrainEvent::NonFinite { hint, .. } = without_spoilers(event(), false) else { panic!() };
+        assert!(hint.contains("learning rate"), "outside the bug hunt the usual causes are named: {hint}");
     }
 
     #[test]

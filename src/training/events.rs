@@ -122,6 +122,16 @@ pub enum NonFiniteKind {
     Gradient,
 }
 
+impl NonFiniteKind {
+    /// "the loss became NaN or infinite", in plain words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            NonFiniteKind::Loss => "The loss became NaN or infinite",
+            NonFiniteKind::Gradient => "A gradient became NaN or infinite",
+        }
+    }
+}
+
 /// Everything the trainer reports.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]

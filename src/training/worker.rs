@@ -10,7 +10,7 @@ use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::events::{NonFiniteKind, TrainCommand, TrainEvent};
+use super::events::{TrainCommand, TrainEvent};
 use super::session::{Session, StepOutcome};
 use crate::config::ExperimentConfig;
 use crate::runs;
@@ -292,11 +292,17 @@ impl Worker {
                     )
                 };
                 let done = session.is_done();
+                // A change that keeps the trained weights (an ablated head, a mask)
+                // changes what the model answers now: measure it at once.
+                let eval = (kept_weights && session.step_count() > 0).then(|| session.evaluate());
                 self.emit(TrainEvent::ConfigApplied {
                     kept_weights,
                     reset_params: report.fresh,
                     message,
                 });
+                if let Some(eval) = eval {
+                    self.emit(TrainEvent::Eval(eval));
+                }
                 if done {
                     self.state = RunState::Finished;
                 } else if self.state == RunState::Finished {
@@ -339,14 +345,11 @@ impl Worker {
                 }
             }
             StepOutcome::NonFinite { step, kind, group } => {
-                let what = match kind {
-                    NonFiniteKind::Loss => "the loss",
-                    NonFiniteKind::Gradient => "a gradient",
-                };
                 let hint = format!(
-                    "{what} became NaN or infinite at step {step}{}; the step was not applied and training is paused. \
-                     Usual causes: a learning rate that is too high, a large init scale, or unscaled scores with a large d_k \
-                     (turn scaling on). Lower lr or init_scale, or add gradient clipping, then resume.",
+                    "{} at step {step}{}; that step was not applied and training is paused. \
+                     Usual causes: a learning rate that is too high, initial weights that are too large (init scale), \
+                     or unscaled scores with a large d_k. Lower the learning rate or the init scale, then Resume.",
+                    kind.describe(),
                     group.as_ref().map(|g| format!(" (first in {g})")).unwrap_or_default()
                 );
                 self.emit(TrainEvent::NonFinite { step, kind, group, hint });

@@ -57,6 +57,8 @@ impl BugHuntPanel {
                     let width = (ui.available_width() - 70.0).clamp(140.0, 380.0);
                     egui::ComboBox::from_id_salt("bug_guess")
                         .width(width)
+                        // Tall enough to list every bug without scrolling inside the popup.
+                        .height(24.0 * (Bug::ALL.len() + 1) as f32)
                         .truncate()
                         .selected_text(self.guess.map_or("choose…", Bug::name))
                         .show_ui(ui, |ui| {

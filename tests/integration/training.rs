@@ -235,3 +235,28 @@ fn gpu_backend_matches_the_cpu_at_the_first_steps() {
         assert!((c - g).abs() < 1e-3, "same seed, same weights: cpu {cpu_loss:?} vs gpu {gpu_loss:?}");
     }
 }
+
+#[test]
+fn ablating_every_head_of_a_trained_run_keeps_its_weights_and_is_measured_at_once() {
+    let mut config = experiment("tiny", TaskKind::Reverse);
+    config.task.length = 6;
+    config.task.symbols = 6;
+    config.steps = 300;
+    let (tx, events) = channel();
+    let trainer = TrainerHandle::spawn(config.clone(), tx, None);
+    wait_for(&events, "ready", |e| matches!(e, TrainEvent::Ready { .. }));
+    trainer.send(TrainCommand::Start);
+    let seen = wait_for(&events, "finished", |e| matches!(e, TrainEvent::Finished { .. }));
+    let trained = seen.iter().rev().find_map(|e| match e { TrainEvent::Eval(m) => Some(m.accuracy), _ => None }).unwrap();
+    assert!(trained >= 0.9, "the run learned reverse: {trained}");
+
+    let mut silenced = config;
+    silenced.model.layers.iter_mut().for_each(|l| l.ablated_heads = (0..l.heads).collect());
+    trainer.send(TrainCommand::ApplyConfig(Box::new(silenced)));
+    let seen = wait_for(&events, "an evaluation after the change", |e| matches!(e, TrainEvent::Eval(_)));
+    assert!(seen.iter().any(|e| matches!(e, TrainEvent::ConfigApplied { kept_weights: true, .. })), "{seen:?}");
+    let TrainEvent::Eval(after) = seen.last().unwrap() else { unreachable!() };
+    assert_eq!(after.step, 300, "measured on the trained weights, not a new run");
+    assert!(after.accuracy < trained - 0.3, "with every head silenced reverse fails: {} vs {trained}", after.accuracy);
+    trainer.shutdown();
+}
