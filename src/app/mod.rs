@@ -31,6 +31,7 @@ use crate::ui;
 use crate::ui::attention_panel::{AttentionAction, AttentionPanel};
 use crate::ui::bug_hunt::BugHuntPanel;
 use crate::ui::mask_inspector::MaskInspector;
+use crate::ui::length_cost_panel::LengthCostPanel;
 use crate::ui::saturation_panel::SaturationPanel;
 use crate::ui::step_through::StepThrough;
 use lesson_runner::LessonRunner;
@@ -67,6 +68,7 @@ pub fn run() -> eframe::Result<()> {
                 Ok("step_through") => app.state.central = CentralView::StepThrough,
                 Ok("positions") => app.state.central = CentralView::Positions,
                 Ok("saturation") => app.state.central = CentralView::Saturation,
+                Ok("sequence_length") => app.state.central = CentralView::SequenceLength,
                 Ok("attention") => app.state.central = CentralView::Attention,
                 _ => {}
             }
@@ -133,6 +135,7 @@ pub struct WorkbenchApp {
     mask_inspector: MaskInspector,
     step_through: StepThrough,
     saturation: Option<SaturationPanel>,
+    pub length_cost: LengthCostPanel,
     pub lessons: LessonRunner,
     markdown: egui_commonmark::CommonMarkCache,
     bug_hunt: BugHuntPanel,
@@ -185,6 +188,7 @@ impl WorkbenchApp {
             mask_inspector: MaskInspector::default(),
             step_through: StepThrough::default(),
             saturation: None,
+            length_cost: LengthCostPanel::default(),
             lessons,
             markdown: egui_commonmark::CommonMarkCache::default(),
             bug_hunt: BugHuntPanel::default(),
@@ -306,6 +310,7 @@ impl WorkbenchApp {
                     (CentralView::StepThrough, "Step-through", "One head's computation, stage by stage: Q, K, V, QKᵀ, ÷√d_k, mask, softmax, × V"),
                     (CentralView::Positions, "Positions", "The sinusoidal positional-encoding matrix"),
                     (CentralView::Saturation, "Softmax saturation", "Why scores are divided by √d_k"),
+                    (CentralView::SequenceLength, "Sequence length", "Step time and attention memory against sequence length (lesson 11)"),
                     (CentralView::BugHunt, "Bug hunt", "Planted-bug experiments to diagnose"),
                 ];
                 for (view, label, tip) in tabs {
@@ -337,6 +342,10 @@ impl WorkbenchApp {
                 }
                 CentralView::Saturation => {
                     self.saturation.get_or_insert_with(SaturationPanel::default).ui(ui);
+                }
+                CentralView::SequenceLength => {
+                    let training = self.view.status == RunStatus::Running;
+                    egui::ScrollArea::vertical().show(ui, |ui| self.length_cost.ui(ui, &self.applied, training));
                 }
                 CentralView::BugHunt => {
                     egui::ScrollArea::vertical().show(ui, |ui| self.bug_hunt.ui(ui, &self.bug_cases, &mut self.state.solved_bugs, &mut actions));

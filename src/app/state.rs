@@ -42,6 +42,7 @@ pub enum CentralView {
     StepThrough,
     Positions,
     Saturation,
+    SequenceLength,
     BugHunt,
 }
 

@@ -14,6 +14,7 @@ use clap::Args;
 use super::BackendArg;
 use super::torch_compare;
 use crate::config::{BackendChoice, PRESET_NAMES, preset};
+use crate::experiments::{LengthOutcome, measure_length};
 use crate::tasks::{TaskConfig, TaskKind};
 use crate::training::backend::set_cpu_threads;
 use crate::training::{Session, StepOutcome};
@@ -46,6 +47,11 @@ pub struct BenchArgs {
     /// ours and print the ratio; needs a Python with torch (it says how to get one).
     #[arg(long)]
     compare_torch: bool,
+    /// Sequence lengths to time on the character model (lesson 11), e.g.
+    /// 32,64,128,256: median step time and attention memory per length, with the
+    /// first preset (default tiny) and at most 20 timed steps per length.
+    #[arg(long, value_delimiter = ',')]
+    lengths: Vec<usize>,
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
@@ -71,6 +77,10 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         [] => {}
         [threads] => set_cpu_threads(threads),
         _ => anyhow::bail!("--threads takes one count here; a list such as 1,2 goes with --compare-torch"),
+    }
+    if !args.lengths.is_empty() {
+        let name = args.preset.first().map_or("tiny", String::as_str);
+        return lengths(name, &args.lengths, args.steps.min(20), args.json);
     }
     let threads = rayon::current_num_threads();
     for name in &presets {
@@ -111,6 +121,27 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
                 "{name:<8} {used:<14} {threads} threads  {median:8.2} steps/s  {:10.0} tokens/s",
                 median * tokens_per_step
             );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Step time and attention memory of one preset at each sequence length.
+fn lengths(name: &str, lengths: &[usize], steps: usize, json: bool) -> anyhow::Result<ExitCode> {
+    let base = preset(name).ok_or_else(|| anyhow::anyhow!("unknown preset \"{name}\"; the presets are: {}", PRESET_NAMES.join(", ")))?;
+    if !json {
+        println!("preset {name} on char_lm, batch {}, {} threads, median of {steps} steps", base.batch_size, rayon::current_num_threads());
+        println!("{:>7} {:>10} {:>15} {:>11}", "length", "step ms", "attention MiB", "total MiB");
+    }
+    for &length in lengths {
+        let outcome = measure_length(&base, length, steps);
+        if json {
+            println!("{}", serde_json::to_string(&outcome)?);
+            continue;
+        }
+        match outcome {
+            LengthOutcome::Measured(c) => println!("{:>7} {:>10.2} {:>15.1} {:>11.1}", c.length, c.step_ms, c.attention_mib, c.total_mib),
+            LengthOutcome::Refused { length, message } => println!("{length:>7} refused: {message}"),
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -136,8 +136,11 @@ pub fn validate(config: &ExperimentConfig) -> Vec<ConfigProblem> {
     }
     let estimate = estimate_memory(config, config.model_vocab_size(task_vocab), seq);
     if estimate.total_mib() > config.memory_limit_mib as f64 {
+        // Name the knob that drives it: the length when the n² attention matrices
+        // are most of the memory, else the batch.
+        let knob = if estimate.attention_bytes * 2 > estimate.total_bytes() { "task.length" } else { "batch_size" };
         problems.push(problem(
-            "batch_size",
+            knob,
             format!(
                 "training needs about {:.0} MiB ({:.0} MiB of it attention matrices), over the {} MiB limit",
                 estimate.total_mib(),

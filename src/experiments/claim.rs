@@ -240,6 +240,7 @@ impl Claim {
         let mut measured: BTreeMap<(Side, Metric), Measured> = BTreeMap::new();
         let mut diverged: BTreeMap<String, Divergence> = BTreeMap::new();
         let mut curves: BTreeMap<Side, Vec<f32>> = BTreeMap::new();
+        let mut step_times: BTreeMap<Side, Vec<f64>> = BTreeMap::new();
         for (side, metrics) in self.needed() {
             let label = Self::side_label(side);
             let (config, run) = match side {
@@ -251,8 +252,9 @@ impl Claim {
             config.seed = seed.wrapping_add(run.seed_offset);
             config.steps = steps.max(1);
             let mut session = Session::new(config)?;
-            let (curve, divergence) = train_side(&mut session, steps, run.threads)?;
+            let (curve, step_ms, divergence) = train_side(&mut session, steps, run.threads)?;
             curves.insert(side, curve);
+            step_times.insert(side, step_ms);
             let mut measuring = Measuring::new(&mut session);
             for metric in metrics {
                 let value = match (&divergence, metric) {
@@ -264,6 +266,15 @@ impl Claim {
             }
             if let Some(d) = divergence {
                 diverged.insert(label.to_string(), d);
+            }
+        }
+        // Step times come from the training loop itself: the median, after two
+        // warm-up steps when there are more than two.
+        for (side, times) in &mut step_times {
+            if let Some(Ok(_)) = measured.get(&(*side, Metric::StepMs)) {
+                let skip = if times.len() > 2 { 2 } else { 0 };
+                let value = Some(super::median(&mut times[skip..])).filter(|m| m.is_finite()).ok_or_else(|| "no step was timed".to_string());
+                measured.insert((*side, Metric::StepMs), value);
             }
         }
         // The curve gap needs both sides, so it is filled in once both have trained.
@@ -325,18 +336,23 @@ impl Claim {
     }
 }
 
-/// Train `steps` steps (on a pool of `threads` when given): the training loss of
-/// each step, and where training went non-finite if it did.
-fn train_side(session: &mut Session, steps: usize, threads: Option<usize>) -> Result<(Vec<f32>, Option<Divergence>), SessionError> {
+/// What training one side left behind: each step's loss and wall-clock time in
+/// milliseconds, and where training went non-finite if it did.
+type SideTraining = (Vec<f32>, Vec<f64>, Option<Divergence>);
+
+/// Train `steps` steps (on a pool of `threads` when given).
+fn train_side(session: &mut Session, steps: usize, threads: Option<usize>) -> Result<SideTraining, SessionError> {
     let run = |session: &mut Session| {
-        let mut curve = Vec::with_capacity(steps);
+        let (mut curve, mut times) = (Vec::with_capacity(steps), Vec::with_capacity(steps));
         for _ in 0..steps {
+            let start = std::time::Instant::now();
             match session.step(false) {
                 StepOutcome::Done { metrics, .. } => curve.push(metrics.loss),
-                StepOutcome::NonFinite { step, group, .. } => return (curve, Some(Divergence { step, group })),
+                StepOutcome::NonFinite { step, group, .. } => return (curve, times, Some(Divergence { step, group })),
             }
+            times.push(start.elapsed().as_secs_f64() * 1000.0);
         }
-        (curve, None)
+        (curve, times, None)
     };
     match threads {
         None => Ok(run(session)),

@@ -44,6 +44,8 @@ pub enum Metric {
     SharpHeadWeight,
     /// Held-out accuracy lost when the sharpest head's output is zeroed.
     SharpHeadAblationDrop,
+    /// Median wall-clock milliseconds of one training step (after two warm-up steps).
+    StepMs,
 }
 
 /// A measurement, or why the metric has no value for this run (which fails every
@@ -51,7 +53,7 @@ pub enum Metric {
 pub type Measured = Result<f64, String>;
 
 impl Metric {
-    pub const ALL: [Metric; 18] = [
+    pub const ALL: [Metric; 19] = [
         Metric::TrainLoss,
         Metric::EvalLoss,
         Metric::EvalAccuracy,
@@ -70,6 +72,7 @@ impl Metric {
         Metric::MaxCurveGap,
         Metric::SharpHeadWeight,
         Metric::SharpHeadAblationDrop,
+        Metric::StepMs,
     ];
 
     pub fn name(self) -> &'static str {
@@ -92,6 +95,7 @@ impl Metric {
             Metric::MaxCurveGap => "max_curve_gap",
             Metric::SharpHeadWeight => "sharp_head_weight",
             Metric::SharpHeadAblationDrop => "sharp_head_ablation_drop",
+            Metric::StepMs => "step_ms",
         }
     }
 
@@ -119,8 +123,9 @@ impl Metric {
             Metric::Parameters => on.session.parameters() as f64,
             Metric::GradRatio => on.session.first_to_last_grad_ratio().ok_or("needs a training step and two or more layers")? as f64,
             Metric::Diverged => 0.0,
-            // Needs both sides' curves: the claim fills it in after both trained.
-            Metric::MaxCurveGap => 0.0,
+            // The claim fills these in from its training loop (both sides' curves;
+            // this side's step times).
+            Metric::MaxCurveGap | Metric::StepMs => 0.0,
             Metric::SharpHeadWeight => sharpest_head(on.snapshot()).ok_or(NO_SHARP_HEAD)?.2,
             Metric::SharpHeadAblationDrop => {
                 let (layer, head, _) = sharpest_head(on.snapshot()).ok_or(NO_SHARP_HEAD)?;

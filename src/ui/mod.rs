@@ -16,6 +16,7 @@ pub mod model_editor;
 pub mod path_prompt;
 pub mod plots_panel;
 pub mod positions_panel;
+pub mod length_cost_panel;
 pub mod saturation_panel;
 pub mod step_through;
 pub mod top_bar;

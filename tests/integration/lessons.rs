@@ -110,6 +110,11 @@ fn lesson_10_claims_hold_for_three_seeds() {
 }
 
 #[test]
+fn lesson_11_claims_hold_for_three_seeds() {
+    verify("11");
+}
+
+#[test]
 fn lesson_13_claims_hold_for_three_seeds() {
     verify("13");
 }
@@ -223,6 +228,15 @@ mod checks_tick_only_for_the_right_model {
                 let steps = config.steps;
                 assert_eq!(check_after(check, config, steps), Some(expected), "seed {seed}, {activation:?}: {}", check.condition.text);
             }
+        }
+    }
+
+    #[test]
+    fn lesson_11_ticks_after_training_its_long_context_model() {
+        let lesson = lesson("11");
+        let check = lesson.checks().next().unwrap();
+        for (steps, expected) in [(300, true), (100, false)] {
+            assert_eq!(check_after(check, lesson.start.clone(), steps), Some(expected), "{steps} steps: {}", check.condition.text);
         }
     }
 

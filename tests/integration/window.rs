@@ -390,3 +390,25 @@ fn a_try_in_a_new_lesson_starts_from_that_lessons_experiment_not_the_leftover_mo
     assert_eq!(config.model.layers.len(), 6, "the try starts from lesson 09's six-layer experiment");
     assert!(config.model.layers.iter().all(|l| !l.residual));
 }
+
+#[test]
+fn the_sequence_length_tab_measures_every_length_and_plots_it() {
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    harness.get_by_label("Sequence length").click();
+    harness.run_steps(2);
+    harness.get_by_label("Measure").click();
+    step_until(&mut harness, "every length", |app| !app.length_cost.is_running() && !app.length_cost.results().is_empty());
+    let results = harness.state().length_cost.results();
+    let lengths: Vec<usize> = results.iter().map(|r| r.length()).collect();
+    assert_eq!(lengths, attention_workbench::ui::length_cost_panel::LENGTHS.to_vec());
+    let times: Vec<f64> = results
+        .iter()
+        .map(|r| match r {
+            attention_workbench::experiments::LengthOutcome::Measured(c) => c.step_ms,
+            other => panic!("the tiny model fits at every length: {other:?}"),
+        })
+        .collect();
+    assert!(times[4] > times[0], "256 characters take longer than 16: {times:?}");
+    assert!(harness.query_all_by_label_contains("ms per step").count() >= 1, "the chart and table are shown");
+}

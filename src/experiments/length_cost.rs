@@ -1,0 +1,123 @@
+//! What a longer sequence costs (lesson 11): the same model trained for a few steps
+//! of the character model at several sequence lengths, with the median step time
+//! measured and the memory the attention matrices need estimated. A length whose
+//! memory would not fit is refused with the validator's message, naming the knob.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::config::{ExperimentConfig, estimate_memory, validate};
+use crate::tasks::{TaskConfig, TaskKind};
+use crate::training::{Session, StepOutcome};
+
+/// One length's measurement.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LengthCost {
+    pub length: usize,
+    /// Median wall-clock time of one training step (forward, backward, update).
+    pub step_ms: f64,
+    /// Estimated memory of the attention score and weight matrices (and their gradients).
+    pub attention_mib: f64,
+    /// Estimated memory of the whole training step.
+    pub total_mib: f64,
+}
+
+/// A length that was measured, or refused before training with the reason.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum LengthOutcome {
+    Measured(LengthCost),
+    Refused { length: usize, message: String },
+}
+
+impl LengthOutcome {
+    pub fn length(&self) -> usize {
+        match self {
+            LengthOutcome::Measured(cost) => cost.length,
+            LengthOutcome::Refused { length, .. } => *length,
+        }
+    }
+}
+
+/// `base` on the character model with sequences of `length` characters (positions
+/// widened to fit).
+pub fn length_config(base: &ExperimentConfig, length: usize) -> ExperimentConfig {
+    let mut config = base.clone();
+    config.task = TaskConfig::for_kind(TaskKind::CharLm);
+    config.task.length = length;
+    config.model.max_len = config.model.max_len.max(length);
+    config
+}
+
+/// Train `steps` timed steps (after two untimed ones) at `length`.
+pub fn measure_length(base: &ExperimentConfig, length: usize, steps: usize) -> LengthOutcome {
+    let config = length_config(base, length);
+    let refused = |message: String| LengthOutcome::Refused { length, message };
+    let problems = validate(&config);
+    if !problems.is_empty() {
+        return refused(problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "));
+    }
+    let mut session = match Session::new(config.clone()) {
+        Ok(session) => session,
+        Err(err) => return refused(err.to_string()),
+    };
+    let vocab = config.model_vocab_size(session.task().vocab().len());
+    let estimate = estimate_memory(&config, vocab, session.task().seq_len());
+    let mut times = Vec::with_capacity(steps);
+    for index in 0..steps.max(1) + 2 {
+        let start = Instant::now();
+        if let StepOutcome::NonFinite { step, .. } = session.step(false) {
+            return refused(format!("training went non-finite at step {step}"));
+        }
+        if index >= 2 {
+            times.push(start.elapsed().as_secs_f64() * 1000.0);
+        }
+    }
+    LengthOutcome::Measured(LengthCost {
+        length,
+        step_ms: median(&mut times),
+        attention_mib: estimate.attention_bytes as f64 / 1048576.0,
+        total_mib: estimate.total_mib(),
+    })
+}
+
+/// The median of `values` (NaN when empty).
+pub fn median(values: &mut [f64]) -> f64 {
+    if values.is_empty() {
+        return f64::NAN;
+    }
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::preset;
+
+    #[test]
+    fn a_length_that_does_not_fit_is_refused_naming_the_length_knob() {
+        let mut base = preset("lesson").unwrap();
+        base.batch_size = 512;
+        match measure_length(&base, 256, 1) {
+            LengthOutcome::Refused { length, message } => {
+                assert_eq!(length, 256);
+                assert!(message.starts_with("task.length") && message.contains("MiB"), "{message}");
+            }
+            other => panic!("256 characters with batch 512 should not fit in 4 GiB: {other:?}"),
+        }
+        // The same batch at 64 characters fits: it is the length that does not.
+        assert!(matches!(measure_length(&base, 64, 1), LengthOutcome::Measured(_)));
+    }
+
+    #[test]
+    fn a_short_length_is_measured_with_a_positive_time_and_quadratic_attention_memory() {
+        let base = preset("tiny").unwrap();
+        let (LengthOutcome::Measured(short), LengthOutcome::Measured(long)) = (measure_length(&base, 16, 2), measure_length(&base, 32, 2)) else {
+            panic!("both lengths fit")
+        };
+        assert!(short.step_ms > 0.0 && short.step_ms.is_finite());
+        assert!((long.attention_mib / short.attention_mib - 4.0).abs() < 1e-9, "twice the length, four times the matrices");
+    }
+}
