@@ -130,6 +130,11 @@ fn lesson_15_claims_hold_for_three_seeds() {
 }
 
 #[test]
+fn lesson_17_claims_hold_for_three_seeds() {
+    verify("17");
+}
+
+#[test]
 fn the_readme_example_lesson_parses_and_its_claim_holds() {
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let start = readme.find("````markdown\n").expect("an example lesson in the README") + "````markdown\n".len();
@@ -258,6 +263,23 @@ mod checks_tick_only_for_the_right_model {
                 assert_eq!(check_after(check, config, 300), Some(expected), "seed {seed}, {name}: {}", check.condition.text);
             }
         }
+    }
+
+    #[test]
+    fn lesson_17_finds_a_previous_token_head_in_two_layers_and_the_one_layer_model_fails_the_accuracy_check() {
+        let lesson = lesson("17");
+        let mut checks = lesson.checks();
+        let (previous_token, accuracy) = (checks.next().unwrap(), checks.next().unwrap());
+        let mut two = trained(lesson.start.clone(), lesson.start.steps);
+        let snapshot = two.attention_snapshot();
+        let facts = LiveFacts { step: lesson.start.steps, attention: Some(&snapshot), ..LiveFacts::default() };
+        assert_eq!(previous_token.condition.evaluate(&facts), Some(true), "{}", previous_token.condition.text);
+        let eval = two.evaluate();
+        let facts = LiveFacts { step: lesson.start.steps, eval_step: Some(eval.step), eval_accuracy: Some(eval.accuracy), ..LiveFacts::default() };
+        assert_eq!(accuracy.condition.evaluate(&facts), Some(true), "two layers: {}", eval.accuracy);
+        let mut one = lesson.start.clone();
+        one.model.layers.truncate(1);
+        assert_eq!(check_after(accuracy, one, lesson.start.steps), Some(false), "one layer");
     }
 
     #[test]
