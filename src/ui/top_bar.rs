@@ -88,7 +88,7 @@ pub fn top_bar_ui(
         if ui.add_enabled(can_start, egui::Button::new("Reset")).on_hover_text("Fresh weights from the seed (R)").clicked() {
             actions.push(AppAction::Reset);
         }
-        if pending_edits && ui.add_enabled(can_start, egui::Button::new("Apply edits")).on_hover_text("Send the edited config to the live model").clicked() {
+        if pending_edits && ui.add_enabled(can_start, egui::Button::new("Apply edits")).on_hover_text("Use your edits now: trained weights are kept wherever their shapes still match, and the held-out accuracy is measured again").clicked() {
             actions.push(AppAction::Apply);
         }
         ui.separator();
@@ -113,9 +113,12 @@ fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize) {
         RunStatus::Finished => ("finished", egui::Color32::from_rgb(120, 170, 255)),
     };
     ui.colored_label(color, status);
-    ui.add(egui::ProgressBar::new(fraction.min(1.0)).desired_width(330.0).text(text));
+    // Leave room for the held-out accuracy, so an extra button never wraps the bar.
+    let remaining_on_row = ui.max_rect().right() - ui.cursor().min.x;
+    let width = (remaining_on_row - 200.0).clamp(140.0, 330.0);
+    ui.add(egui::ProgressBar::new(fraction.min(1.0)).desired_width(width).text(text));
     if let Some(acc) = view.last_eval_accuracy {
-        ui.label(format!("held-out accuracy {:.1}%", 100.0 * acc));
+        ui.add(egui::Label::new(format!("held-out accuracy {:.1}%", 100.0 * acc)).wrap_mode(egui::TextWrapMode::Extend));
     }
 }
 
