@@ -232,7 +232,7 @@ pub fn cases() -> Vec<BugCase> {
         symptom: "Even though the scores are scaled by 1/√d_k, every attention row is one-hot at step 1, and the held-out accuracy stays near chance.",
         where_to_look: "Attention maps at step 1, then the gradient panel",
         bug: Bug::InitTooLarge,
-        explanation: "The weights start ten times larger than PyTorch's default, so Q and K are ten times larger and every score a hundred times larger. The softmax is saturated from the first step and passes almost no gradient. Use an init scale near 1.",
+        explanation: "The weights and embeddings start ten times larger than PyTorch's default, so the first layer's Q and K are about a hundred times larger and its scores far larger still. The softmax is saturated from the first step and passes almost no gradient. Use an init scale near 1.",
         config: c,
     });
 

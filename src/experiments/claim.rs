@@ -44,6 +44,30 @@ pub struct Condition {
     pub offset: f64,
 }
 
+impl Condition {
+    /// The condition in plain words: "b: milliseconds per step > 4 × a: milliseconds per step".
+    pub fn plain(&self) -> String {
+        let operand = |o: &Operand| match o {
+            Operand::Metric(side, metric) => format!("{}: {}", if *side == Side::A { "a" } else { "b" }, metric.words()),
+            Operand::Number(n) => plain_number(*n),
+        };
+        let op = match self.op {
+            Op::Less => "<",
+            Op::LessEq => "≤",
+            Op::Greater => ">",
+            Op::GreaterEq => "≥",
+        };
+        let mut rhs = operand(&self.rhs);
+        if self.factor != 1.0 {
+            rhs = format!("{} × {rhs}", plain_number(self.factor));
+        }
+        if self.offset != 0.0 {
+            rhs = format!("{rhs} {} {}", if self.offset < 0.0 { "−" } else { "+" }, plain_number(self.offset.abs()));
+        }
+        format!("{} {op} {rhs}", operand(&self.lhs))
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Claim {
     /// The statement in words, as the lesson shows it.
@@ -71,6 +95,8 @@ pub struct SideRun {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ConditionResult {
     pub condition: String,
+    /// The condition in plain words ("b: held-out accuracy ≥ 0.95").
+    pub plain: String,
     pub lhs: f64,
     pub rhs: f64,
     pub passed: bool,
@@ -81,11 +107,15 @@ pub struct ConditionResult {
 }
 
 impl ConditionResult {
-    /// "a.eval_accuracy >= 0.95: 0.981 vs 0.950", or why it had no number.
+    /// "a: held-out accuracy ≥ 0.95 — measured 0.981, needed ≥ 0.95", or why it had
+    /// no number.
     pub fn describe(&self) -> String {
         match &self.undefined {
-            Some(why) => format!("{}: no value ({why})", self.condition),
-            None => format!("{}: {} vs {}", self.condition, plain_number(self.lhs), plain_number(self.rhs)),
+            Some(why) => format!("{}: no value ({why})", self.plain),
+            None => {
+                let op = self.plain.split(' ').find(|w| ["<", "≤", ">", "≥"].contains(w)).unwrap_or("vs");
+                format!("{} — measured {}, needed {op} {}", self.plain, plain_number(self.lhs), plain_number(self.rhs))
+            }
         }
     }
 }
@@ -309,12 +339,13 @@ impl Claim {
                         Op::Greater => lhs > rhs,
                         Op::GreaterEq => lhs >= rhs,
                     };
-                    ConditionResult { condition: c.text.clone(), lhs, rhs, passed, undefined: None }
+                    ConditionResult { condition: c.text.clone(), plain: c.plain(), lhs, rhs, passed, undefined: None }
                 }
                 (lhs, rhs) => {
                     let why = [lhs.as_ref().err(), rhs.as_ref().err()].into_iter().flatten().cloned().collect::<Vec<_>>().join("; ");
                     ConditionResult {
                         condition: c.text.clone(),
+                        plain: c.plain(),
                         lhs: lhs.unwrap_or(f64::NAN),
                         rhs: rhs.map_or(f64::NAN, |r| c.factor * r + c.offset),
                         passed: false,
@@ -383,6 +414,16 @@ mod tests {
         assert_eq!(max_curve_gap(&[1.0, 0.5, 0.25], &[1.0, 0.75, 0.25]), 0.25);
         assert_eq!(max_curve_gap(&[1.0, 0.5], &[1.0, 0.5, 9.0]), 0.0, "only the steps both have");
         assert!(max_curve_gap(&[1.0, f32::NAN], &[1.0, 0.5]).is_nan());
+    }
+
+    #[test]
+    fn conditions_read_in_plain_words() {
+        let plain = |text: &str| parse_condition(text).unwrap().plain();
+        assert_eq!(plain("a.eval_accuracy >= 0.95"), "a: held-out accuracy ≥ 0.95");
+        assert_eq!(plain("b.step_ms > 4 * a.step_ms"), "b: milliseconds per step > 4 × a: milliseconds per step");
+        assert_eq!(plain("b.train_loss < a.train_loss - 0.5"), "b: training loss < a: training loss − 0.5");
+        let result = ConditionResult { condition: "a.eval_accuracy >= 0.95".into(), plain: plain("a.eval_accuracy >= 0.95"), lhs: 0.981, rhs: 0.95, passed: true, undefined: None };
+        assert_eq!(result.describe(), "a: held-out accuracy ≥ 0.95 — measured 0.981, needed ≥ 0.95");
     }
 
     #[test]

@@ -99,6 +99,31 @@ impl Metric {
         }
     }
 
+    /// The metric in plain words, as the window's claim reports say it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Metric::TrainLoss => "training loss",
+            Metric::EvalLoss => "held-out loss",
+            Metric::EvalAccuracy => "held-out accuracy",
+            Metric::SequenceAccuracy => "share of held-out sequences fully right",
+            Metric::GenerationAccuracy => "accuracy when generating token by token",
+            Metric::CausalLeak => "causality leak",
+            Metric::PaddingLeak => "padding leak",
+            Metric::AttentionEntropy => "attention spread (entropy, 1 = even)",
+            Metric::FirstGradNorm => "gradient norm at step 1",
+            Metric::HiddenWeight => "weight on hidden positions",
+            Metric::HeadDiversity => "difference between heads",
+            Metric::GenerationLoss => "generation loss",
+            Metric::Parameters => "parameter count",
+            Metric::GradRatio => "first-to-last layer gradient ratio",
+            Metric::Diverged => "diverged (1 = yes)",
+            Metric::MaxCurveGap => "largest gap between the two loss curves",
+            Metric::SharpHeadWeight => "sharpest head's weight on one key",
+            Metric::SharpHeadAblationDrop => "accuracy lost when the sharpest head is zeroed",
+            Metric::StepMs => "milliseconds per step",
+        }
+    }
+
     pub fn from_name(name: &str) -> Option<Metric> {
         Self::ALL.into_iter().find(|m| m.name() == name)
     }

@@ -151,7 +151,7 @@ pub fn lesson_panel_ui(
                                 } else {
                                     ui.label(format!("✖ does not hold with seed {} (of {})", seed_list(&failing), seed_list(&seeds)));
                                 }
-                                ui.weak("a and b are the claim's two runs; each line shows the measured value, then the threshold it had to meet.");
+                                ui.weak("a and b are the claim's two runs; each line gives the measured value and what it needed.");
                                 for result in results {
                                     for (side, divergence) in &result.diverged {
                                         ui.weak(format!("seed {}: side {side} {divergence}", result.seed));

@@ -238,7 +238,7 @@ fn verify_it_runs_the_same_seeds_as_the_cli_and_says_which() {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert!(harness.query_by_label_contains(&format!("✔ holds with seeds {seeds}")).is_some(), "lesson 04's claim holds on every default seed");
-    assert!(harness.query_by_label_contains("seed 2: ✔ a.eval_accuracy >= 0.95").is_some(), "each seed's conditions are listed");
+    assert!(harness.query_by_label_contains("seed 2: ✔ a: held-out accuracy ≥ 0.95 — measured").is_some(), "each seed's conditions are listed in words");
 }
 
 #[test]
