@@ -297,7 +297,11 @@ impl WorkbenchApp {
         }
         if self.state.layout.plots {
             let response = egui::Panel::bottom("plots").resizable(true).default_size(280.0).min_size(200.0).show(ui, |ui| {
-                ui::plots_panel::plots_ui(ui, &self.view, &mut self.state.plots);
+                match ui::plots_panel::plots_ui(ui, &self.view, &mut self.state.plots) {
+                    Some(ui::plots_panel::PlotAction::Pin) => self.view.pin(),
+                    Some(ui::plots_panel::PlotAction::Unpin) => self.view.pinned = None,
+                    None => {}
+                }
             });
             self.plots_rect = Some(response.response.rect);
         }

@@ -38,8 +38,21 @@ pub enum BannerKind {
     Error,
 }
 
+/// A run's loss and accuracy curves kept aside, to compare the next run against.
+#[derive(Clone, Debug, Default)]
+pub struct PinnedRun {
+    /// Which run it was ("step 300").
+    pub label: String,
+    pub train_loss: Series,
+    pub eval_loss: Series,
+    pub train_accuracy: Series,
+    pub eval_accuracy: Series,
+}
+
 #[derive(Clone, Debug)]
 pub struct RunView {
+    /// The pinned run, drawn dashed under the live curves; survives resets.
+    pub pinned: Option<PinnedRun>,
     pub status: RunStatus,
     pub step: usize,
     pub steps_per_s: f32,
@@ -79,6 +92,7 @@ pub struct RunView {
 impl Default for RunView {
     fn default() -> Self {
         Self {
+            pinned: None,
             status: RunStatus::NoModel,
             step: 0,
             steps_per_s: 0.0,
@@ -110,6 +124,17 @@ impl Default for RunView {
 }
 
 impl RunView {
+    /// Keep the current curves aside (replacing an earlier pin).
+    pub fn pin(&mut self) {
+        self.pinned = Some(PinnedRun {
+            label: format!("step {}", self.step),
+            train_loss: self.train_loss.clone(),
+            eval_loss: self.eval_loss.clone(),
+            train_accuracy: self.train_accuracy.clone(),
+            eval_accuracy: self.eval_accuracy.clone(),
+        });
+    }
+
     /// Fold one event into the view.
     pub fn apply(&mut self, event: TrainEvent) {
         match event {
@@ -119,6 +144,7 @@ impl RunView {
                 let note = self.note_after_reset.take();
                 *self = Self {
                     generation: self.generation + 1,
+                    pinned: self.pinned.take(),
                     ..Self::default()
                 };
                 self.banner = match (&backend.fallback_reason, note) {
@@ -233,9 +259,11 @@ impl RunView {
     }
 
     /// Drop the numbers of the run being replaced (its curves, evaluation and maps),
-    /// so nothing judges the next run by them before its first event arrives.
+    /// so nothing judges the next run by them before its first event arrives. A
+    /// pinned run stays: comparing the next run against it is what it is for.
     pub fn forget_run(&mut self) {
         let keep = RunView {
+            pinned: self.pinned.take(),
             banner: self.banner.take(),
             banner_since: self.banner_since,
             note_after_reset: self.note_after_reset.take(),
@@ -341,6 +369,20 @@ mod tests {
         view.apply(TrainEvent::Paused { step: 20 });
         assert_eq!(view.status, RunStatus::Paused);
         assert_eq!(view.eta_secs(120), None);
+    }
+
+    #[test]
+    fn a_pinned_run_survives_a_try_and_a_fresh_model_but_the_live_curves_do_not() {
+        let mut view = RunView::default();
+        view.apply(ready(None));
+        view.apply(TrainEvent::Started { step: 0 });
+        view.train_loss.push(1.0, 2.0);
+        view.train_loss.push(2.0, 1.5);
+        view.pin();
+        view.forget_run(); // a lesson's try replaces the run
+        view.apply(ready(None)); // its fresh model arrives
+        assert!(view.train_loss.is_empty(), "the live curves start over");
+        assert_eq!(view.pinned.as_ref().map(|p| p.train_loss.len()), Some(2), "the pinned curve stays");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! to every chart.
 
 use eframe::egui;
-use egui_plot::{Line, Plot, PlotPoints, Points};
+use egui_plot::{Line, LineStyle, Plot, PlotPoints, Points};
 
 use crate::app::run_view::RunView;
 use crate::app::series::Series;
@@ -30,7 +30,19 @@ pub const CHARTS: [(&str, &str); 5] = [
     ("learning rate", "The learning rate at each step (warm-up, then constant)"),
 ];
 
-pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) {
+/// What the chart toolbar asks the window to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlotAction {
+    /// Keep this run's loss and accuracy curves to compare the next run against.
+    Pin,
+    Unpin,
+}
+
+/// A named curve, dashed when it is the pinned run's.
+type Curve<'a> = (String, &'a Series, bool);
+
+pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) -> Option<PlotAction> {
+    let mut action = None;
     ui.horizontal(|ui| {
         ui.checkbox(&mut settings.log_scale, "log scale")
             .on_hover_text("Plot losses, norms and ratios on a log10 axis: slow late progress becomes visible.");
@@ -55,6 +67,19 @@ pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) 
         })
         .response
         .on_hover_text("Choose which charts to show: fewer charts, each wider");
+        let can_pin = !view.train_loss.is_empty();
+        if ui
+            .add_enabled(can_pin, egui::Button::new("Pin this run"))
+            .on_hover_text("Keep this run's loss and accuracy curves, drawn dashed, to compare the next run (a try, a new seed, a reset) against")
+            .clicked()
+        {
+            action = Some(PlotAction::Pin);
+        }
+        if let Some(pinned) = &view.pinned
+            && ui.button("Unpin").on_hover_text(format!("Remove the pinned run (kept at {})", pinned.label)).clicked()
+        {
+            action = Some(PlotAction::Unpin);
+        }
     });
     let shown: Vec<&str> = CHARTS.iter().map(|(name, _)| *name).filter(|name| settings.shown.contains(*name)).collect();
     let width = (ui.available_width() / shown.len().max(1) as f32 - 10.0).max(140.0);
@@ -62,31 +87,37 @@ pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) 
     // fill the panel and never push it taller.
     let height = (ui.available_height() - 28.0).max(80.0);
     let log = settings.log_scale;
-    let norms: Vec<(&str, &Series)> = view.layer_grad_norms.iter().map(|(k, v)| (k.as_str(), v)).collect();
-    let ratios: Vec<(&str, &Series)> = view.layer_update_ratios.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    let norms = live(view.layer_grad_norms.iter().map(|(k, v)| (k.as_str(), v)).collect());
+    let ratios = live(view.layer_update_ratios.iter().map(|(k, v)| (k.as_str(), v)).collect());
+    let pinned = view.pinned.as_ref();
+    let loss = with_pinned(&view.train_loss, &view.eval_loss, pinned.map(|p| (&p.train_loss, &p.eval_loss)));
+    let accuracy = with_pinned(&view.train_accuracy, &view.eval_accuracy, pinned.map(|p| (&p.train_accuracy, &p.eval_accuracy)));
+    let lr = live(vec![("lr", &view.lr)]);
     egui::ScrollArea::horizontal().id_salt("charts").show(ui, |ui| ui.horizontal(|ui| {
         for name in shown {
             match name {
-                "loss" => chart(ui, name, width, height, settings, log, &[("train", &view.train_loss), ("eval", &view.eval_loss)]),
-                "accuracy" => chart(ui, name, width, height, settings, false, &[("train", &view.train_accuracy), ("eval", &view.eval_accuracy)]),
+                "loss" => chart(ui, name, width, height, settings, log, &loss),
+                "accuracy" => chart(ui, name, width, height, settings, false, &accuracy),
                 "gradient norm per layer" => chart(ui, name, width, height, settings, log, &norms),
                 "update / weight per layer" => chart(ui, name, width, height, settings, log, &ratios),
-                _ => chart(ui, name, width, height, settings, false, &[("lr", &view.lr)]),
+                _ => chart(ui, name, width, height, settings, false, &lr),
             }
         }
     }));
+    action
 }
 
 /// One chart: its title and a legend of coloured names above the plot (so no
 /// legend covers the data), then the curves.
-fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &PlotSettings, log: bool, curves: &[(&str, &Series)]) {
+fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &PlotSettings, log: bool, curves: &[Curve]) {
     ui.vertical(|ui| {
         ui.set_width(width);
         // The legend wraps (many layers) and the plot gives up that height.
         let legend = ui.horizontal_wrapped(|ui| {
             ui.strong(title);
-            for (i, (name, _)) in curves.iter().enumerate() {
-                let entry = egui::RichText::new(format!("■ {name}")).color(CURVE_COLORS[i % CURVE_COLORS.len()]).small();
+            for (i, (name, _, dashed)) in curves.iter().enumerate() {
+                let mark = if *dashed { "┅" } else { "■" };
+                let entry = egui::RichText::new(format!("{mark} {name}")).color(CURVE_COLORS[color_index(curves, i) % CURVE_COLORS.len()]).small();
                 ui.label(entry);
             }
         });
@@ -106,7 +137,7 @@ fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &Plo
             plot = plot.include_y(low).include_y(high);
         }
         plot.show(ui, |plot_ui| {
-            for (i, (name, series)) in curves.iter().enumerate() {
+            for (i, (name, series, dashed)) in curves.iter().enumerate() {
                 let on_axis = |mut points: Vec<[f64; 2]>| {
                     if log {
                         points.retain(|p| p[1] > 0.0);
@@ -114,15 +145,37 @@ fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &Plo
                     }
                     points
                 };
-                let color = CURVE_COLORS[i % CURVE_COLORS.len()];
-                plot_ui.line(Line::new(*name, PlotPoints::from(on_axis(series.smoothed(settings.smoothing as f64)))).color(color));
-                if series.is_sparse() {
+                let color = CURVE_COLORS[color_index(curves, i) % CURVE_COLORS.len()];
+                let style = if *dashed { LineStyle::dashed_dense() } else { LineStyle::Solid };
+                let line = Line::new(name.as_str(), PlotPoints::from(on_axis(series.smoothed(settings.smoothing as f64))));
+                plot_ui.line(line.color(if *dashed { color.gamma_multiply(0.6) } else { color }).style(style));
+                if series.is_sparse() && !dashed {
                     // Evaluations are few: show each measured value, not only the curve.
-                    plot_ui.points(Points::new(*name, PlotPoints::from(on_axis(series.points()))).color(color).radius(2.5));
+                    plot_ui.points(Points::new(name.as_str(), PlotPoints::from(on_axis(series.points()))).color(color).radius(2.5));
                 }
             }
         });
     });
+}
+
+fn live<'a>(pairs: Vec<(&str, &'a Series)>) -> Vec<Curve<'a>> {
+    pairs.into_iter().map(|(name, series)| (name.to_string(), series, false)).collect()
+}
+
+/// Train and eval curves, then the pinned run's (dashed, in the same colours).
+fn with_pinned<'a>(train: &'a Series, eval: &'a Series, pinned: Option<(&'a Series, &'a Series)>) -> Vec<Curve<'a>> {
+    let mut curves = live(vec![("train", train), ("eval", eval)]);
+    if let Some((train, eval)) = pinned {
+        curves.push(("pinned train".to_string(), train, true));
+        curves.push(("pinned eval".to_string(), eval, true));
+    }
+    curves
+}
+
+/// A pinned curve takes the colour of the live curve it pairs with.
+fn color_index(curves: &[Curve], i: usize) -> usize {
+    let live = curves.iter().filter(|c| !c.2).count();
+    if curves[i].2 { i - live } else { i }
 }
 
 /// Step-axis labels: whole, non-negative steps only ("0", "500", "1500").
@@ -141,7 +194,7 @@ fn format_value(v: f64) -> String {
 
 /// On a linear axis, always show zero and a little headroom above the highest value,
 /// so a constant curve (a fixed learning rate) is not stretched into noise.
-fn y_range(curves: &[(&str, &Series)]) -> Option<(f64, f64)> {
-    let high = curves.iter().filter_map(|(_, s)| s.max_y()).fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))?;
+fn y_range(curves: &[Curve]) -> Option<(f64, f64)> {
+    let high = curves.iter().filter_map(|(_, s, _)| s.max_y()).fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))?;
     Some((0.0, if high > 0.0 { high * 1.1 } else { 1.0 }))
 }

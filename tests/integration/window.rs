@@ -412,3 +412,22 @@ fn the_sequence_length_tab_measures_every_length_and_plots_it() {
     assert!(times[4] > times[0], "256 characters take longer than 16: {times:?}");
     assert!(harness.query_all_by_label_contains("ms per step").count() >= 1, "the chart and table are shown");
 }
+
+#[test]
+fn a_pinned_run_stays_on_the_charts_after_a_reset_until_unpinned() {
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    harness.get_by_label("Start").click();
+    step_until(&mut harness, "the run to finish", |app| app.view.status == RunStatus::Finished);
+    let steps = harness.state().view.train_loss.len();
+    harness.get_by_label("Pin this run").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().view.pinned.as_ref().map(|p| p.train_loss.len()), Some(steps));
+    harness.get_by_label("Reset").click();
+    step_until(&mut harness, "a fresh model", |app| app.view.status == RunStatus::Ready && app.view.train_loss.is_empty());
+    assert!(harness.state().view.pinned.is_some(), "the pin survives the reset");
+    assert!(harness.query_all_by_label_contains("pinned train").count() >= 1, "the loss chart lists the pinned curve");
+    harness.get_by_label("Unpin").click();
+    harness.run_steps(2);
+    assert!(harness.state().view.pinned.is_none());
+}
