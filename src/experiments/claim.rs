@@ -167,6 +167,10 @@ pub struct ClaimResult {
     /// "a" / "b" → where that side diverged.
     pub diverged: BTreeMap<String, Divergence>,
     pub conditions: Vec<ConditionResult>,
+    /// "a" / "b" → that side's training loss at each step, for drawing the two runs
+    /// on one chart (not written to JSON).
+    #[serde(skip)]
+    pub curves: BTreeMap<String, Vec<f32>>,
 }
 
 impl fmt::Display for Op {
@@ -363,6 +367,7 @@ impl Claim {
             undefined: measured.iter().filter_map(|(k, v)| v.as_ref().err().map(|e| (name(k), e.clone()))).collect(),
             diverged,
             conditions,
+            curves: curves.into_iter().map(|(side, curve)| (Self::side_label(side).to_string(), curve)).collect(),
         })
     }
 }

@@ -152,6 +152,9 @@ pub fn lesson_panel_ui(
                                     ui.label(format!("✖ does not hold with seed {} (of {})", seed_list(&failing), seed_list(&seeds)));
                                 }
                                 ui.weak("a and b are the claim's two runs; each line gives the measured value and what it needed.");
+                                if let Some(first) = results.first() {
+                                    claim_curves_ui(ui, first);
+                                }
                                 for result in results {
                                     for (side, divergence) in &result.diverged {
                                         ui.weak(format!("seed {}: side {side} {divergence}", result.seed));
@@ -174,4 +177,33 @@ pub fn lesson_panel_ui(
 
 fn seed_list(seeds: &[u64]) -> String {
     seeds.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+}
+
+/// Both sides' training-loss curves of one verified seed on one chart, so the claim
+/// is seen as an A/B experiment and not only read as a verdict.
+fn claim_curves_ui(ui: &mut egui::Ui, result: &crate::experiments::ClaimResult) {
+    use egui_plot::{Legend, Line, Plot, PlotPoints};
+    if result.curves.values().all(|c| c.len() < 2) {
+        return; // one-step claims have no curve to show
+    }
+    ui.weak(format!("training loss of a and b, seed {} (log scale)", result.seed));
+    Plot::new(("claim_curves", result.statement.as_str()))
+        .height(110.0)
+        .legend(Legend::default())
+        .allow_scroll(false)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .x_axis_label("step")
+        .y_axis_formatter(|mark, _| format!("{:.2}", 10f64.powf(mark.value)).trim_end_matches('0').trim_end_matches('.').to_string())
+        .show(ui, |plot| {
+            for (side, curve) in &result.curves {
+                let points: Vec<[f64; 2]> = curve
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, loss)| **loss > 0.0 && loss.is_finite())
+                    .map(|(step, loss)| [(step + 1) as f64, (*loss as f64).log10()])
+                    .collect();
+                plot.line(Line::new(side.as_str(), PlotPoints::from(points)));
+            }
+        });
 }

@@ -154,3 +154,14 @@ fn a_pack_without_claims_and_a_pack_with_a_broken_claim_fail_check_and_verify() 
         assert!(text.contains("lesson.md:13:") && text.contains("two numbers"), "{text}");
     }
 }
+
+#[test]
+fn a_claim_result_carries_both_sides_loss_curves_for_the_chart() {
+    let lesson = parse("statement = \"x\"\nsteps = 12\nexpect = [\"b.train_loss > 0\"]\n[b]\nset = { \"model.positional\" = \"none\" }").unwrap();
+    let claim = lesson.claims().next().unwrap();
+    let result = claim.claim.run(0).unwrap();
+    // Only b is named, so only b trains; its curve has a loss for every step.
+    assert_eq!(result.curves.keys().collect::<Vec<_>>(), vec!["b"]);
+    assert_eq!(result.curves["b"].len(), 12);
+    assert!(result.curves["b"].iter().all(|l| l.is_finite() && *l > 0.0));
+}
