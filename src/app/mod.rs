@@ -9,6 +9,7 @@ pub mod lesson_runner;
 mod perform;
 pub mod frame_times;
 pub mod run_view;
+mod env_hooks;
 pub mod series;
 pub mod state;
 pub mod undo;
@@ -60,34 +61,7 @@ pub fn run() -> eframe::Result<()> {
             install_fonts(&cc.egui_ctx);
             let stored = cc.storage.and_then(|s| s.get_string(STORAGE_KEY)).map(|s| PersistedState::from_stored(&s));
             let mut app = WorkbenchApp::new(cc.egui_ctx.clone(), stored.unwrap_or_default());
-            // For screenshots and demos: open a view or a lesson (AW_LESSON=15 loads its
-            // experiment), load a bug case, start training.
-            match std::env::var("AW_VIEW").as_deref() {
-                Ok("mask_inspector") => app.state.central = CentralView::MaskInspector,
-                Ok("bug_hunt") => app.state.central = CentralView::BugHunt,
-                Ok("step_through") => app.state.central = CentralView::StepThrough,
-                Ok("positions") => app.state.central = CentralView::Positions,
-                Ok("saturation") => app.state.central = CentralView::Saturation,
-                Ok("sequence_length") => app.state.central = CentralView::SequenceLength,
-                Ok("attention") => app.state.central = CentralView::Attention,
-                _ => {}
-            }
-            if let Ok(prefix) = std::env::var("AW_LESSON") {
-                let index = app.lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with(&prefix)));
-                if let Some(index) = index {
-                    app.perform(AppAction::OpenLesson(index));
-                    app.perform(AppAction::LoadLessonStart);
-                }
-            }
-            if let Ok(name) = std::env::var("AW_PRESET") {
-                app.perform(AppAction::LoadPreset(name));
-            }
-            if let Ok(id) = std::env::var("AW_BUG_CASE") {
-                app.perform(AppAction::LoadBugCase(id));
-            }
-            if std::env::var_os("AW_AUTOSTART").is_some() {
-                app.perform(AppAction::StartOrResume);
-            }
+            env_hooks::apply(&mut app);
             Ok(Box::new(app))
         }),
     )

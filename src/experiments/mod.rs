@@ -3,11 +3,13 @@
 //! the bug hunt's symptom checks and the lessons' `claim` blocks.
 
 mod claim;
+mod condition;
 mod length_cost;
 mod metric;
 mod saturation;
 
-pub use claim::{Claim, ClaimResult, Condition, ConditionResult, Divergence, Op, Operand, Side, SideRun, max_curve_gap, parse_condition, plain_number};
+pub use claim::{Claim, ClaimResult, Divergence, SideRun, max_curve_gap};
+pub use condition::{Condition, ConditionResult, Op, Operand, Side, parse_condition, plain_number};
 pub use length_cost::{LengthCost, LengthOutcome, length_config, measure_length, median};
 pub use metric::{Measured, Measuring, Metric, head_diversity, hidden_weight, normalised_entropy};
 pub use saturation::{SaturationPoint, saturation_sweep};

@@ -1,0 +1,39 @@
+//! Start-up hooks for screenshots, demos and CI, read from the environment:
+//! `AW_VIEW` opens a view, `AW_LESSON=15` opens a lesson and loads its experiment,
+//! `AW_PRESET` loads a preset, `AW_BUG_CASE` loads a bug-hunt case, and
+//! `AW_AUTOSTART` starts training.
+
+use super::WorkbenchApp;
+use super::actions::AppAction;
+use super::state::CentralView;
+
+pub fn apply(app: &mut WorkbenchApp) {
+    // For screenshots and demos: open a view or a lesson (AW_LESSON=15 loads its
+    // experiment), load a bug case, start training.
+    match std::env::var("AW_VIEW").as_deref() {
+        Ok("mask_inspector") => app.state.central = CentralView::MaskInspector,
+        Ok("bug_hunt") => app.state.central = CentralView::BugHunt,
+        Ok("step_through") => app.state.central = CentralView::StepThrough,
+        Ok("positions") => app.state.central = CentralView::Positions,
+        Ok("saturation") => app.state.central = CentralView::Saturation,
+        Ok("sequence_length") => app.state.central = CentralView::SequenceLength,
+        Ok("attention") => app.state.central = CentralView::Attention,
+        _ => {}
+    }
+    if let Ok(prefix) = std::env::var("AW_LESSON") {
+        let index = app.lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with(&prefix)));
+        if let Some(index) = index {
+            app.perform(AppAction::OpenLesson(index));
+            app.perform(AppAction::LoadLessonStart);
+        }
+    }
+    if let Ok(name) = std::env::var("AW_PRESET") {
+        app.perform(AppAction::LoadPreset(name));
+    }
+    if let Ok(id) = std::env::var("AW_BUG_CASE") {
+        app.perform(AppAction::LoadBugCase(id));
+    }
+    if std::env::var_os("AW_AUTOSTART").is_some() {
+        app.perform(AppAction::StartOrResume);
+    }
+}

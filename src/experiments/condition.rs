@@ -1,0 +1,213 @@
+//! The conditions a claim checks, such as `a.eval_accuracy >= 0.95` or
+//! `b.step_ms > 4 * a.step_ms`: parsed from a lesson, read back in plain words, and
+//! reported with the measured numbers.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::metric::Metric;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Side {
+    A,
+    B,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Operand {
+    Metric(Side, Metric),
+    Number(f64),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Less,
+    LessEq,
+    Greater,
+    GreaterEq,
+}
+
+/// `lhs op factor * rhs + offset`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Condition {
+    pub text: String,
+    pub lhs: Operand,
+    pub op: Op,
+    pub rhs: Operand,
+    /// `3 * a.step_ms`: 3 (1 when absent).
+    pub factor: f64,
+    pub offset: f64,
+}
+
+impl Condition {
+    /// The condition in plain words: "b: milliseconds per step > 4 × a: milliseconds per step".
+    pub fn plain(&self) -> String {
+        let operand = |o: &Operand| match o {
+            Operand::Metric(side, metric) => format!("{}: {}", if *side == Side::A { "a" } else { "b" }, metric.words()),
+            Operand::Number(n) => plain_number(*n),
+        };
+        let op = match self.op {
+            Op::Less => "<",
+            Op::LessEq => "≤",
+            Op::Greater => ">",
+            Op::GreaterEq => "≥",
+        };
+        let mut rhs = operand(&self.rhs);
+        if self.factor != 1.0 {
+            rhs = format!("{} × {rhs}", plain_number(self.factor));
+        }
+        if self.offset != 0.0 {
+            rhs = format!("{rhs} {} {}", if self.offset < 0.0 { "−" } else { "+" }, plain_number(self.offset.abs()));
+        }
+        format!("{} {op} {rhs}", operand(&self.lhs))
+    }
+}
+
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConditionResult {
+    pub condition: String,
+    /// The condition in plain words ("b: held-out accuracy ≥ 0.95").
+    pub plain: String,
+    pub lhs: f64,
+    pub rhs: f64,
+    pub passed: bool,
+    /// Why a side had no number (undefined metric, diverged run); such a
+    /// condition always fails.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undefined: Option<String>,
+}
+
+impl ConditionResult {
+    /// "a: held-out accuracy ≥ 0.95 — measured 0.981, needed ≥ 0.95", or why it had
+    /// no number.
+    pub fn describe(&self) -> String {
+        match &self.undefined {
+            Some(why) => format!("{}: no value ({why})", self.plain),
+            None => {
+                let op = self.plain.split(' ').find(|w| ["<", "≤", ">", "≥"].contains(w)).unwrap_or("vs");
+                format!("{} — measured {}, needed {op} {}", self.plain, plain_number(self.lhs), plain_number(self.rhs))
+            }
+        }
+    }
+}
+
+/// A number as a learner reads it: 0.981, 12.5, 0.00012, 104273.
+pub fn plain_number(x: f64) -> String {
+    if !x.is_finite() {
+        return "undefined".to_string();
+    }
+    let a = x.abs();
+    if a == 0.0 || (0.001..1e6).contains(&a) {
+        let digits = if a >= 100.0 { 1 } else if a >= 1.0 { 3 } else { 4 };
+        let text = format!("{x:.digits$}");
+        let text = if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_string() } else { text };
+        if text == "-0" { "0".to_string() } else { text }
+    } else {
+        format!("{x:.2e}")
+    }
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Op::Less => "<",
+            Op::LessEq => "<=",
+            Op::Greater => ">",
+            Op::GreaterEq => ">=",
+        })
+    }
+}
+
+/// Parse `a.metric >= 0.9`, `b.metric < a.metric - 0.2` and the like.
+pub fn parse_condition(text: &str) -> Result<Condition, String> {
+    let text = text.trim();
+    let (op, at, len) = [(">=", Op::GreaterEq), ("<=", Op::LessEq), (">", Op::Greater), ("<", Op::Less)]
+        .iter()
+        .find_map(|(sym, op)| text.find(sym).map(|at| (*op, at, sym.len())))
+        .ok_or_else(|| format!("\"{text}\": expected a comparison (<, <=, >, >=)"))?;
+    let lhs = parse_operand(text[..at].trim())?;
+    let right = text[at + len..].trim();
+    // An optional "+ n" or "- n" after a metric on the right.
+    let (rhs_text, offset) = match right.rfind([' ']) {
+        Some(space) if right[..space].trim_end().ends_with(['+', '-']) => {
+            let sign_at = right[..space].trim_end().len() - 1;
+            let sign = if &right[sign_at..sign_at + 1] == "-" { -1.0 } else { 1.0 };
+            let n: f64 = right[space..].trim().parse().map_err(|_| format!("\"{text}\": the offset after {} must be a number", &right[sign_at..sign_at + 1]))?;
+            (right[..sign_at].trim(), sign * n)
+        }
+        _ => (right, 0.0),
+    };
+    // An optional "n *" before it.
+    let (rhs_text, factor) = match rhs_text.split_once('*') {
+        Some((n, rest)) => {
+            let n: f64 = n.trim().parse().map_err(|_| format!("\"{text}\": the factor before * must be a number"))?;
+            (rest.trim(), n)
+        }
+        None => (rhs_text, 1.0),
+    };
+    let rhs = parse_operand(rhs_text)?;
+    if matches!((&lhs, &rhs), (Operand::Number(_), Operand::Number(_))) {
+        return Err(format!("\"{text}\" compares two numbers, so it cannot fail or pass because of a run; name a measured metric such as a.eval_accuracy"));
+    }
+    Ok(Condition { text: text.to_string(), lhs, op, rhs, factor, offset })
+}
+
+fn parse_operand(text: &str) -> Result<Operand, String> {
+    if let Ok(n) = text.parse::<f64>() {
+        return Ok(Operand::Number(n));
+    }
+    let (side, metric) = text
+        .split_once('.')
+        .ok_or_else(|| format!("\"{text}\": expected a number or a.METRIC / b.METRIC"))?;
+    let side = match side.trim() {
+        "a" | "A" => Side::A,
+        "b" | "B" => Side::B,
+        other => return Err(format!("\"{other}\": the side must be a or b")),
+    };
+    let names: Vec<&str> = Metric::ALL.iter().map(|m| m.name()).collect();
+    let metric = Metric::from_name(metric.trim())
+        .ok_or_else(|| format!("unknown metric \"{}\"; the metrics are: {}", metric.trim(), names.join(", ")))?;
+    Ok(Operand::Metric(side, metric))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conditions_read_in_plain_words() {
+        let plain = |text: &str| parse_condition(text).unwrap().plain();
+        assert_eq!(plain("a.eval_accuracy >= 0.95"), "a: held-out accuracy ≥ 0.95");
+        assert_eq!(plain("b.step_ms > 4 * a.step_ms"), "b: milliseconds per step > 4 × a: milliseconds per step");
+        assert_eq!(plain("b.train_loss < a.train_loss - 0.5"), "b: training loss < a: training loss − 0.5");
+        let result = ConditionResult { condition: "a.eval_accuracy >= 0.95".into(), plain: plain("a.eval_accuracy >= 0.95"), lhs: 0.981, rhs: 0.95, passed: true, undefined: None };
+        assert_eq!(result.describe(), "a: held-out accuracy ≥ 0.95 — measured 0.981, needed ≥ 0.95");
+    }
+
+    #[test]
+    fn conditions_parse_with_offsets_and_bad_ones_say_why() {
+        let c = parse_condition("b.train_loss < a.train_loss - 0.5").unwrap();
+        for numbers_only in ["1 >= 0", "0.5 < 2", "3 <= 3 - 1"] {
+            let err = parse_condition(numbers_only).unwrap_err();
+            assert!(err.contains("two numbers"), "{numbers_only}: {err}");
+        }
+        assert_eq!(c.lhs, Operand::Metric(Side::B, Metric::TrainLoss));
+        assert_eq!(c.op, Op::Less);
+        assert_eq!(c.rhs, Operand::Metric(Side::A, Metric::TrainLoss));
+        assert_eq!(c.offset, -0.5);
+        let c = parse_condition("a.eval_accuracy >= 0.95").unwrap();
+        assert_eq!(c.rhs, Operand::Number(0.95));
+        assert_eq!(c.op, Op::GreaterEq);
+        assert!(parse_condition("a.accuracy >= 1").unwrap_err().contains("eval_accuracy"));
+        assert!(parse_condition("a.eval_loss 3").unwrap_err().contains("comparison"));
+        assert!(parse_condition("c.eval_loss > 3").unwrap_err().contains("side"));
+        assert!(parse_condition("a.diverged >= 1").is_ok());
+        let c = parse_condition("b.grad_ratio < 0.1 * a.grad_ratio").unwrap();
+        assert_eq!((c.factor, c.offset, c.rhs.clone()), (0.1, 0.0, Operand::Metric(Side::A, Metric::GradRatio)));
+        let c = parse_condition("b.grad_ratio < 2 * a.grad_ratio - 0.5").unwrap();
+        assert_eq!((c.factor, c.offset), (2.0, -0.5));
+        assert!(parse_condition("b.grad_ratio < x * a.grad_ratio").unwrap_err().contains("factor"));
+    }
+}
