@@ -41,6 +41,8 @@ pub enum AppAction {
     Probe,
     /// Trace one head's computation on the probe.
     Trace { layer: usize, head: usize },
+    /// Write `tokens` tokens after `prompt`, without and with the KV cache.
+    Generate { prompt: String, tokens: usize },
     OpenLesson(usize),
     OpenLessonPack,
     /// Keep the learner's experiment aside and load the lesson's starting one.

@@ -1,5 +1,5 @@
 //! Start-up hooks for screenshots, demos and CI, read from the environment:
-//! `AW_VIEW` opens a view, `AW_LESSON=15` opens a lesson and loads its experiment,
+//! `AW_VIEW` opens a view (`generate`, `sequence_length`, …), `AW_LESSON=15` opens a lesson and loads its experiment,
 //! `AW_PRESET` loads a preset, `AW_BUG_CASE` loads a bug-hunt case, and
 //! `AW_AUTOSTART` starts training.
 
@@ -17,6 +17,7 @@ pub fn apply(app: &mut WorkbenchApp) {
         Ok("positions") => app.state.central = CentralView::Positions,
         Ok("saturation") => app.state.central = CentralView::Saturation,
         Ok("sequence_length") => app.state.central = CentralView::SequenceLength,
+        Ok("generate") => app.state.central = CentralView::Generate,
         Ok("attention") => app.state.central = CentralView::Attention,
         _ => {}
     }

@@ -32,6 +32,7 @@ use crate::ui;
 use crate::ui::attention_panel::{AttentionAction, AttentionPanel};
 use crate::ui::bug_hunt::BugHuntPanel;
 use crate::ui::mask_inspector::MaskInspector;
+use crate::ui::generation_panel::GenerationPanel;
 use crate::ui::length_cost_panel::LengthCostPanel;
 use crate::ui::saturation_panel::SaturationPanel;
 use crate::ui::step_through::StepThrough;
@@ -110,6 +111,7 @@ pub struct WorkbenchApp {
     step_through: StepThrough,
     saturation: Option<SaturationPanel>,
     pub length_cost: LengthCostPanel,
+    pub generation: GenerationPanel,
     pub lessons: LessonRunner,
     markdown: egui_commonmark::CommonMarkCache,
     bug_hunt: BugHuntPanel,
@@ -163,6 +165,7 @@ impl WorkbenchApp {
             step_through: StepThrough::default(),
             saturation: None,
             length_cost: LengthCostPanel::default(),
+            generation: GenerationPanel::default(),
             lessons,
             markdown: egui_commonmark::CommonMarkCache::default(),
             bug_hunt: BugHuntPanel::default(),
@@ -289,6 +292,7 @@ impl WorkbenchApp {
                     (CentralView::Positions, "Positions", "The sinusoidal positional-encoding matrix"),
                     (CentralView::Saturation, "Softmax saturation", "Why scores are divided by √d_k"),
                     (CentralView::SequenceLength, "Sequence length", "Step time and attention memory against sequence length (lesson 11)"),
+                    (CentralView::Generate, "Generate", "The model writes from a prompt, with and without a KV cache, timed token by token (lesson 12)"),
                     (CentralView::BugHunt, "Bug hunt", "Planted-bug experiments to diagnose"),
                 ];
                 for (view, label, tip) in tabs {
@@ -324,6 +328,11 @@ impl WorkbenchApp {
                 CentralView::SequenceLength => {
                     let training = self.view.status == RunStatus::Running;
                     egui::ScrollArea::vertical().show(ui, |ui| self.length_cost.ui(ui, &self.applied, training));
+                }
+                CentralView::Generate => {
+                    let view = &self.view;
+                    let max_len = self.applied.model.max_len;
+                    egui::ScrollArea::vertical().show(ui, |ui| self.generation.ui(ui, view, max_len, &mut actions));
                 }
                 CentralView::BugHunt => {
                     egui::ScrollArea::vertical().show(ui, |ui| self.bug_hunt.ui(ui, &self.bug_cases, &mut self.state.solved_bugs, &mut actions));

@@ -141,6 +141,10 @@ impl WorkbenchApp {
             }
             AppAction::Probe => self.trainer.send(TrainCommand::Probe),
             AppAction::Trace { layer, head } => self.trainer.send(TrainCommand::Trace { layer, head }),
+            AppAction::Generate { prompt, tokens } => {
+                self.view.generating = true;
+                self.trainer.send(TrainCommand::Generate { prompt, tokens });
+            }
             AppAction::OpenLesson(index) => {
                 if index < self.lessons.lessons.len() {
                     self.lessons.current = index;

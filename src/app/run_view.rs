@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::series::Series;
 use crate::probe::LeakReport;
-use crate::training::{AttentionSnapshot, BackendInfo, HeadTraceData, TrainEvent};
+use crate::training::{AttentionSnapshot, BackendInfo, GenerationReport, HeadTraceData, TrainEvent};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunStatus {
@@ -75,6 +75,12 @@ pub struct RunView {
     pub causality: Option<LeakReport>,
     /// The latest traced head (step-through view).
     pub trace: Option<HeadTraceData>,
+    /// The latest text written from a prompt (Generate view), and why the last
+    /// request was refused.
+    pub generated: Option<GenerationReport>,
+    pub generation_error: Option<String>,
+    /// A generation request is on its way to the trainer.
+    pub generating: bool,
     /// The latest evaluation.
     pub last_eval: Option<crate::training::EvalMetrics>,
     pub padding_probe: Option<LeakReport>,
@@ -111,6 +117,9 @@ impl Default for RunView {
             attention: None,
             causality: None,
             trace: None,
+            generated: None,
+            generation_error: None,
+            generating: false,
             last_eval: None,
             padding_probe: None,
             banner: None,
@@ -227,6 +236,15 @@ impl RunView {
                 self.show_banner(Banner { kind: BannerKind::Info, text: format!("saved the run to {}", dir.display()) });
             }
             TrainEvent::Trace(trace) => self.trace = Some(trace),
+            TrainEvent::Generated(report) => {
+                self.generating = false;
+                self.generation_error = None;
+                self.generated = Some(report);
+            }
+            TrainEvent::GenerationRejected { message } => {
+                self.generating = false;
+                self.generation_error = Some(message);
+            }
             TrainEvent::Probed(report) => match report.probe {
                 "padding" => self.padding_probe = Some(report),
                 _ => self.causality = Some(report),
@@ -303,6 +321,10 @@ impl RunView {
             generation_loss: self.last_eval.map(|e| e.generation_loss).filter(|l| l.is_finite()),
             eval_step: self.last_eval.map(|e| e.step),
             attention: self.attention.as_ref(),
+            cache_speedup: self.generated.as_ref().filter(|g| g.step == self.step && g.mismatches == Some(0)).and_then(|g| {
+                let speedup = g.uncached.mean_ms / g.cached.as_ref()?.mean_ms;
+                speedup.is_finite().then_some(speedup as f32)
+            }),
         }
     }
 

@@ -43,6 +43,7 @@ pub enum CentralView {
     Positions,
     Saturation,
     SequenceLength,
+    Generate,
     BugHunt,
 }
 

@@ -2,6 +2,7 @@
 
 mod bench;
 mod eval;
+mod generate;
 mod lesson;
 mod probe;
 pub mod torch_compare;
@@ -34,6 +35,8 @@ pub enum Command {
     Lesson(lesson::LessonArgs),
     /// Check a model for attention leaks: future tokens (causality) or padding.
     Probe(probe::ProbeArgs),
+    /// Write greedily from a prompt with a saved model, with and without a KV cache, timing each token.
+    Generate(generate::GenerateArgs),
     /// List the tasks and presets.
     List,
     /// Print a preset's experiment config as JSON (a starting point for --config files).
@@ -54,6 +57,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Eval(args) => eval::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Probe(args) => probe::run(args),
+        Command::Generate(args) => generate::run(args),
         Command::Lesson(args) => lesson::run(args),
         Command::List => {
             list();

@@ -1,6 +1,6 @@
 //! Numbers a claim can be about, each measured from a trained session.
 
-use crate::training::{AttentionSnapshot, EvalMetrics, Session};
+use crate::training::{AttentionSnapshot, EvalMetrics, GenerationReport, Session};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Metric {
@@ -46,6 +46,13 @@ pub enum Metric {
     SharpHeadAblationDrop,
     /// Median wall-clock milliseconds of one training step (after two warm-up steps).
     StepMs,
+    /// Mean milliseconds per token when the model writes greedily from the first
+    /// 8 probe tokens up to its max_len, re-reading the whole text for every token.
+    UncachedMsPerToken,
+    /// The same writing with a KV cache (undefined when the model cannot use one).
+    CachedMsPerToken,
+    /// Positions where the cached and uncached writers chose different tokens.
+    CacheMismatches,
 }
 
 /// A measurement, or why the metric has no value for this run (which fails every
@@ -53,7 +60,7 @@ pub enum Metric {
 pub type Measured = Result<f64, String>;
 
 impl Metric {
-    pub const ALL: [Metric; 19] = [
+    pub const ALL: [Metric; 22] = [
         Metric::TrainLoss,
         Metric::EvalLoss,
         Metric::EvalAccuracy,
@@ -73,6 +80,9 @@ impl Metric {
         Metric::SharpHeadWeight,
         Metric::SharpHeadAblationDrop,
         Metric::StepMs,
+        Metric::UncachedMsPerToken,
+        Metric::CachedMsPerToken,
+        Metric::CacheMismatches,
     ];
 
     pub fn name(self) -> &'static str {
@@ -96,6 +106,9 @@ impl Metric {
             Metric::SharpHeadWeight => "sharp_head_weight",
             Metric::SharpHeadAblationDrop => "sharp_head_ablation_drop",
             Metric::StepMs => "step_ms",
+            Metric::UncachedMsPerToken => "uncached_ms_per_token",
+            Metric::CachedMsPerToken => "cached_ms_per_token",
+            Metric::CacheMismatches => "cache_mismatches",
         }
     }
 
@@ -121,6 +134,9 @@ impl Metric {
             Metric::SharpHeadWeight => "sharpest head's weight on one key",
             Metric::SharpHeadAblationDrop => "accuracy lost when the sharpest head is zeroed",
             Metric::StepMs => "milliseconds per step",
+            Metric::UncachedMsPerToken => "milliseconds per generated token without a cache",
+            Metric::CachedMsPerToken => "milliseconds per generated token with the KV cache",
+            Metric::CacheMismatches => "tokens where cached and uncached generation differ",
         }
     }
 
@@ -152,6 +168,17 @@ impl Metric {
             // this side's step times).
             Metric::MaxCurveGap | Metric::StepMs => 0.0,
             Metric::SharpHeadWeight => sharpest_head(on.snapshot()).ok_or(NO_SHARP_HEAD)?.2,
+            Metric::UncachedMsPerToken => on.writing()?.uncached.mean_ms,
+            Metric::CachedMsPerToken => {
+                let report = on.writing()?;
+                let reason = report.no_cache_reason.clone().unwrap_or_default();
+                report.cached.as_ref().ok_or(reason)?.mean_ms
+            }
+            Metric::CacheMismatches => {
+                let report = on.writing()?;
+                let reason = report.no_cache_reason.clone().unwrap_or_default();
+                report.mismatches.ok_or(reason)? as f64
+            }
             Metric::SharpHeadAblationDrop => {
                 let (layer, head, _) = sharpest_head(on.snapshot()).ok_or(NO_SHARP_HEAD)?;
                 let full = on.eval().accuracy as f64;
@@ -170,11 +197,12 @@ pub struct Measuring<'a> {
     session: &'a mut Session,
     eval: Option<EvalMetrics>,
     snapshot: Option<AttentionSnapshot>,
+    writing: Option<Result<GenerationReport, String>>,
 }
 
 impl<'a> Measuring<'a> {
     pub fn new(session: &'a mut Session) -> Self {
-        Self { session, eval: None, snapshot: None }
+        Self { session, eval: None, snapshot: None, writing: None }
     }
 
     fn eval(&mut self) -> EvalMetrics {
@@ -184,7 +212,22 @@ impl<'a> Measuring<'a> {
     fn snapshot(&mut self) -> &AttentionSnapshot {
         self.snapshot.get_or_insert_with(|| self.session.attention_snapshot())
     }
+
+    /// The model writing from the first `WRITING_PROMPT` probe tokens to its max_len,
+    /// both ways, once.
+    fn writing(&mut self) -> Result<&GenerationReport, String> {
+        let session = &*self.session;
+        let writing = self.writing.get_or_insert_with(|| {
+            let prompt = session.default_prompt(WRITING_PROMPT);
+            let count = session.config().model.max_len.saturating_sub(prompt.len());
+            session.compare_writing_ids(&prompt, count)
+        });
+        writing.as_ref().map_err(Clone::clone)
+    }
 }
+
+/// Prompt length of the writing metrics.
+const WRITING_PROMPT: usize = 8;
 
 const NO_SHARP_HEAD: &str = "no softmax head has a query row that sees two or more keys";
 

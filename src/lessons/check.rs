@@ -26,6 +26,9 @@ pub struct LiveFacts<'a> {
     /// evaluation with a later step.
     pub eval_step: Option<usize>,
     pub attention: Option<&'a AttentionSnapshot>,
+    /// Of the latest Generate at the current step: uncached over cached time per
+    /// token, None when there is none or the two texts differ.
+    pub cache_speedup: Option<f32>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -65,8 +68,17 @@ pub struct CheckCondition {
     pub terms: Vec<Term>,
 }
 
-const METRICS: [&str; 8] =
-    ["loss", "accuracy", "eval_loss", "eval_accuracy", "sequence_accuracy", "generation_loss", "attention_entropy", "step"];
+const METRICS: [&str; 9] = [
+    "loss",
+    "accuracy",
+    "eval_loss",
+    "eval_accuracy",
+    "sequence_accuracy",
+    "generation_loss",
+    "attention_entropy",
+    "cache_speedup",
+    "step",
+];
 
 pub fn parse_check(text: &str) -> Result<CheckCondition, String> {
     let terms = text.split(" and ").map(|t| parse_term(t.trim())).collect::<Result<Vec<_>, _>>()?;
@@ -145,7 +157,11 @@ impl Term {
                     "step" => Some(facts.step as f32),
                     other => metric_value(facts, other),
                 };
-                let not_yet = if EVAL_METRICS.contains(&name.as_str()) { "measured at the next evaluation" } else { "not measured yet" };
+                let not_yet = match name.as_str() {
+                    n if EVAL_METRICS.contains(&n) => "measured at the next evaluation",
+                    "cache_speedup" => "press Write in the Generate tab at this step",
+                    _ => "not measured yet",
+                };
                 let shown = now.map_or(not_yet.to_string(), |v| format!("now {}", crate::experiments::plain_number(v as f64)));
                 format!("{name} {op} {} ({shown})", crate::experiments::plain_number(*value as f64))
             }
@@ -200,6 +216,7 @@ fn metric_value(facts: &LiveFacts, name: &str) -> Option<f32> {
         "eval_accuracy" => facts.eval_accuracy,
         "sequence_accuracy" => facts.sequence_accuracy,
         "generation_loss" => facts.generation_loss,
+        "cache_speedup" => facts.cache_speedup,
         // Of the last attention snapshot: 1 = every row spread evenly, 0 = one-hot.
         "attention_entropy" => facts.attention.and_then(crate::experiments::normalised_entropy).map(|e| e as f32),
         _ => None,

@@ -121,6 +121,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("lessons/09-residual-layernorm/lesson.md", include_str!("../../lessons/09-residual-layernorm/lesson.md")),
     ("lessons/10-feed-forward/lesson.md", include_str!("../../lessons/10-feed-forward/lesson.md")),
     ("lessons/11-sequence-length/lesson.md", include_str!("../../lessons/11-sequence-length/lesson.md")),
+    ("lessons/12-kv-cache/lesson.md", include_str!("../../lessons/12-kv-cache/lesson.md")),
     ("lessons/13-reproducibility/lesson.md", include_str!("../../lessons/13-reproducibility/lesson.md")),
     ("lessons/14-debugging-checklist/lesson.md", include_str!("../../lessons/14-debugging-checklist/lesson.md")),
     ("lessons/15-when-not-to-use-attention/lesson.md", include_str!("../../lessons/15-when-not-to-use-attention/lesson.md")),

@@ -83,7 +83,7 @@ impl Block {
         (x, extras)
     }
 
-    fn sublayer(
+    pub(super) fn sublayer(
         &self,
         x: Tensor<3>,
         norm: Option<&LayerNorm>,

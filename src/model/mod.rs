@@ -7,6 +7,7 @@
 
 mod attention;
 mod block;
+mod decode;
 mod dropout;
 mod init;
 pub mod mask;
@@ -15,6 +16,7 @@ pub mod rows;
 mod transfer;
 
 pub use attention::{BLOCKED_SCORE, HeadTrace, SelfAttention};
+pub use decode::KvCache;
 pub use dropout::Dropout;
 pub use transfer::{ParamShape, TransferReport, param_shapes, transfer_matching};
 
@@ -108,21 +110,8 @@ impl Transformer {
     ) -> ForwardOutput {
         let [batch, seq] = tokens.dims();
         let device = tokens.device();
-        let d = self.config.d_model;
 
-        let mut x = burn::tensor::module::embedding(self.tok_emb.val(), tokens); // [batch, seq, d_model]
-        match self.config.positional {
-            PositionalEncoding::Learned => {
-                let pos = self.pos_emb.as_ref().expect("learned positions").val();
-                x = x + pos.slice_dim(0, 0..seq).unsqueeze_dim::<3>(0); // [batch, seq, d_model]
-            }
-            PositionalEncoding::Sinusoidal => {
-                let table = positional::sinusoidal_table(seq, d);
-                let pos = Tensor::<2>::from_data(TensorData::new(table, [seq, d]), &device);
-                x = x + pos.unsqueeze_dim::<3>(0); // [batch, seq, d_model]
-            }
-            PositionalEncoding::None => {}
-        }
+        let mut x = self.embed(tokens, 0); // [batch, seq, d_model]
         x = dropout.apply(x);
 
         let padding = padding.filter(|p| p.iter().any(|v| *v)).map(|p| (p, batch));
@@ -154,6 +143,29 @@ impl Transformer {
             attention,
             trace,
             hidden,
+        }
+    }
+}
+
+impl Transformer {
+    /// Token embeddings plus the positions `start..start + seq`:
+    /// tokens `[batch, seq]` -> `[batch, seq, d_model]`.
+    fn embed(&self, tokens: Tensor<2, Int>, start: usize) -> Tensor<3> {
+        let [_, seq] = tokens.dims();
+        let device = tokens.device();
+        let d = self.config.d_model;
+        let x = burn::tensor::module::embedding(self.tok_emb.val(), tokens); // [batch, seq, d_model]
+        match self.config.positional {
+            PositionalEncoding::Learned => {
+                let pos = self.pos_emb.as_ref().expect("learned positions").val();
+                x + pos.slice_dim(0, start..start + seq).unsqueeze_dim::<3>(0) // [batch, seq, d_model]
+            }
+            PositionalEncoding::Sinusoidal => {
+                let table = positional::sinusoidal_table(start + seq, d)[start * d..].to_vec();
+                let pos = Tensor::<2>::from_data(TensorData::new(table, [seq, d]), &device); // [seq, d_model]
+                x + pos.unsqueeze_dim::<3>(0) // [batch, seq, d_model]
+            }
+            PositionalEncoding::None => x,
         }
     }
 }

@@ -42,6 +42,11 @@ impl Vocab {
         self.pad
     }
 
+    /// Whether typed text is read character by character (no spaces between tokens).
+    pub fn is_char_level(&self) -> bool {
+        self.char_level
+    }
+
     pub fn label(&self, id: u32) -> &str {
         self.labels.get(id as usize).map(String::as_str).unwrap_or("?")
     }
@@ -52,6 +57,16 @@ impl Vocab {
 
     pub fn id(&self, label: &str) -> Option<u32> {
         self.labels.iter().position(|l| l == label).map(|i| i as u32)
+    }
+
+    /// Tokens as plain text: the characters themselves for a character model
+    /// (spaces and line breaks as they are), labels joined by spaces otherwise.
+    pub fn text(&self, tokens: &[u32]) -> String {
+        if self.char_level {
+            tokens.iter().map(|&t| label_char(self.label(t))).collect()
+        } else {
+            self.render(tokens).join(" ")
+        }
     }
 
     /// Readable labels of a token sequence.
@@ -93,6 +108,16 @@ pub fn char_label(c: char) -> String {
     }
 }
 
+/// The text a character label stands for (the inverse of `char_label`).
+pub fn label_char(label: &str) -> &str {
+    match label {
+        "␣" => " ",
+        "⏎" => "\n",
+        "⇥" => "\t",
+        other => other,
+    }
+}
+
 /// Labels for `n` symbols: letters while they last, then numbers.
 pub fn symbol_labels(n: usize) -> Vec<String> {
     if n <= 26 {
@@ -118,5 +143,7 @@ mod tests {
     fn char_level_reads_characters() {
         let vocab = Vocab::new(vec!["h".into(), "i".into(), "␣".into()]).char_level();
         assert_eq!(vocab.parse("hi h").unwrap(), vec![0, 1, 2, 0]);
+        assert_eq!(vocab.text(&[0, 1, 2, 0]), "hi h", "text reads back what was typed");
+        assert_eq!(Vocab::new(symbol_labels(3)).text(&[2, 0]), "c a");
     }
 }

@@ -114,6 +114,33 @@ pub struct HeadTraceData {
     pub scaled: bool,
 }
 
+/// Greedy text one decoder wrote, in labels, with its timings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WrittenText {
+    pub tokens: Vec<String>,
+    /// The tokens as text (characters as they are for a character model).
+    pub text: String,
+    /// Milliseconds of each new token (the first includes reading the prompt).
+    pub ms_per_token: Vec<f64>,
+    pub mean_ms: f64,
+}
+
+/// The same prompt written token by token without and with the KV cache.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GenerationReport {
+    pub step: usize,
+    pub prompt: Vec<String>,
+    pub prompt_text: String,
+    pub uncached: WrittenText,
+    /// None when the model cannot use a cache; `no_cache_reason` says why.
+    pub cached: Option<WrittenText>,
+    pub no_cache_reason: Option<String>,
+    /// Positions where the two decoders chose different tokens (0 = identical).
+    pub mismatches: Option<usize>,
+    /// Bytes the cache held at the end (K and V of every attention layer, f32).
+    pub cache_bytes: usize,
+}
+
 /// Which quantity went non-finite.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -175,6 +202,10 @@ pub enum TrainEvent {
     Probed(crate::probe::LeakReport),
     /// One head's stage-by-stage computation on the probe.
     Trace(HeadTraceData),
+    /// Text written from a prompt, without and with the KV cache.
+    Generated(GenerationReport),
+    /// A generation request was refused; the message says why.
+    GenerationRejected { message: String },
     Finished {
         step: usize,
         loss: f32,
@@ -214,6 +245,9 @@ pub enum TrainCommand {
     Probe,
     /// Trace one head's computation on the probe.
     Trace { layer: usize, head: usize },
+    /// Write `tokens` tokens greedily after the typed `prompt`, without and with
+    /// the KV cache, and report both.
+    Generate { prompt: String, tokens: usize },
     /// End the worker thread.
     Shutdown,
 }

@@ -63,3 +63,53 @@ pub fn generation_accuracy(model: &Transformer, batch: &Batch, device: &Device) 
     }
     if total == 0 { f32::NAN } else { right as f32 / total as f32 }
 }
+
+/// Greedy text a model wrote from a prompt, and what each new token cost.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Written {
+    /// The new tokens (the prompt not included).
+    pub tokens: Vec<u32>,
+    /// Wall-clock milliseconds of each new token, the prompt's pass in the first.
+    pub ms_per_token: Vec<f64>,
+}
+
+impl Written {
+    /// Mean milliseconds per new token (NaN for none).
+    pub fn mean_ms(&self) -> f64 {
+        self.ms_per_token.iter().sum::<f64>() / self.ms_per_token.len() as f64
+    }
+}
+
+/// Write `count` tokens after `prompt`, always taking the most likely one.
+/// Without the cache every token runs the whole text so far through the model;
+/// with it, only the new token (the caller checks `cache_support`).
+pub fn write_greedy(model: &Transformer, prompt: &[u32], count: usize, cached: bool, device: &Device) -> Written {
+    let to_tensor = |ids: &[u32]| {
+        let ids: Vec<i64> = ids.iter().map(|&t| t as i64).collect();
+        let len = ids.len();
+        Tensor::<2, Int>::from_data(TensorData::new(ids, [1, len]), device) // [1, len]
+    };
+    let last_argmax = |logits: Tensor<3>| {
+        let [_, len, _] = logits.dims();
+        let next = logits.slice_dim(1, len - 1..len).argmax(2).reshape([1]); // [1]
+        next.into_data().convert::<i64>().try_into_vec::<i64>().expect("int data")[0] as u32
+    };
+    let mut text = prompt.to_vec();
+    let mut written = Written { tokens: Vec::with_capacity(count), ms_per_token: Vec::with_capacity(count) };
+    let mut cache = model.new_cache();
+    for _ in 0..count {
+        let started = std::time::Instant::now();
+        let logits = if cached {
+            // The first call reads the whole prompt; later ones only the newest token.
+            let fresh = &text[cache.len()..];
+            model.forward_cached(to_tensor(fresh), &mut cache) // [1, fresh, vocab]
+        } else {
+            model.forward(to_tensor(&text), None, Capture::default(), &mut Dropout::off()).logits // [1, len, vocab]
+        };
+        let next = last_argmax(logits);
+        written.ms_per_token.push(started.elapsed().as_secs_f64() * 1000.0);
+        written.tokens.push(next);
+        text.push(next);
+    }
+    written
+}

@@ -13,12 +13,13 @@ mod session;
 mod timer;
 mod views;
 mod worker;
+mod writing;
 
 pub use events::{
-    AttentionSnapshot, BackendInfo, EvalMetrics, GradientReport, GroupGradient, HeadTraceData, NonFiniteKind,
-    StepMetrics, TrainCommand, TrainEvent,
+    AttentionSnapshot, BackendInfo, EvalMetrics, GenerationReport, GradientReport, GroupGradient, HeadTraceData, NonFiniteKind,
+    StepMetrics, TrainCommand, TrainEvent, WrittenText,
 };
-pub use generate::generation_accuracy;
+pub use generate::{Written, generation_accuracy, write_greedy};
 pub use history::{EvalRecord, MetricsHistory, StepRecord};
 pub use session::{Session, SessionError, StepOutcome, read_floats};
 pub use worker::{TrainerHandle, Waker};

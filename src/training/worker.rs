@@ -223,6 +223,13 @@ impl Worker {
                     None => self.emit(TrainEvent::Error { message: format!("layer {layer} has no attention head {head} to trace") }),
                 }
             }
+            TrainCommand::Generate { prompt, tokens } => {
+                let Some(session) = &self.session else { return };
+                match session.compare_writing(&prompt, tokens) {
+                    Ok(report) => self.emit(TrainEvent::Generated(report)),
+                    Err(message) => self.emit(TrainEvent::GenerationRejected { message }),
+                }
+            }
             TrainCommand::ExportMetrics(path) => {
                 let Some(session) = &self.session else { return };
                 let csv = runs::metrics_csv(session.history());

@@ -9,6 +9,7 @@ pub mod heatmap;
 pub mod knob_help;
 pub mod knob_row;
 pub mod layer_card;
+pub mod generation_panel;
 pub mod lesson_panel;
 pub mod mask_inspector;
 pub mod menu_bar;

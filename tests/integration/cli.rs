@@ -131,3 +131,36 @@ fn probe_causality_json_reports_leaks_per_layer_and_exits_zero_either_way() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("--config"), "{}", stderr(&out));
 }
+
+#[test]
+fn generate_writes_the_same_tokens_with_and_without_the_cache_and_refuses_what_does_not_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let out = cli(&["train", "--task", "char_lm", "--preset", "tiny", "--steps", "20", "--threads", "1", "--save", run.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let run = run.to_str().unwrap();
+
+    let out = cli(&["generate", "--run", run, "--prompt", "The sea", "--tokens", "20", "--json", "--threads", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let runs = report["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2, "without and with the cache");
+    assert_eq!(runs[0]["cache"], false);
+    assert_eq!(runs[1]["cache"], true);
+    assert_eq!(runs[0]["tokens"], runs[1]["tokens"], "greedy tokens are identical");
+    assert_eq!(runs[1]["tokens"].as_array().unwrap().len(), 20);
+    assert_eq!(runs[1]["ms_per_token"].as_array().unwrap().len(), 20, "a time for every token");
+    assert_eq!(report["identical"], true);
+
+    let out = cli(&["generate", "--run", run, "--prompt", "The sea", "--tokens", "5", "--no-cache"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("without cache") && !stdout(&out).contains("with KV cache"), "{}", stdout(&out));
+
+    // 7 + 500 tokens is longer than any preset's max_len.
+    let out = cli(&["generate", "--run", run, "--prompt", "The sea", "--tokens", "500"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("max_len") && stderr(&out).contains("at most"), "{}", stderr(&out));
+    let out = cli(&["generate", "--run", run, "--prompt", "Thé", "--tokens", "2"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--prompt") && stderr(&out).contains("é"), "{}", stderr(&out));
+}

@@ -115,6 +115,11 @@ fn lesson_11_claims_hold_for_three_seeds() {
 }
 
 #[test]
+fn lesson_12_claims_hold_for_three_seeds() {
+    verify("12");
+}
+
+#[test]
 fn lesson_13_claims_hold_for_three_seeds() {
     verify("13");
 }
@@ -243,6 +248,29 @@ mod checks_tick_only_for_the_right_model {
         for (steps, expected) in [(300, true), (100, false)] {
             assert_eq!(check_after(check, lesson.start.clone(), steps), Some(expected), "{steps} steps: {}", check.condition.text);
         }
+    }
+
+    #[test]
+    fn lesson_12_ticks_after_training_and_a_long_cached_write_and_not_for_the_peeking_model() {
+        let lesson = lesson("12");
+        let check = lesson.checks().next().unwrap();
+        let facts_after = |mask: MaskKind, steps: usize, tokens: usize| {
+            let mut config = lesson.start.clone();
+            config.model.layers.iter_mut().for_each(|l| l.mask = mask);
+            let session = trained(config, steps);
+            let report = session.compare_writing("The sea", tokens).unwrap();
+            let speedup = (report.mismatches == Some(0)).then(|| report.cached.as_ref().map(|c| (report.uncached.mean_ms / c.mean_ms) as f32)).flatten();
+            (report, LiveFacts { step: steps, cache_speedup: speedup, ..LiveFacts::default() })
+        };
+        let (report, facts) = facts_after(MaskKind::Causal, 300, 100);
+        assert_eq!(report.mismatches, Some(0), "cached and uncached text agree");
+        assert_eq!(check.condition.evaluate(&facts), Some(true), "{}: {}", check.condition.text, check.condition.waiting_for(&facts));
+        let (_, facts) = facts_after(MaskKind::Causal, 100, 100);
+        assert_eq!(check.condition.evaluate(&facts), Some(false), "too few steps");
+        let (report, facts) = facts_after(MaskKind::Bidirectional, 300, 100);
+        assert!(report.cached.is_none() && report.no_cache_reason.as_deref().is_some_and(|r| r.contains("bidirectional")));
+        assert_eq!(check.condition.evaluate(&facts), None, "no cached write, nothing to tick");
+        assert!(check.condition.waiting_for(&facts).contains("press Write"));
     }
 
     #[test]

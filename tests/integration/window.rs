@@ -431,3 +431,27 @@ fn a_pinned_run_stays_on_the_charts_after_a_reset_until_unpinned() {
     harness.run_steps(2);
     assert!(harness.state().view.pinned.is_none());
 }
+
+#[test]
+fn the_generate_tab_writes_with_and_without_the_cache_side_by_side() {
+    // The copy task (symbols a, b, c, …): the test fonts have no glyph for the
+    // character model's space label.
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    harness.get_by_label("Generate").click();
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains("Type a prompt").is_some(), "the empty panel says what to do");
+    harness.get_by_label("Write").click();
+    step_until(&mut harness, "the refusal", |app| app.view.generation_error.is_some());
+    assert!(harness.query_by_label_contains("type a prompt").is_some(), "an empty prompt is refused in words");
+    harness.state_mut().generation.prompt = "a b".into();
+    harness.state_mut().generation.tokens = 6;
+    harness.get_by_label("Write").click();
+    step_until(&mut harness, "the two texts", |app| app.view.generated.is_some());
+    let report = harness.state().view.generated.clone().unwrap();
+    assert_eq!(report.mismatches, Some(0));
+    assert_eq!(report.uncached.tokens.len(), 6);
+    assert!(harness.query_by_label("Without cache").is_some() && harness.query_by_label("With KV cache").is_some());
+    assert!(harness.query_by_label_contains("the same tokens").is_some(), "the summary says the texts agree");
+    assert!(harness.query_by_label_contains("faster").is_some(), "and gives the speed-up");
+}
