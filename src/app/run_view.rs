@@ -232,6 +232,7 @@ impl RunView {
                 }
             }
             TrainEvent::ProbeRejected { message } => self.probe_error = Some(message),
+            TrainEvent::Note { message } => self.show_banner(Banner { kind: BannerKind::Info, text: message }),
             TrainEvent::Saved { dir } => {
                 self.show_banner(Banner { kind: BannerKind::Info, text: format!("saved the run to {}", dir.display()) });
             }

@@ -151,6 +151,7 @@ impl Printer {
                     format_secs(eta)
                 );
             }
+            TrainEvent::Note { message } => println!("note: {message}"),
             TrainEvent::Eval(e) => println!(
                 "eval @ {:>6}  loss {:.4}  accuracy {:5.1}%  whole sequences right {:5.1}%",
                 e.step,

@@ -5,11 +5,13 @@
 //! and write these structs as JSON, and the trainer rebuilds the model from them.
 
 mod estimate;
+mod init_source;
 mod layout;
 mod presets;
 mod validate;
 
 pub use estimate::{MemoryEstimate, estimate_memory, parameter_count};
+pub use init_source::{SHIPPED_MODELS, resolve_init_from};
 pub use layout::{keeps_all_weights, param_layout};
 pub use presets::{PRESET_NAMES, preset};
 pub use validate::{ConfigProblem, validate};
@@ -50,6 +52,9 @@ pub struct ExperimentConfig {
     pub backend: BackendChoice,
     /// Refuse configurations whose estimated training memory exceeds this many MiB.
     pub memory_limit_mib: usize,
+    /// Start from trained weights instead of random ones: a run folder, or a
+    /// shipped model (`pretrained/english`, `pretrained/chinese`). None = random.
+    pub init_from: Option<String>,
 }
 
 impl Default for ExperimentConfig {
@@ -270,6 +275,12 @@ impl ExperimentConfig {
     }
 
     /// The vocabulary size the model is built with, given the task's vocabulary size.
+    /// The trained weights to start from (`init_from`), None for random ones
+    /// (an empty string counts as none).
+    pub fn init_source(&self) -> Option<&str> {
+        self.init_from.as_deref().filter(|s| !s.is_empty())
+    }
+
     pub fn model_vocab_size(&self, task_vocab_size: usize) -> usize {
         self.model.vocab_size.unwrap_or(task_vocab_size)
     }

@@ -51,5 +51,6 @@ pub fn preset(name: &str) -> Option<ExperimentConfig> {
         seed: 0,
         backend: BackendChoice::Cpu,
         memory_limit_mib: 4096,
+        init_from: None,
     })
 }

@@ -150,6 +150,11 @@ pub fn validate(config: &ExperimentConfig) -> Vec<ConfigProblem> {
             "lower batch_size, task.length, heads or layers (attention memory grows with length²)",
         ));
     }
+    if let Some(from) = config.init_source() {
+        if let Err(why) = super::resolve_init_from(from) {
+            problems.push(problem("init_from", why, "choose random weights, a shipped model, or a folder saved by the app"));
+        }
+    }
     problems
 }
 

@@ -125,6 +125,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("lessons/13-reproducibility/lesson.md", include_str!("../../lessons/13-reproducibility/lesson.md")),
     ("lessons/14-debugging-checklist/lesson.md", include_str!("../../lessons/14-debugging-checklist/lesson.md")),
     ("lessons/15-when-not-to-use-attention/lesson.md", include_str!("../../lessons/15-when-not-to-use-attention/lesson.md")),
+    ("lessons/16-pretrained-model/lesson.md", include_str!("../../lessons/16-pretrained-model/lesson.md")),
     ("lessons/17-induction-heads/lesson.md", include_str!("../../lessons/17-induction-heads/lesson.md")),
 ];
 

@@ -36,6 +36,10 @@ pub fn apply(config: &ExperimentConfig, settings: &Settings) -> Result<Experimen
     let changed: ExperimentConfig = crate::runs::parse_json(&json.to_string())?;
     // A task change brings that task's own sizes unless they were set too.
     let mut changed = changed;
+    // TOML has no null: `"init_from" = ""` means random weights.
+    if changed.init_from.as_deref() == Some("") {
+        changed.init_from = None;
+    }
     if settings.contains_key("task.kind") && changed.task.kind != config.task.kind {
         let kind = changed.task.kind;
         let mut task = crate::tasks::TaskConfig::for_kind(kind);

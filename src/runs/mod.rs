@@ -13,6 +13,7 @@ mod atomic;
 mod weights;
 
 pub use atomic::write_atomic;
+pub use weights::load as read_weights;
 
 use std::path::{Path, PathBuf};
 

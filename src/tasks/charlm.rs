@@ -4,10 +4,14 @@
 use super::vocab::char_label;
 use super::{Example, Rng, Split, Task, TaskError, TaskKind, Vocab};
 
-/// The corpora shipped in `datasets/`, by name.
-pub const BUILTIN_CORPORA: [(&str, &str); 2] = [
+/// The corpora shipped in `datasets/`, by name: two short texts (a few KB, for
+/// lessons that train in seconds) and two of over 100 KB written for the project
+/// (varied stories, letters, explanations; the shipped pretrained models learn them).
+pub const BUILTIN_CORPORA: [(&str, &str); 4] = [
     ("english", include_str!("../../datasets/english.txt")),
     ("chinese", include_str!("../../datasets/chinese.txt")),
+    ("english_large", include_str!("../../datasets/english_large.txt")),
+    ("chinese_large", include_str!("../../datasets/chinese_large.txt")),
 ];
 
 pub fn builtin_corpus(name: &str) -> Option<&'static str> {
@@ -33,7 +37,7 @@ impl CharLmTask {
                 owned = std::fs::read_to_string(corpus).map_err(|e| TaskError::Corpus {
                     path: corpus.to_string(),
                     why: format!(
-                        "{e} (use \"english\", \"chinese\" or the path of a UTF-8 text file)"
+                        "{e} (use \"english\", \"chinese\", \"english_large\", \"chinese_large\" or the path of a UTF-8 text file)"
                     ),
                 })?;
                 &owned

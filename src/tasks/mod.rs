@@ -110,7 +110,8 @@ pub struct TaskConfig {
     /// Distinct symbols: the alphabet for copy/reverse/sort/induction, keys for lookup,
     /// the modulus for mod_add, nouns for word_order. Unused by brackets and char_lm.
     pub symbols: usize,
-    /// Corpus of char_lm: "english", "chinese", or a path to a UTF-8 text file.
+    /// Corpus of char_lm: "english", "chinese" (a few KB), "english_large",
+    /// "chinese_large" (over 100 KB), or a path to a UTF-8 text file.
     pub corpus: String,
     /// Which side padding goes on, for tasks with variable length (brackets).
     pub pad_side: PadSide,

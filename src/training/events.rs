@@ -193,6 +193,8 @@ pub enum TrainEvent {
         reset_params: Vec<String>,
         message: String,
     },
+    /// Something the learner should know that is not a problem (shown as a note).
+    Note { message: String },
     /// The typed probe was refused; the message says why.
     ProbeRejected { message: String },
     Saved { dir: PathBuf },

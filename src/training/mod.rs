@@ -8,6 +8,7 @@ mod generate;
 mod grad_report;
 mod grad_stats;
 mod history;
+pub mod init_from;
 mod loss;
 mod session;
 mod timer;

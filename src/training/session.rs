@@ -33,6 +33,9 @@ pub enum SessionError {
     Invalid(Vec<ConfigProblem>),
     #[error(transparent)]
     Task(#[from] TaskError),
+    /// `init_from` names weights that cannot be read or do not fit.
+    #[error("init_from: {0}")]
+    InitFrom(String),
     /// The machine could not run the session (e.g. no threads could be started).
     #[error("{0}")]
     Runtime(String),
@@ -67,6 +70,7 @@ pub struct Session {
     timer: StepTimer,
     /// Gradient norm of each transformer layer ("layer 0", …) at the last applied step.
     last_layer_grad_norms: Vec<(String, f32)>,
+    init_report: Option<super::init_from::InitReport>,
 }
 
 impl Session {
@@ -81,6 +85,13 @@ impl Session {
         let train_device = backend.device.clone().autodiff();
         let vocab = config.model_vocab_size(task.vocab().len());
         let model = Transformer::new(&config.model, vocab, config.seed, &train_device);
+        let (model, init_report) = match config.init_source() {
+            Some(from) => {
+                let (model, report) = super::init_from::start_from(from, task.vocab(), model, &train_device).map_err(SessionError::InitFrom)?;
+                (model, Some(report))
+            }
+            None => (model, None),
+        };
         let eval_batch = crate::tasks::eval_set(task.as_ref(), config.eval_size);
         let probe = task.probe();
         Ok(Self {
@@ -95,8 +106,14 @@ impl Session {
             history: MetricsHistory::default(),
             timer: StepTimer::default(),
             last_layer_grad_norms: Vec::new(),
+            init_report,
             config,
         })
+    }
+
+    /// What `init_from` kept, when the run started from trained weights.
+    pub fn init_report(&self) -> Option<&super::init_from::InitReport> {
+        self.init_report.as_ref()
     }
 
     pub fn config(&self) -> &ExperimentConfig {

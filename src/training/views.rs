@@ -46,7 +46,9 @@ impl Session {
     /// The same weights with every layer's mask made causal (and no planted mask
     /// bug): how the model does when the future is not there to read.
     pub fn causal_twin(&self) -> Result<Session, SessionError> {
-        let mut twin = Session::new(self.causal_twin_config())?;
+        // The weights come from this model: no need to read `init_from`'s.
+        let twin_config = crate::config::ExperimentConfig { init_from: None, ..self.causal_twin_config() };
+        let mut twin = Session::new(twin_config)?;
         let fresh = twin.model.take().expect("new model");
         twin.model = Some(transfer_matching(self.model(), fresh).0);
         Ok(twin)

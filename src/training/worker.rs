@@ -145,6 +145,9 @@ impl Worker {
             seq_len: session.task().seq_len(),
             vocab: session.task().vocab().labels().to_vec(),
         });
+        if let Some(report) = session.init_report() {
+            self.emit(TrainEvent::Note { message: report.describe() });
+        }
         let snapshot = session.attention_snapshot();
         self.session = Some(session);
         self.emit(TrainEvent::Attention(snapshot));

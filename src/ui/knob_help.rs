@@ -24,6 +24,7 @@ pub const BACKEND: &str = "Where training runs. GPU uses wgpu (Vulkan, Metal or 
 pub const LR: &str = "Learning rate: the step size of the optimizer. Too high and the loss explodes. (Lesson 14)";
 pub const BATCH: &str = "Sequences per training step. More is smoother but slower per step.";
 pub const STEPS: &str = "How many optimizer steps a run takes.";
+pub const INIT_FROM: &str = "Where the weights start: random (from the seed), or a trained model: one shipped with the app (a character model of English or Chinese), or a run folder you saved. Weights are matched by name and shape, characters by what they are, so a model can be fine-tuned on a text with other characters. (Lesson 16)";
 pub const MASK_READING: &str = "How the attention code reads the boolean mask. The builder makes true = the query may see the key; reading true as masked inverts it, the classic bug. (Lesson 08)";
 pub const MASK_APPLICATION: &str = "How hidden cells are kept out: fill the scores with a large negative number, add -inf, or multiply the weights after the softmax (which leaks through the normaliser). (Lesson 08)";
 pub const DIAGONAL_OFFSET: &str = "Shifts the causal diagonal: 0 is right, -1 hides each position from itself, +1 lets it see one token ahead. (Lesson 07)";

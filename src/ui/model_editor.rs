@@ -6,7 +6,7 @@ use eframe::egui;
 use super::knob_help as help;
 use super::knob_row::{choice_row, widget_row};
 use super::layer_card::{CardAction, hidden_row, inline_problem, layer_card_ui};
-use crate::config::{ConfigProblem, ExperimentConfig, LayerConfig, OptimizerKind, PositionalEncoding, estimate_memory};
+use crate::config::{ConfigProblem, ExperimentConfig, LayerConfig, OptimizerKind, PositionalEncoding, SHIPPED_MODELS, estimate_memory};
 
 /// What the editor knows about the task, for counts and estimates.
 pub struct TaskFacts {
@@ -74,6 +74,8 @@ pub fn model_editor_ui(
             widget_row(ui, "batch", help::BATCH, egui::DragValue::new(&mut config.batch_size).range(1..=4096));
             inline_problem(ui, problem("batch_size"));
             widget_row(ui, "steps", help::STEPS, egui::DragValue::new(&mut config.steps).range(1..=1_000_000));
+            init_from_row(ui, &mut config.init_from);
+            inline_problem(ui, problem("init_from"));
         });
     });
     ui.separator();
@@ -101,11 +103,26 @@ pub fn model_editor_ui(
     }
     let shown = |k: &str| {
         k.starts_with("model.layers[")
-            || matches!(k, "model.d_model" | "model.max_len" | "model.dropout" | "model.init_scale" | "lr" | "batch_size" | "model.layers")
+            || matches!(k, "model.d_model" | "model.max_len" | "model.dropout" | "model.init_scale" | "lr" | "batch_size" | "model.layers" | "init_from")
     };
     for p in problems.iter().filter(|p| !shown(&p.knob)) {
         ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {p}"));
     }
+}
+
+/// "start from": random weights, a shipped model, or the run folder already set.
+fn init_from_row(ui: &mut egui::Ui, init_from: &mut Option<String>) {
+    ui.label("start from").on_hover_text(help::INIT_FROM);
+    let shown = init_from.clone().unwrap_or_else(|| "random weights".to_string());
+    egui::ComboBox::from_id_salt("init_from").selected_text(shown).show_ui(ui, |ui| {
+        ui.selectable_value(init_from, None, "random weights");
+        for name in SHIPPED_MODELS {
+            ui.selectable_value(init_from, Some(name.to_string()), name);
+        }
+    })
+    .response
+    .on_hover_text(help::INIT_FROM);
+    ui.end_row();
 }
 
 fn inline_problem_line(ui: &mut egui::Ui, problem: Option<&ConfigProblem>) {

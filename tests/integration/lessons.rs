@@ -135,6 +135,11 @@ fn lesson_15_claims_hold_for_three_seeds() {
 }
 
 #[test]
+fn lesson_16_claims_hold_for_three_seeds() {
+    verify("16");
+}
+
+#[test]
 fn lesson_17_claims_hold_for_three_seeds() {
     verify("17");
 }
@@ -290,6 +295,23 @@ mod checks_tick_only_for_the_right_model {
                 config.model.layers.iter_mut().for_each(|l| l.mask = mask);
                 assert_eq!(check_after(check, config, 300), Some(expected), "seed {seed}, {name}: {}", check.condition.text);
             }
+        }
+    }
+
+    #[test]
+    fn lesson_16_ticks_for_gentle_fine_tuning_and_not_for_a_fresh_start_or_a_large_learning_rate() {
+        let lesson = lesson("16");
+        let check = lesson.checks().next().unwrap();
+        let cases: [(&str, Option<&str>, f64, bool); 3] = [
+            ("fine-tune at 0.0001 (the start)", Some("pretrained/english"), 1e-4, true),
+            ("random weights at 0.001", None, 1e-3, false),
+            ("fine-tune at 0.001", Some("pretrained/english"), 1e-3, false),
+        ];
+        for (name, init_from, lr, expected) in cases {
+            let mut config = lesson.start.clone();
+            config.init_from = init_from.map(str::to_string);
+            config.lr = lr;
+            assert_eq!(check_after(check, config, 150), Some(expected), "{name}: {}", check.condition.text);
         }
     }
 

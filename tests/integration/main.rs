@@ -7,6 +7,7 @@ mod claims;
 mod cli;
 mod fast_path;
 mod lessons;
+mod pretrained;
 mod runs;
 mod training;
 mod window;

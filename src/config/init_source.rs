@@ -1,0 +1,39 @@
+//! Where `init_from` points: a shipped model or a run folder (plain paths, so the
+//! editor can check the knob as it is typed; reading the weights is the trainer's).
+
+use std::path::{Path, PathBuf};
+
+/// The file every run folder has (see `runs`).
+const CONFIG_FILE: &str = "config.json";
+
+/// Names of the models shipped in `assets/pretrained/`, as `init_from` takes them.
+pub const SHIPPED_MODELS: [&str; 2] = ["pretrained/english", "pretrained/chinese"];
+
+/// The run folder `init_from` names: `pretrained/<name>` for a shipped model
+/// (looked up in the project's `assets/pretrained/`, then under the working
+/// folder), anything else a path. The error says what to give instead.
+pub fn resolve_init_from(from: &str) -> Result<PathBuf, String> {
+    if from.starts_with("pretrained/") {
+        if !SHIPPED_MODELS.contains(&from) {
+            return Err(format!("there is no shipped model \"{from}\"; the shipped ones are {}", SHIPPED_MODELS.join(" and ")));
+        }
+        let name = &from["pretrained/".len()..];
+        let candidates = [
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pretrained").join(name),
+            PathBuf::from("assets/pretrained").join(name),
+        ];
+        return candidates.into_iter().find(|dir| dir.join(CONFIG_FILE).is_file()).ok_or_else(|| {
+            format!("the shipped model {from} is not in assets/pretrained/{name}; run the app from the project folder")
+        });
+    }
+    let dir = PathBuf::from(from);
+    if !dir.join(CONFIG_FILE).is_file() {
+        return Err(format!(
+            "{} is not a run folder (it has no {CONFIG_FILE}); give a folder saved by the app or by `train --save`, or {}",
+            dir.display(),
+            SHIPPED_MODELS.join(" or ")
+        ));
+    }
+    Ok(dir)
+}
+
