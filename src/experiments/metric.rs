@@ -53,6 +53,10 @@ pub enum Metric {
     CachedMsPerToken,
     /// Positions where the cached and uncached writers chose different tokens.
     CacheMismatches,
+    /// The step in the middle of the training loss's steepest fall (see `steepest_fall`).
+    PhaseStep,
+    /// How far the loss fell there: its 25-step mean, 50 steps apart.
+    PhaseDrop,
 }
 
 /// A measurement, or why the metric has no value for this run (which fails every
@@ -60,7 +64,7 @@ pub enum Metric {
 pub type Measured = Result<f64, String>;
 
 impl Metric {
-    pub const ALL: [Metric; 22] = [
+    pub const ALL: [Metric; 24] = [
         Metric::TrainLoss,
         Metric::EvalLoss,
         Metric::EvalAccuracy,
@@ -83,6 +87,8 @@ impl Metric {
         Metric::UncachedMsPerToken,
         Metric::CachedMsPerToken,
         Metric::CacheMismatches,
+        Metric::PhaseStep,
+        Metric::PhaseDrop,
     ];
 
     pub fn name(self) -> &'static str {
@@ -109,6 +115,8 @@ impl Metric {
             Metric::UncachedMsPerToken => "uncached_ms_per_token",
             Metric::CachedMsPerToken => "cached_ms_per_token",
             Metric::CacheMismatches => "cache_mismatches",
+            Metric::PhaseStep => "phase_step",
+            Metric::PhaseDrop => "phase_drop",
         }
     }
 
@@ -137,6 +145,8 @@ impl Metric {
             Metric::UncachedMsPerToken => "milliseconds per generated token without a cache",
             Metric::CachedMsPerToken => "milliseconds per generated token with the KV cache",
             Metric::CacheMismatches => "tokens where cached and uncached generation differ",
+            Metric::PhaseStep => "step of the steepest fall of the loss",
+            Metric::PhaseDrop => "how far the loss fell in its steepest 50 steps",
         }
     }
 
@@ -178,6 +188,11 @@ impl Metric {
                 let report = on.writing()?;
                 let reason = report.no_cache_reason.clone().unwrap_or_default();
                 report.mismatches.ok_or(reason)? as f64
+            }
+            Metric::PhaseStep | Metric::PhaseDrop => {
+                let losses: Vec<f32> = on.session.history().steps.iter().map(|s| s.loss).collect();
+                let (step, drop) = steepest_fall(&losses).ok_or(format!("needs at least {} training steps", FALL_WINDOW + FALL_SPAN))?;
+                if self == Metric::PhaseStep { step as f64 } else { drop }
             }
             Metric::SharpHeadAblationDrop => {
                 let (layer, head, _) = sharpest_head(on.snapshot()).ok_or(NO_SHARP_HEAD)?;
@@ -228,6 +243,25 @@ impl<'a> Measuring<'a> {
 
 /// Prompt length of the writing metrics.
 const WRITING_PROMPT: usize = 8;
+
+/// Steps averaged for each point of `steepest_fall`, and the distance between the two points.
+const FALL_WINDOW: usize = 25;
+const FALL_SPAN: usize = 50;
+
+/// Where a loss curve falls fastest: the mean of `FALL_WINDOW` steps is compared with
+/// the mean `FALL_SPAN` steps later, and the largest fall wins. Returns the step
+/// halfway between the two windows (1-based, like the charts) and the fall. A
+/// "phase change" is a fall far steeper than the rest of the curve.
+pub fn steepest_fall(losses: &[f32]) -> Option<(usize, f64)> {
+    if losses.len() < FALL_WINDOW + FALL_SPAN || losses.iter().any(|l| !l.is_finite()) {
+        return None;
+    }
+    let means: Vec<f64> = losses.windows(FALL_WINDOW).map(|w| w.iter().map(|&l| l as f64).sum::<f64>() / FALL_WINDOW as f64).collect();
+    let (start, fall) = (0..means.len() - FALL_SPAN)
+        .map(|i| (i, means[i] - means[i + FALL_SPAN]))
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    Some((start + (FALL_WINDOW + FALL_SPAN) / 2 + 1, fall))
+}
 
 const NO_SHARP_HEAD: &str = "no softmax head has a query row that sees two or more keys";
 
@@ -321,4 +355,28 @@ pub fn head_diversity(snapshot: &crate::training::AttentionSnapshot) -> Option<f
         }
     }
     (pairs > 0).then(|| sum / pairs as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_steepest_fall_is_found_where_a_plateau_breaks() {
+        // Slow decline, then a cliff between steps 300 and 320, then flat.
+        let losses: Vec<f32> = (1..=600)
+            .map(|step| match step {
+                s if s <= 300 => 3.0 - 0.001 * s as f32,
+                s if s <= 320 => 2.7 - 0.1 * (s - 300) as f32,
+                _ => 0.7,
+            })
+            .collect();
+        let (step, fall) = steepest_fall(&losses).unwrap();
+        assert!((290..=330).contains(&step), "the cliff is near step 310, found {step}");
+        assert!((fall - 2.0).abs() < 0.1, "it fell by about 2: {fall}");
+        assert_eq!(steepest_fall(&losses[..60]), None, "too short to tell");
+        let mut broken = losses.clone();
+        broken[100] = f32::NAN;
+        assert_eq!(steepest_fall(&broken), None, "a diverged curve has no phase step");
+    }
 }

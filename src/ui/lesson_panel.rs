@@ -182,7 +182,7 @@ fn seed_list(seeds: &[u64]) -> String {
 /// Both sides' training-loss curves of one verified seed on one chart, so the claim
 /// is seen as an A/B experiment and not only read as a verdict.
 fn claim_curves_ui(ui: &mut egui::Ui, result: &crate::experiments::ClaimResult) {
-    use egui_plot::{Legend, Line, Plot, PlotPoints};
+    use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
     if result.curves.values().all(|c| c.len() < 2) {
         return; // one-step claims have no curve to show
     }
@@ -204,6 +204,12 @@ fn claim_curves_ui(ui: &mut egui::Ui, result: &crate::experiments::ClaimResult) 
                     .map(|(step, loss)| [(step + 1) as f64, (*loss as f64).log10()])
                     .collect();
                 plot.line(Line::new(side.as_str(), PlotPoints::from(points)));
+            }
+            // A claim about a phase change marks where each side's loss fell fastest.
+            for (side, _) in &result.curves {
+                if let Some(step) = result.measured.get(&format!("{side}.phase_step")).filter(|s| s.is_finite()) {
+                    plot.vline(VLine::new(format!("{side}: steepest fall"), *step).style(egui_plot::LineStyle::dashed_loose()));
+                }
             }
         });
 }
