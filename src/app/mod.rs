@@ -112,6 +112,8 @@ pub struct WorkbenchApp {
     saturation: Option<SaturationPanel>,
     pub length_cost: LengthCostPanel,
     pub generation: GenerationPanel,
+    /// The Attention tab shows the pinned run's maps beside this run's.
+    pub compare_pinned: bool,
     pub lessons: LessonRunner,
     markdown: egui_commonmark::CommonMarkCache,
     bug_hunt: BugHuntPanel,
@@ -166,6 +168,7 @@ impl WorkbenchApp {
             saturation: None,
             length_cost: LengthCostPanel::default(),
             generation: GenerationPanel::default(),
+            compare_pinned: false,
             lessons,
             markdown: egui_commonmark::CommonMarkCache::default(),
             bug_hunt: BugHuntPanel::default(),
@@ -302,6 +305,16 @@ impl WorkbenchApp {
             ui.separator();
             match self.state.central {
                 CentralView::Attention if self.state.layout.attention => {
+                    let pinned = self.view.pinned.as_ref().and_then(|p| p.attention.as_ref().map(|a| (p.label.clone(), a)));
+                    if let (Some((label, pinned)), Some(now)) = (pinned, self.view.attention.as_ref()) {
+                        ui.checkbox(&mut self.compare_pinned, format!("Compare with the pinned run ({label})"))
+                            .on_hover_text("The pinned run's map, this run's map and their difference, one head at a time");
+                        if self.compare_pinned {
+                            let names = ["pinned", "now"];
+                            egui::ScrollArea::both().show(ui, |ui| ui::ab_maps::ab_maps_ui(ui, egui::Id::unique("pinned_maps"), pinned, now, names));
+                            return;
+                        }
+                    }
                     let action = self.attention_panel.ui(ui, self.view.attention.as_ref(), &mut self.state.probe_text, self.view.probe_error.as_deref());
                     if let Some(AttentionAction::SetProbe(text)) = action {
                         actions.push(AppAction::SetProbe(text));

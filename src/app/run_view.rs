@@ -47,6 +47,8 @@ pub struct PinnedRun {
     pub eval_loss: Series,
     pub train_accuracy: Series,
     pub eval_accuracy: Series,
+    /// Its last attention snapshot, to compare the next run's maps with.
+    pub attention: Option<AttentionSnapshot>,
 }
 
 #[derive(Clone, Debug)]
@@ -141,6 +143,7 @@ impl RunView {
             eval_loss: self.eval_loss.clone(),
             train_accuracy: self.train_accuracy.clone(),
             eval_accuracy: self.eval_accuracy.clone(),
+            attention: self.attention.clone(),
         });
     }
 

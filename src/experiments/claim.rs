@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::condition::{Condition, ConditionResult, Op, Operand, Side};
 use super::metric::{Measured, Measuring, Metric};
 use crate::config::ExperimentConfig;
-use crate::training::{Session, SessionError, StepOutcome};
+use crate::training::{AttentionSnapshot, Session, SessionError, StepOutcome};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Claim {
@@ -72,6 +72,10 @@ pub struct ClaimResult {
     /// on one chart (not written to JSON).
     #[serde(skip)]
     pub curves: BTreeMap<String, Vec<f32>>,
+    /// "a" / "b" → that side's attention on its probe after training, for showing
+    /// the two runs' maps side by side (not written to JSON).
+    #[serde(skip)]
+    pub maps: BTreeMap<String, AttentionSnapshot>,
 }
 
 
@@ -114,6 +118,7 @@ impl Claim {
         let mut diverged: BTreeMap<String, Divergence> = BTreeMap::new();
         let mut curves: BTreeMap<Side, Vec<f32>> = BTreeMap::new();
         let mut step_times: BTreeMap<Side, Vec<f64>> = BTreeMap::new();
+        let mut maps: BTreeMap<String, AttentionSnapshot> = BTreeMap::new();
         for (side, metrics) in self.needed() {
             let label = Self::side_label(side);
             let (config, run) = match side {
@@ -128,6 +133,7 @@ impl Claim {
             let (curve, step_ms, divergence) = train_side(&mut session, steps, run.threads)?;
             curves.insert(side, curve);
             step_times.insert(side, step_ms);
+            maps.insert(label.to_string(), session.attention_snapshot());
             let mut measuring = Measuring::new(&mut session);
             for metric in metrics {
                 let value = match (&divergence, metric) {
@@ -207,6 +213,7 @@ impl Claim {
             diverged,
             conditions,
             curves: curves.into_iter().map(|(side, curve)| (Self::side_label(side).to_string(), curve)).collect(),
+            maps,
         })
     }
 }

@@ -28,6 +28,16 @@ pub fn viridis(t: f32) -> Color32 {
     Color32::from_rgb(mix(a[0], b[0]), mix(a[1], b[1]), mix(a[2], b[2]))
 }
 
+/// Colour of a difference in [-1, 1] (clamped): blue below 0, red above, a
+/// neutral grey at 0, so "no change" reads as no colour at all.
+pub fn diverging(t: f32) -> Color32 {
+    let t = if t.is_finite() { t.clamp(-1.0, 1.0) } else { 0.0 };
+    let (zero, end) = ([64.0f32, 64.0, 64.0], if t < 0.0 { [59.0f32, 130.0, 246.0] } else { [239.0f32, 68.0, 68.0] });
+    let f = t.abs().sqrt(); // small differences stay visible
+    let mix = |i: usize| (zero[i] + (end[i] - zero[i]) * f).round() as u8;
+    Color32::from_rgb(mix(0), mix(1), mix(2))
+}
+
 /// Colour of cells the mask hides: neutral grey, outside the colour map, so a
 /// masked cell never looks like a cell with weight near zero.
 pub const MASKED: Color32 = Color32::from_rgb(120, 120, 120);

@@ -4,7 +4,7 @@
 
 use eframe::egui::{self, Color32, Pos2, Rect, Sense, Stroke, Vec2};
 
-use super::colormap::{MASKED, viridis};
+use super::colormap::{MASKED, diverging, viridis};
 
 pub struct HeatmapView<'a> {
     /// `seq × seq` row-major weights.
@@ -22,12 +22,14 @@ pub struct HeatmapView<'a> {
     pub marked_rows: &'a [usize],
     /// Padded positions, marked in orange along both axes.
     pub padding: &'a [bool],
+    /// Weights in [0, 1] (viridis), or differences in [-1, 1] (blue to red).
+    pub difference: bool,
 }
 
 impl<'a> HeatmapView<'a> {
     /// A plain map: no highlights, marks or padding.
     pub fn plain(weights: &'a [f32], keep: Option<&'a [bool]>, tokens: &'a [String], cell: f32, labels: bool) -> Self {
-        Self { weights, keep, tokens, cell, labels, highlight: &[], marked_rows: &[], padding: &[] }
+        Self { weights, keep, tokens, cell, labels, highlight: &[], marked_rows: &[], padding: &[], difference: false }
     }
 }
 
@@ -57,7 +59,8 @@ impl HeatmapView<'_> {
                 );
                 let visible = self.keep.is_none_or(|keep| keep[q * seq + k]);
                 if visible {
-                    painter.rect_filled(cell_rect, 0.0, viridis(self.weights[q * seq + k]));
+                    let value = self.weights[q * seq + k];
+                    painter.rect_filled(cell_rect, 0.0, if self.difference { diverging(value) } else { viridis(value) });
                 } else {
                     painter.rect_filled(cell_rect, 0.0, MASKED);
                     if self.cell >= 6.0 {

@@ -154,6 +154,11 @@ pub fn lesson_panel_ui(
                                 ui.weak("a and b are the claim's two runs; each line gives the measured value and what it needed.");
                                 if let Some(first) = results.first() {
                                     claim_curves_ui(ui, first);
+                                    if let (Some(a), Some(b)) = (first.maps.get("a"), first.maps.get("b")) {
+                                        egui::CollapsingHeader::new(format!("attention of a and b, seed {}", first.seed))
+                                            .id_salt(("claim_maps", first.statement.as_str()))
+                                            .show(ui, |ui| super::ab_maps::ab_maps_ui(ui, egui::Id::unique(("claim_maps", first.statement.as_str())), a, b, ["a", "b"]));
+                                    }
                                 }
                                 for result in results {
                                     for (side, divergence) in &result.diverged {

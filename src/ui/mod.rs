@@ -1,6 +1,7 @@
 //! Panels and widgets. Drawing only: they read plain data and return actions;
 //! they never touch a tensor.
 
+pub mod ab_maps;
 pub mod attention_panel;
 pub mod banner;
 pub mod bug_hunt;

@@ -164,4 +164,12 @@ fn a_claim_result_carries_both_sides_loss_curves_for_the_chart() {
     assert_eq!(result.curves.keys().collect::<Vec<_>>(), vec!["b"]);
     assert_eq!(result.curves["b"].len(), 12);
     assert!(result.curves["b"].iter().all(|l| l.is_finite() && *l > 0.0));
+    // And its attention maps, for the side-by-side view.
+    assert_eq!(result.maps.keys().collect::<Vec<_>>(), vec!["b"]);
+    let maps = &result.maps["b"];
+    let seq = maps.tokens.len();
+    let head0 = &maps.layers[0].as_ref().expect("layer 0 has attention")[0];
+    assert_eq!(head0.len(), seq * seq);
+    let first_row: f32 = head0[..seq].iter().sum();
+    assert!((first_row - 1.0).abs() < 1e-4, "a row of weights sums to 1: {first_row}");
 }

@@ -455,3 +455,22 @@ fn the_generate_tab_writes_with_and_without_the_cache_side_by_side() {
     assert!(harness.query_by_label_contains("the same tokens").is_some(), "the summary says the texts agree");
     assert!(harness.query_by_label_contains("faster").is_some(), "and gives the speed-up");
 }
+
+#[test]
+fn the_pinned_run_and_the_current_one_are_compared_map_by_map() {
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    harness.get_by_label("Start").click();
+    step_until(&mut harness, "the run to finish", |app| app.view.status == RunStatus::Finished);
+    harness.get_by_label("Pin this run").click();
+    harness.get_by_label("Reset").click();
+    step_until(&mut harness, "a fresh model's maps", |app| app.view.status == RunStatus::Ready && app.view.attention.is_some() && app.view.train_loss.is_empty());
+    assert!(harness.state().view.pinned.as_ref().and_then(|p| p.attention.as_ref()).is_some(), "the pin kept its maps");
+    harness.get_by_label_contains("Compare with the pinned run").click();
+    harness.run_steps(3);
+    assert!(harness.state().compare_pinned);
+    for label in ["pinned", "now", "now − pinned"] {
+        assert!(harness.query_by_label(label).is_some(), "{label} is shown");
+    }
+    assert!(harness.query_by_label_contains("largest change").is_some(), "the difference map says how large the change is");
+}
