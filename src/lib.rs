@@ -17,6 +17,7 @@ pub mod bughunt;
 pub mod cli;
 pub mod config;
 pub mod experiments;
+pub mod i18n;
 pub mod lessons;
 pub mod model;
 pub mod probe;

@@ -5,6 +5,11 @@ use clap::Parser;
 fn main() -> std::process::ExitCode {
     attention_workbench::app::frame_times::mark_process_start();
     let cli = attention_workbench::cli::Cli::parse();
+    if let Some(lang) = cli.lang.as_deref().and_then(attention_workbench::i18n::Lang::from_code) {
+        attention_workbench::i18n::set_lang(lang);
+    } else if cli.command.is_some() {
+        attention_workbench::i18n::set_lang(attention_workbench::i18n::Lang::system());
+    }
     match cli.command {
         None => match attention_workbench::app::run() {
             Ok(()) => std::process::ExitCode::SUCCESS,

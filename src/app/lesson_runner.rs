@@ -41,7 +41,7 @@ impl Default for LessonRunner {
     fn default() -> Self {
         let (claim_tx, claim_rx) = channel();
         Self {
-            lessons: lessons::builtin(),
+            lessons: lessons::builtin_in(crate::i18n::lang()),
             current: 0,
             saved_experiment: None,
             experiment_of: None,
@@ -63,6 +63,14 @@ impl LessonRunner {
         self.lessons.get(self.current).and_then(|l| l.as_ref().err())
     }
 
+    /// Show the shipped lessons in `lang` (the same lessons, blocks and progress;
+    /// a lesson without a translation stays in English). Packs keep theirs.
+    pub fn set_language(&mut self, lang: crate::i18n::Lang) {
+        for (slot, lesson) in self.lessons.iter_mut().zip(lessons::builtin_in(lang)) {
+            *slot = lesson;
+        }
+    }
+
     /// Open a lesson by id (the remembered one at launch).
     pub fn open_id(&mut self, id: &str) {
         if let Some(i) = self.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id == id)) {
@@ -72,7 +80,7 @@ impl LessonRunner {
 
     /// Add a teacher's lessons; returns how many loaded and the errors.
     pub fn add_pack(&mut self, path: &std::path::Path) -> Result<(usize, Vec<String>), String> {
-        let loaded = lessons::load_path(path)?;
+        let loaded = lessons::load_path_in(path, crate::i18n::lang())?;
         let errors: Vec<String> = loaded.iter().filter_map(|l| l.as_ref().err().map(|e| e.to_string())).collect();
         let first_new = self.lessons.len();
         let count = loaded.len();

@@ -68,13 +68,23 @@ pub fn run() -> eframe::Result<()> {
     )
 }
 
-/// egui's bundled fonts, with the monospace font (Hack) as a last fallback of the
-/// proportional family too: it carries arrows and symbols (→, ◀, ᵀ) the lesson
-/// texts use, so they render even on machines without system fonts.
+/// A subset of Noto Sans CJK SC shipped with the app (licence in `assets/fonts/`):
+/// Chinese, the white-space stand-ins (␣ ⏎) and symbols, on machines with no CJK font.
+const CJK_FONT: &[u8] = include_bytes!("../../assets/fonts/NotoSansSC-subset.otf");
+const CJK_FONT_NAME: &str = "NotoSansSC-subset";
+
+/// egui's bundled fonts, then fallbacks: the monospace font (Hack) for the
+/// proportional family too (it carries arrows and symbols such as →, ◀, ᵀ), and
+/// the shipped CJK font last in both families, so Chinese and the token stand-ins
+/// render even on machines without system fonts.
 pub fn install_fonts(ctx: &egui::Context) {
     let mut fonts = egui::FontDefinitions::default();
+    fonts.font_data.insert(CJK_FONT_NAME.to_owned(), std::sync::Arc::new(egui::FontData::from_static(CJK_FONT)));
     if let Some(family) = fonts.families.get_mut(&egui::FontFamily::Proportional) {
         family.push("Hack".to_owned());
+    }
+    for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+        fonts.families.entry(family).or_default().push(CJK_FONT_NAME.to_owned());
     }
     ctx.set_fonts(fonts);
 }
@@ -136,6 +146,7 @@ pub struct WorkbenchApp {
 
 impl WorkbenchApp {
     pub fn new(ctx: egui::Context, state: PersistedState) -> Self {
+        crate::i18n::set_lang(state.effective_language());
         let (tx, events) = channel();
         let wake_ctx = ctx.clone();
         let waker: crate::training::Waker = Arc::new(move || wake_ctx.request_repaint());
@@ -289,17 +300,18 @@ impl WorkbenchApp {
             // The tabs wrap onto a second row in a narrow window rather than run under the lesson.
             ui.horizontal_wrapped(|ui| {
                 let tabs = [
-                    (CentralView::Attention, "Attention", "Every layer's and head's attention on the probe"),
-                    (CentralView::MaskInspector, "Mask inspector", "Intended mask, applied mask and effective attention side by side, with leak checks"),
-                    (CentralView::StepThrough, "Step-through", "One head's computation, stage by stage: Q, K, V, QKᵀ, ÷√d_k, mask, softmax, × V"),
-                    (CentralView::Positions, "Positions", "The sinusoidal positional-encoding matrix"),
-                    (CentralView::Saturation, "Softmax saturation", "Why scores are divided by √d_k"),
-                    (CentralView::SequenceLength, "Sequence length", "Step time and attention memory against sequence length (lesson 11)"),
-                    (CentralView::Generate, "Generate", "The model writes from a prompt, with and without a KV cache, timed token by token (lesson 12)"),
-                    (CentralView::BugHunt, "Bug hunt", "Planted-bug experiments to diagnose"),
+                    (CentralView::Attention, "tab-attention"),
+                    (CentralView::MaskInspector, "tab-mask-inspector"),
+                    (CentralView::StepThrough, "tab-step-through"),
+                    (CentralView::Positions, "tab-positions"),
+                    (CentralView::Saturation, "tab-saturation"),
+                    (CentralView::SequenceLength, "tab-sequence-length"),
+                    (CentralView::Generate, "tab-generate"),
+                    (CentralView::BugHunt, "tab-bug-hunt"),
                 ];
-                for (view, label, tip) in tabs {
-                    ui.selectable_value(&mut self.state.central, view, label).on_hover_text(tip);
+                for (view, key) in tabs {
+                    let tip = crate::i18n::message(&format!("{key}-tip"), None);
+                    ui.selectable_value(&mut self.state.central, view, crate::i18n::message(key, None)).on_hover_text(tip);
                 }
             });
             ui.separator();

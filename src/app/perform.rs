@@ -141,6 +141,11 @@ impl WorkbenchApp {
             }
             AppAction::Probe => self.trainer.send(TrainCommand::Probe),
             AppAction::Trace { layer, head } => self.trainer.send(TrainCommand::Trace { layer, head }),
+            AppAction::SetLanguage(lang) => {
+                self.state.language = Some(lang);
+                crate::i18n::set_lang(lang);
+                self.lessons.set_language(lang);
+            }
             AppAction::Generate { prompt, tokens } => {
                 self.view.generating = true;
                 self.trainer.send(TrainCommand::Generate { prompt, tokens });

@@ -30,6 +30,15 @@ pub struct PersistedState {
     pub saved_experiment: Option<ExperimentConfig>,
     /// The lesson whose experiment `config` is (its checks may judge the run).
     pub lesson_experiment: Option<String>,
+    /// The interface language the learner chose; None follows the system's.
+    pub language: Option<crate::i18n::Lang>,
+}
+
+impl PersistedState {
+    /// The language to show: the chosen one, else the system's.
+    pub fn effective_language(&self) -> crate::i18n::Lang {
+        self.language.unwrap_or_else(crate::i18n::Lang::system)
+    }
 }
 
 /// The views of the central area.
@@ -62,6 +71,7 @@ impl Default for PersistedState {
             probe_text: String::new(),
             plots: PlotSettings::default(),
             central: CentralView::default(),
+            language: None,
             solved_bugs: Default::default(),
             lesson_progress: Default::default(),
             saved_experiment: None,

@@ -9,6 +9,7 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::runs::load_run;
+use crate::t;
 use crate::training::backend::set_cpu_threads;
 use crate::training::{Session, Written};
 
@@ -61,13 +62,13 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         println!("{out}");
     } else {
         for run in &runs {
-            let name = if run.cache { "with KV cache" } else { "without cache" };
-            println!("{name}: {:.3} ms per token", run.mean_ms);
+            let name = if run.cache { t!("gen-with") } else { t!("gen-without") };
+            println!("{name}: {}", t!("cli-ms-per-token", ms = format!("{:.3}", run.mean_ms)));
             println!("  {}{}", args.prompt, run.text);
         }
         if runs.len() == 2 {
-            let verdict = if identical { "identical tokens" } else { "DIFFERENT tokens" };
-            println!("{verdict}; the cache is {:.1}x faster per token", runs[0].mean_ms / runs[1].mean_ms);
+            let verdict = if identical { t!("gen-same") } else { t!("cli-tokens-differ") };
+            println!("{verdict}; {}", t!("cli-cache-faster", speedup = format!("{:.1}", runs[0].mean_ms / runs[1].mean_ms)));
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -105,6 +105,20 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
                     }
                 }
             }
+            // Each translation beside a lesson must be the same lesson in other words.
+            for lang in crate::i18n::Lang::ALL.into_iter().filter(|l| *l != crate::i18n::Lang::En) {
+                let translated = lessons::load_path_in(Path::new(&path), lang).map_err(anyhow::Error::msg)?;
+                for (original, result) in loaded.iter().zip(&translated) {
+                    match (original, result) {
+                        (Ok(o), Ok(t)) if t.source != o.source => println!("ok   {} ({}): pairs with {}", t.id, t.source, o.source),
+                        (Ok(_), Err(err)) => {
+                            bad += 1;
+                            println!("FAIL {err}");
+                        }
+                        _ => {}
+                    }
+                }
+            }
             let claims: usize = loaded.iter().flatten().map(|l| l.claims().count()).sum();
             if claims == 0 && bad == 0 {
                 bad += 1;
@@ -113,7 +127,7 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
             Ok(if bad == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
         LessonCommand::List => {
-            for loaded in lessons::builtin() {
+            for loaded in lessons::builtin_in(crate::i18n::lang()) {
                 match loaded {
                     Ok(l) => println!("{:<28} {} ({} min)", l.id, l.title, l.minutes),
                     Err(err) => println!("error: {err}"),

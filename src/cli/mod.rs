@@ -21,6 +21,10 @@ use crate::tasks::{TaskConfig, TaskKind};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Language of readable output and lesson texts: en or zh (default: the system's).
+    /// The window's language is chosen in its Language menu.
+    #[arg(long, global = true, value_parser = ["en", "zh"])]
+    pub lang: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]

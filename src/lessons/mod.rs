@@ -5,6 +5,7 @@
 mod check;
 mod parse;
 mod patch;
+pub mod translation;
 mod verify;
 
 pub use check::{CheckCondition, LiveFacts, Pattern, parse_check, pattern_score};
@@ -16,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use crate::config::ExperimentConfig;
 use crate::experiments::Claim;
+use crate::i18n::Lang;
 
 #[derive(Clone, Debug)]
 pub struct Lesson {
@@ -129,6 +131,27 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("lessons/17-induction-heads/lesson.md", include_str!("../../lessons/17-induction-heads/lesson.md")),
 ];
 
+/// The shipped Chinese versions (`lesson.zh.md`), paired with the English ones by folder.
+pub const BUILTIN_ZH: &[(&str, &str)] = &[
+    ("lessons/01-why-attention/lesson.zh.md", include_str!("../../lessons/01-why-attention/lesson.zh.md")),
+    ("lessons/02-qkv-by-hand/lesson.zh.md", include_str!("../../lessons/02-qkv-by-hand/lesson.zh.md")),
+    ("lessons/03-why-sqrt-dk/lesson.zh.md", include_str!("../../lessons/03-why-sqrt-dk/lesson.zh.md")),
+    ("lessons/04-no-order/lesson.zh.md", include_str!("../../lessons/04-no-order/lesson.zh.md")),
+    ("lessons/05-positional-encoding/lesson.zh.md", include_str!("../../lessons/05-positional-encoding/lesson.zh.md")),
+    ("lessons/06-multi-head/lesson.zh.md", include_str!("../../lessons/06-multi-head/lesson.zh.md")),
+    ("lessons/07-masks/lesson.zh.md", include_str!("../../lessons/07-masks/lesson.zh.md")),
+    ("lessons/08-mask-conventions/lesson.zh.md", include_str!("../../lessons/08-mask-conventions/lesson.zh.md")),
+    ("lessons/09-residual-layernorm/lesson.zh.md", include_str!("../../lessons/09-residual-layernorm/lesson.zh.md")),
+    ("lessons/10-feed-forward/lesson.zh.md", include_str!("../../lessons/10-feed-forward/lesson.zh.md")),
+    ("lessons/11-sequence-length/lesson.zh.md", include_str!("../../lessons/11-sequence-length/lesson.zh.md")),
+    ("lessons/12-kv-cache/lesson.zh.md", include_str!("../../lessons/12-kv-cache/lesson.zh.md")),
+    ("lessons/13-reproducibility/lesson.zh.md", include_str!("../../lessons/13-reproducibility/lesson.zh.md")),
+    ("lessons/14-debugging-checklist/lesson.zh.md", include_str!("../../lessons/14-debugging-checklist/lesson.zh.md")),
+    ("lessons/15-when-not-to-use-attention/lesson.zh.md", include_str!("../../lessons/15-when-not-to-use-attention/lesson.zh.md")),
+    ("lessons/16-pretrained-model/lesson.zh.md", include_str!("../../lessons/16-pretrained-model/lesson.zh.md")),
+    ("lessons/17-induction-heads/lesson.zh.md", include_str!("../../lessons/17-induction-heads/lesson.zh.md")),
+];
+
 /// A lesson, or the error that stands in its place (the other lessons still load).
 pub type Loaded = Result<Lesson, LessonError>;
 
@@ -137,6 +160,63 @@ pub type Loaded = Result<Lesson, LessonError>;
 pub fn builtin() -> Vec<Loaded> {
     static PARSED: std::sync::OnceLock<Vec<Loaded>> = std::sync::OnceLock::new();
     PARSED.get_or_init(|| BUILTIN.iter().map(|(file, text)| parse_lesson(file, text)).collect()).clone()
+}
+
+/// The shipped lessons in `lang`: each lesson's translation where it has one and
+/// it pairs with the original, else the original (English).
+pub fn builtin_in(lang: Lang) -> Vec<Loaded> {
+    if lang == Lang::En {
+        return builtin();
+    }
+    static PARSED_ZH: std::sync::OnceLock<Vec<Loaded>> = std::sync::OnceLock::new();
+    PARSED_ZH
+        .get_or_init(|| {
+            builtin()
+                .into_iter()
+                .zip(BUILTIN)
+                .map(|(original, (file, _))| {
+                    let zh_file = file.replace("lesson.md", &translation::file_name(Lang::Zh));
+                    match (&original, BUILTIN_ZH.iter().find(|(f, _)| *f == zh_file)) {
+                        (Ok(english), Some((f, text))) => parse_lesson(f, text).and_then(|zh| translation::pair(english, zh)).or(original),
+                        _ => original,
+                    }
+                })
+                .collect()
+        })
+        .clone()
+}
+
+/// Every shipped translation paired with its original: the errors, if any.
+pub fn builtin_translation_errors() -> Vec<LessonError> {
+    BUILTIN_ZH
+        .iter()
+        .filter_map(|(file, text)| {
+            let original_file = file.replace(&translation::file_name(Lang::Zh), "lesson.md");
+            let (_, original_text) = BUILTIN.iter().find(|(f, _)| *f == original_file)?;
+            let original = parse_lesson(&original_file, original_text).ok()?;
+            parse_lesson(file, text).and_then(|zh| translation::pair(&original, zh)).err()
+        })
+        .collect()
+}
+
+/// `load_path` in `lang`: a lesson's `lesson.<lang>.md` where it has one (checked
+/// against its `lesson.md`; an error in the pairing stands in the lesson's place).
+pub fn load_path_in(path: &Path, lang: Lang) -> Result<Vec<Loaded>, String> {
+    let originals = load_path(path)?;
+    if lang == Lang::En {
+        return Ok(originals);
+    }
+    Ok(originals
+        .into_iter()
+        .map(|original| {
+            let Ok(english) = &original else { return original };
+            let translated = Path::new(&english.source).with_file_name(translation::file_name(lang));
+            match std::fs::read_to_string(&translated) {
+                Ok(text) => parse_lesson(&translated.display().to_string(), &text).and_then(|t| translation::pair(english, t)),
+                Err(_) => original,
+            }
+        })
+        .collect())
 }
 
 /// Every `lesson.md` under `path` (a lesson file, a lesson folder, or a pack of

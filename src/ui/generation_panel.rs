@@ -8,6 +8,7 @@ use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
 
 use crate::app::actions::AppAction;
 use crate::app::run_view::RunView;
+use crate::t;
 use crate::training::{GenerationReport, WrittenText};
 
 /// The request being typed: the prompt and how many tokens to write.
@@ -26,28 +27,24 @@ impl GenerationPanel {
     /// `max_len` bounds prompt plus new tokens.
     pub fn ui(&mut self, ui: &mut egui::Ui, view: &RunView, max_len: usize, actions: &mut Vec<AppAction>) {
         let (report, error, waiting) = (view.generated.as_ref(), view.generation_error.as_deref(), view.generating);
-        ui.heading("Writing from a prompt");
-        ui.label(
-            "The model writes after your prompt one token at a time, always taking its most likely next token. \
-             It writes twice: once running the whole text so far through the model for every new token, \
-             and once keeping each layer's keys and values (the KV cache) so only the new token is computed.",
-        );
+        ui.heading(t!("gen-heading"));
+        ui.label(t!("gen-intro"));
         ui.horizontal(|ui| {
-            ui.label("Prompt");
+            ui.label(t!("gen-prompt"));
             let field = egui::TextEdit::singleline(&mut self.prompt)
-                .hint_text("text to continue")
+                .hint_text(t!("gen-prompt-hint"))
                 .desired_width(260.0);
-            let response = ui.add(field).on_hover_text("Characters for a character model, space-separated tokens otherwise");
+            let response = ui.add(field).on_hover_text(t!("gen-prompt-tip"));
             let enter = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            ui.label("New tokens");
+            ui.label(t!("gen-tokens"));
             let most = max_len.saturating_sub(self.prompt.chars().count().max(1)).max(1);
             self.tokens = self.tokens.clamp(1, most);
             ui.add(egui::DragValue::new(&mut self.tokens).range(1..=most))
-                .on_hover_text(format!("At most {most}: prompt and new tokens must fit the model's max_len ({max_len})"));
-            let label = if waiting { "Writing…" } else { "Write" };
+                .on_hover_text(t!("gen-tokens-tip", most = most, max_len = max_len));
+            let label = if waiting { t!("gen-writing") } else { t!("gen-write") };
             let clicked = ui
                 .add_enabled(!waiting, egui::Button::new(label))
-                .on_hover_text("Write with and without the cache and time every token")
+                .on_hover_text(t!("gen-write-tip"))
                 .clicked();
             if (clicked || enter) && !waiting {
                                 actions.push(AppAction::Generate { prompt: self.prompt.clone(), tokens: self.tokens });
@@ -60,14 +57,14 @@ impl GenerationPanel {
             ui.colored_label(ui.visuals().error_fg_color, error);
         }
         let Some(report) = report else {
-            ui.weak("Type a prompt and press Write. Train the model first, or it writes noise (the timings hold either way).");
+            ui.weak(t!("gen-empty"));
             return;
         };
         ui.separator();
         summary_ui(ui, report);
         ui.columns(2, |columns| {
-            written_ui(&mut columns[0], "Without cache", &report.prompt_text, Some(&report.uncached), None);
-            written_ui(&mut columns[1], "With KV cache", &report.prompt_text, report.cached.as_ref(), report.no_cache_reason.as_deref());
+            written_ui(&mut columns[0], &t!("gen-without"), &report.prompt_text, Some(&report.uncached), None);
+            written_ui(&mut columns[1], &t!("gen-with"), &report.prompt_text, report.cached.as_ref(), report.no_cache_reason.as_deref());
         });
         timing_plot(ui, report);
     }
@@ -76,22 +73,22 @@ impl GenerationPanel {
 /// One line that says whether the texts match, the speed-up and the cache's size.
 fn summary_ui(ui: &mut egui::Ui, report: &GenerationReport) {
     let Some(cached) = &report.cached else {
-        ui.label(format!("At step {}: no cache for this model.", report.step));
+        ui.label(t!("gen-no-cache", step = report.step));
         return;
     };
     let same = match report.mismatches {
-        Some(0) => "the same tokens".to_string(),
-        Some(n) => format!("{n} different tokens"),
+        Some(0) => t!("gen-same"),
+        Some(n) => t!("gen-different", count = n),
         None => "—".to_string(),
     };
-    ui.label(format!(
-        "At step {}: {same}; {:.2} ms per token without the cache, {:.2} ms with it ({:.1}× faster). \
-         The cache held {} of keys and values.",
-        report.step,
-        report.uncached.mean_ms,
-        cached.mean_ms,
-        report.uncached.mean_ms / cached.mean_ms,
-        readable_bytes(report.cache_bytes),
+    ui.label(t!(
+        "gen-summary",
+        step = report.step,
+        same = same,
+        without = format!("{:.2}", report.uncached.mean_ms),
+        with = format!("{:.2}", cached.mean_ms),
+        speedup = format!("{:.1}", report.uncached.mean_ms / cached.mean_ms),
+        bytes = readable_bytes(report.cache_bytes),
     ));
 }
 
@@ -99,7 +96,7 @@ fn summary_ui(ui: &mut egui::Ui, report: &GenerationReport) {
 fn written_ui(ui: &mut egui::Ui, title: &str, prompt: &str, written: Option<&WrittenText>, missing: Option<&str>) {
     ui.strong(title);
     let Some(written) = written else {
-        ui.label(missing.unwrap_or("not run"));
+        ui.label(missing.map_or_else(|| t!("gen-not-run"), str::to_string));
         return;
     };
     let mut job = egui::text::LayoutJob::default();
@@ -109,7 +106,7 @@ fn written_ui(ui: &mut egui::Ui, title: &str, prompt: &str, written: Option<&Wri
     job.wrap.max_width = ui.available_width();
     ui.label(job);
     let total: f64 = written.ms_per_token.iter().sum();
-    ui.label(format!("{} tokens in {total:.0} ms: {:.2} ms per token", written.tokens.len(), written.mean_ms));
+    ui.label(t!("gen-timing", count = written.tokens.len(), total = format!("{total:.0}"), mean = format!("{:.2}", written.mean_ms)));
 }
 
 /// Milliseconds of each new token against its position, both decoders.
@@ -120,13 +117,13 @@ fn timing_plot(ui: &mut egui::Ui, report: &GenerationReport) {
     Plot::new("generation_timing")
         .height(220.0)
         .legend(Legend::default().position(Corner::LeftTop))
-        .x_axis_label("length of the text so far")
-        .y_axis_label("ms for this token")
+        .x_axis_label(t!("gen-axis-x"))
+        .y_axis_label(t!("gen-axis-y"))
         .allow_scroll(false)
         .show(ui, |plot| {
-            plot.line(Line::new("without cache", points(&report.uncached)));
+            plot.line(Line::new(t!("gen-line-without"), points(&report.uncached)));
             if let Some(cached) = &report.cached {
-                plot.line(Line::new("with KV cache", points(cached)));
+                plot.line(Line::new(t!("gen-line-with"), points(cached)));
             }
         });
 }

@@ -2,6 +2,8 @@
 
 use eframe::egui;
 
+use crate::t;
+
 use super::knob_help as help;
 use crate::app::actions::AppAction;
 use crate::app::run_view::{RunStatus, RunView};
@@ -18,7 +20,7 @@ pub fn top_bar_ui(
     actions: &mut Vec<AppAction>,
 ) {
     ui.horizontal_wrapped(|ui| {
-        ui.label("Task").on_hover_text(help::TASK);
+        ui.label(t!("top-task")).on_hover_text(help::TASK);
         egui::ComboBox::from_id_salt("task")
             .selected_text(config.task.kind.name())
             .show_ui(ui, |ui| {
@@ -31,7 +33,7 @@ pub fn top_bar_ui(
             })
             .response
             .on_hover_text(format!("{}\n{}", help::TASK, config.task.kind.describe()));
-        ui.label("Preset").on_hover_text(help::PRESET);
+        ui.label(t!("top-preset")).on_hover_text(help::PRESET);
         egui::ComboBox::from_id_salt("preset")
             .selected_text(preset)
             .show_ui(ui, |ui| {
@@ -43,7 +45,7 @@ pub fn top_bar_ui(
             })
             .response
             .on_hover_text(help::PRESET);
-        ui.label("Backend").on_hover_text(help::BACKEND);
+        ui.label(t!("top-backend")).on_hover_text(help::BACKEND);
         egui::ComboBox::from_id_salt("backend")
             .selected_text(match config.backend {
                 BackendChoice::Gpu => "GPU",
@@ -62,33 +64,33 @@ pub fn top_bar_ui(
             };
             ui.weak(text);
         }
-        ui.label("Seed").on_hover_text(help::SEED);
+        ui.label(t!("top-seed")).on_hover_text(help::SEED);
         ui.add(egui::DragValue::new(&mut config.seed).range(0..=u32::MAX as u64)).on_hover_text(help::SEED);
         ui.separator();
 
         let running = view.status == RunStatus::Running;
         let (label, tip) = if running {
-            ("Pause", "Pause training (Space)")
+            (t!("top-pause"), t!("top-pause-tip"))
         } else if view.status == RunStatus::Paused {
-            ("Resume", "Resume training (Space)")
+            (t!("top-resume"), t!("top-resume-tip"))
         } else if view.status == RunStatus::Finished {
-            ("Continue", "The run has finished its steps: train it further (Space), or press Reset (R) to start over")
+            (t!("top-continue"), t!("top-continue-tip"))
         } else {
-            ("Start", "Start training (Space)")
+            (t!("top-start"), t!("top-start-tip"))
         };
         let enabled = running || can_start;
         let button = ui.add_enabled(enabled, egui::Button::new(label));
-        let button = if enabled { button.on_hover_text(tip) } else { button.on_disabled_hover_text("Fix the problems shown in the model editor first") };
+        let button = if enabled { button.on_hover_text(tip) } else { button.on_disabled_hover_text(t!("top-fix-first")) };
         if button.clicked() {
             actions.push(if running { AppAction::Pause } else { AppAction::StartOrResume });
         }
-        if ui.add_enabled(!running && can_start, egui::Button::new("Step")).on_hover_text("Train exactly one step (S)").clicked() {
+        if ui.add_enabled(!running && can_start, egui::Button::new(t!("top-step"))).on_hover_text(t!("top-step-tip")).clicked() {
             actions.push(AppAction::StepOnce);
         }
-        if ui.add_enabled(can_start, egui::Button::new("Reset")).on_hover_text("Fresh weights from the seed (R)").clicked() {
+        if ui.add_enabled(can_start, egui::Button::new(t!("top-reset"))).on_hover_text(t!("top-reset-tip")).clicked() {
             actions.push(AppAction::Reset);
         }
-        if pending_edits && ui.add_enabled(can_start, egui::Button::new("Apply edits")).on_hover_text("Use your edits now: trained weights are kept wherever their shapes still match, and the held-out accuracy is measured again").clicked() {
+        if pending_edits && ui.add_enabled(can_start, egui::Button::new(t!("top-apply"))).on_hover_text(t!("top-apply-tip")).clicked() {
             actions.push(AppAction::Apply);
         }
         ui.separator();
@@ -98,19 +100,19 @@ pub fn top_bar_ui(
 
 fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize) {
     let fraction = if total == 0 { 0.0 } else { view.step as f32 / total as f32 };
-    let mut text = format!("step {} / {}", view.step, total);
+    let mut text = t!("top-step-of", step = view.step, total = total);
     if view.steps_per_s > 0.0 {
-        text += &format!(" · {:.1} steps/s", view.steps_per_s);
+        text += &format!(" · {}", t!("top-speed", speed = format!("{:.1}", view.steps_per_s)));
     }
     if let Some(eta) = view.eta_secs(total) {
-        text += &format!(" · ETA {}", format_eta(eta));
+        text += &format!(" · {}", t!("top-eta", eta = format_eta(eta)));
     }
     let (status, color) = match view.status {
-        RunStatus::NoModel => ("invalid config", ui.visuals().error_fg_color),
-        RunStatus::Ready => ("ready", ui.visuals().text_color()),
-        RunStatus::Running => ("training", egui::Color32::from_rgb(90, 200, 120)),
-        RunStatus::Paused => ("paused", ui.visuals().warn_fg_color),
-        RunStatus::Finished => ("finished", egui::Color32::from_rgb(120, 170, 255)),
+        RunStatus::NoModel => (t!("status-invalid"), ui.visuals().error_fg_color),
+        RunStatus::Ready => (t!("status-ready"), ui.visuals().text_color()),
+        RunStatus::Running => (t!("status-training"), egui::Color32::from_rgb(90, 200, 120)),
+        RunStatus::Paused => (t!("status-paused"), ui.visuals().warn_fg_color),
+        RunStatus::Finished => (t!("status-finished"), egui::Color32::from_rgb(120, 170, 255)),
     };
     ui.colored_label(color, status);
     // Leave room for the held-out accuracy, so an extra button never wraps the bar.
@@ -118,7 +120,7 @@ fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize) {
     let width = (remaining_on_row - 200.0).clamp(140.0, 330.0);
     ui.add(egui::ProgressBar::new(fraction.min(1.0)).desired_width(width).text(text));
     if let Some(acc) = view.last_eval_accuracy {
-        ui.add(egui::Label::new(format!("held-out accuracy {:.1}%", 100.0 * acc)).wrap_mode(egui::TextWrapMode::Extend));
+        ui.add(egui::Label::new(t!("top-heldout", percent = format!("{:.1}", 100.0 * acc))).wrap_mode(egui::TextWrapMode::Extend));
     }
 }
 

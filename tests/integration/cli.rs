@@ -6,6 +6,8 @@ fn cli(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_attention-workbench"))
         .args(args)
         .env("AW_DISABLE_GPU", "1")
+        // English output whatever the machine's locale (`--lang` overrides it).
+        .env("LC_ALL", "C.UTF-8")
         .output()
         .expect("run the binary")
 }
@@ -154,7 +156,12 @@ fn generate_writes_the_same_tokens_with_and_without_the_cache_and_refuses_what_d
 
     let out = cli(&["generate", "--run", run, "--prompt", "The sea", "--tokens", "5", "--no-cache"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stdout(&out).contains("without cache") && !stdout(&out).contains("with KV cache"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("Without cache") && !stdout(&out).contains("With KV cache"), "{}", stdout(&out));
+
+    // In Chinese, the same command speaks Chinese.
+    let out = cli(&["generate", "--run", run, "--prompt", "The sea", "--tokens", "5", "--lang", "zh"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("带 KV 缓存") && stdout(&out).contains("每个词元"), "{}", stdout(&out));
 
     // 7 + 500 tokens is longer than any preset's max_len.
     let out = cli(&["generate", "--run", run, "--prompt", "The sea", "--tokens", "500"]);

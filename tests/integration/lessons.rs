@@ -354,3 +354,48 @@ mod checks_tick_only_for_the_right_model {
         ]);
     }
 }
+
+#[test]
+fn every_shipped_lesson_has_a_chinese_version_that_pairs_with_it() {
+    use attention_workbench::i18n::Lang;
+    let errors = lessons::builtin_translation_errors();
+    assert!(errors.is_empty(), "{}", errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"));
+    let (english, chinese) = (lessons::builtin(), lessons::builtin_in(Lang::Zh));
+    assert_eq!(lessons::BUILTIN_ZH.len(), lessons::BUILTIN.len(), "every lesson is in both languages");
+    for (en, zh) in english.iter().zip(&chinese) {
+        let (en, zh) = (en.as_ref().unwrap(), zh.as_ref().unwrap());
+        assert_eq!(en.id, zh.id);
+        assert!(zh.source.ends_with("lesson.zh.md"), "{} is shown from its Chinese file", zh.id);
+        assert!(zh.title.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{}: the title is in Chinese: {}", zh.id, zh.title);
+        // The same blocks at the same lines, so progress and claims are shared.
+        let lines = |l: &Lesson| l.checks().map(|c| c.line).chain(l.claims().map(|c| c.line)).chain(l.tries().map(|t| t.line)).collect::<Vec<_>>();
+        assert_eq!(lines(en), lines(zh), "{}", en.id);
+        for (a, b) in en.claims().zip(zh.claims()) {
+            assert_eq!(a.claim.conditions, b.claim.conditions, "{}: the claim is the same experiment", en.id);
+        }
+    }
+}
+
+#[test]
+fn a_translation_that_changes_an_experiment_is_refused_naming_the_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("01-x");
+    std::fs::create_dir_all(&folder).unwrap();
+    let original = lessons::BUILTIN[0].1;
+    std::fs::write(folder.join("lesson.md"), original).unwrap();
+    // The Chinese file trains its try for other steps than the original.
+    let (_, zh) = lessons::BUILTIN_ZH[0];
+    let tampered = zh.replacen("steps = ", "steps = 1", 1);
+    assert_ne!(tampered, zh);
+    std::fs::write(folder.join("lesson.zh.md"), &tampered).unwrap();
+    let loaded = lessons::load_path_in(dir.path(), attention_workbench::i18n::Lang::Zh).unwrap();
+    let err = loaded[0].as_ref().unwrap_err().to_string();
+    assert!(err.contains("lesson.zh.md") && err.contains("only label, hint and statement may be translated"), "{err}");
+    // `lesson check` reports it too.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_attention-workbench"))
+        .args(["lesson", "check", dir.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("FAIL"), "{}", String::from_utf8_lossy(&out.stdout));
+}

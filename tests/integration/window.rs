@@ -175,6 +175,26 @@ fn attention_grid_image_snapshot() {
     harness.snapshot("attention_grid");
 }
 
+/// Chinese tokens and the space stand-in render from the font the app ships
+/// (the test context has no system fonts: a missing glyph would panic).
+#[test]
+fn chinese_labels_render_from_the_shipped_font_image_snapshot() {
+    use attention_workbench::ui::attention_panel::AttentionPanel;
+    let mut snapshot = synthetic_snapshot();
+    snapshot.tokens = ["猫", "追", "狗", "␣", "。"].map(String::from).to_vec();
+    snapshot.predictions = ["追", "狗", "␣", "。", "猫"].map(String::from).to_vec();
+    let mut panel = AttentionPanel::default();
+    let mut probe = "小猫追狗".to_string();
+    let mut harness = Harness::builder().with_size([560.0, 330.0]).with_context_setup(attention_workbench::app::install_fonts).build_ui(|ui| {
+        ui.visuals_mut().dark_mode = true;
+        ui.label("注意力：查询、键、值");
+        panel.ui(ui, Some(&snapshot), &mut probe, None);
+    });
+    harness.run();
+    assert!(harness.query_by_label("注意力：查询、键、值").is_some());
+    harness.snapshot("attention_grid_chinese");
+}
+
 #[test]
 fn hovering_a_cell_names_query_key_and_weight_and_masked_cells_say_so() {
     use attention_workbench::ui::attention_panel::cell_text;
@@ -434,9 +454,10 @@ fn a_pinned_run_stays_on_the_charts_after_a_reset_until_unpinned() {
 
 #[test]
 fn the_generate_tab_writes_with_and_without_the_cache_side_by_side() {
-    // The copy task (symbols a, b, c, …): the test fonts have no glyph for the
-    // character model's space label.
-    let mut harness = harness(small_state());
+    let mut state = small_state();
+    state.config.task = TaskConfig::for_kind(TaskKind::CharLm);
+    state.config.task.length = 32;
+    let mut harness = harness(state);
     step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
     harness.get_by_label("Generate").click();
     harness.run_steps(2);
@@ -444,13 +465,14 @@ fn the_generate_tab_writes_with_and_without_the_cache_side_by_side() {
     harness.get_by_label("Write").click();
     step_until(&mut harness, "the refusal", |app| app.view.generation_error.is_some());
     assert!(harness.query_by_label_contains("type a prompt").is_some(), "an empty prompt is refused in words");
-    harness.state_mut().generation.prompt = "a b".into();
-    harness.state_mut().generation.tokens = 6;
+    harness.state_mut().generation.prompt = "The sea".into();
+    harness.state_mut().generation.tokens = 20;
     harness.get_by_label("Write").click();
     step_until(&mut harness, "the two texts", |app| app.view.generated.is_some());
     let report = harness.state().view.generated.clone().unwrap();
     assert_eq!(report.mismatches, Some(0));
-    assert_eq!(report.uncached.tokens.len(), 6);
+    assert_eq!(report.uncached.tokens.len(), 20);
+    assert_eq!(report.prompt_text, "The sea", "the prompt reads back as typed, its space a space");
     assert!(harness.query_by_label("Without cache").is_some() && harness.query_by_label("With KV cache").is_some());
     assert!(harness.query_by_label_contains("the same tokens").is_some(), "the summary says the texts agree");
     assert!(harness.query_by_label_contains("faster").is_some(), "and gives the speed-up");
@@ -473,4 +495,25 @@ fn the_pinned_run_and_the_current_one_are_compared_map_by_map() {
         assert!(harness.query_by_label(label).is_some(), "{label} is shown");
     }
     assert!(harness.query_by_label_contains("largest change").is_some(), "the difference map says how large the change is");
+}
+
+#[test]
+fn switching_to_chinese_changes_the_window_and_the_lesson_at_once_and_is_remembered() {
+    use attention_workbench::app::actions::AppAction;
+    use attention_workbench::i18n::Lang;
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    assert!(harness.query_by_label("Start").is_some());
+    harness.get_by_label("Language").click();
+    harness.run_steps(2);
+    harness.get_by_label("中文（简体）").click();
+    harness.run_steps(3);
+    assert_eq!(harness.state().state.language, Some(Lang::Zh), "the choice is kept in the saved state");
+    assert!(harness.query_by_label("开始").is_some(), "the Start button reads 开始");
+    assert!(harness.query_by_label("生成").is_some(), "the Generate tab reads 生成");
+    let title = harness.state().lessons.lesson().unwrap().title.clone();
+    assert!(title.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "the open lesson is its Chinese version: {title}");
+    harness.state_mut().perform(AppAction::SetLanguage(Lang::En));
+    harness.run_steps(2);
+    assert!(harness.query_by_label("Start").is_some(), "and back");
 }

@@ -1,0 +1,128 @@
+# Attention Workbench: interface strings, English.
+# Every key here must also be in zh.ftl (a test checks both ways).
+
+lang-name = English
+test-greeting = Hello, { $name }
+
+## Menus
+menu-file = File
+menu-open-experiment = Open experiment…
+menu-save-experiment = Save experiment…
+menu-save-run = Save run folder…
+menu-load-run = Load run folder…
+menu-export-plots = Export plots as PNG…
+menu-export-attention = Export attention grid as PNG…
+menu-export-csv = Export metrics as CSV…
+menu-edit = Edit
+menu-undo = Undo config edit
+menu-redo = Redo config edit
+menu-view = View
+menu-view-editor = Model editor
+menu-view-lesson = Lesson
+menu-view-plots = Plots
+menu-view-attention = Attention
+menu-view-dark = Dark theme
+menu-language = Language
+menu-help = Help
+menu-getting-started = Getting started
+menu-shortcuts = Keyboard shortcuts
+menu-about = About Attention Workbench
+about-licence = Licence: { $licence }
+about-built = Built with egui, egui_plot, egui_commonmark and burn.
+
+## Keyboard shortcuts
+key-space = start / pause / resume training
+key-s = train one step
+key-r = reset to fresh weights
+key-open = open an experiment
+key-save = save the experiment
+key-undo = undo a config edit
+key-redo = redo a config edit
+key-f1 = this list
+keys-note = Shortcuts without Ctrl are ignored while you type in a text box.
+
+## Getting started
+start-1 = The lesson on the right explains one idea at a time. Its experiment is already loaded.
+start-2 = Press Start (or Space) to train it, and watch the loss fall in the plots at the bottom.
+start-3 = Press a ▶ Try it button in the lesson: it changes the model (the lesson shows what changed) and trains it again.
+start-4 = Open the attention grid (Attention tab) to see where each head looks; hover a cell for its weight.
+start-5 = Checks in the lesson tick by themselves when your run shows the idea; each claim can be verified with three seeds.
+start-close = Close this window to begin; Help → Getting started brings it back.
+
+## Top bar
+top-task = Task
+top-preset = Preset
+top-backend = Backend
+top-seed = Seed
+top-start = Start
+top-start-tip = Start training (Space)
+top-pause = Pause
+top-pause-tip = Pause training (Space)
+top-resume = Resume
+top-resume-tip = Resume training (Space)
+top-continue = Continue
+top-continue-tip = The run has finished its steps: train it further (Space), or press Reset (R) to start over
+top-fix-first = Fix the problems shown in the model editor first
+top-step = Step
+top-step-tip = Train exactly one step (S)
+top-reset = Reset
+top-reset-tip = Fresh weights from the seed (R)
+top-apply = Apply edits
+top-apply-tip = Use your edits now: trained weights are kept wherever their shapes still match, and the held-out accuracy is measured again
+top-step-of = step { $step } / { $total }
+top-speed = { $speed } steps/s
+top-eta = ETA { $eta }
+top-heldout = held-out accuracy { $percent }%
+status-invalid = invalid config
+status-ready = ready
+status-training = training
+status-paused = paused
+status-finished = finished
+
+## View tabs
+tab-attention = Attention
+tab-attention-tip = Every layer's and head's attention on the probe
+tab-mask-inspector = Mask inspector
+tab-mask-inspector-tip = Intended mask, applied mask and effective attention side by side, with leak checks
+tab-step-through = Step-through
+tab-step-through-tip = One head's computation, stage by stage: Q, K, V, QKᵀ, ÷√d_k, mask, softmax, × V
+tab-positions = Positions
+tab-positions-tip = The sinusoidal positional-encoding matrix
+tab-saturation = Softmax saturation
+tab-saturation-tip = Why scores are divided by √d_k
+tab-sequence-length = Sequence length
+tab-sequence-length-tip = Step time and attention memory against sequence length (lesson 11)
+tab-generate = Generate
+tab-generate-tip = The model writes from a prompt, with and without a KV cache, timed token by token (lesson 12)
+tab-bug-hunt = Bug hunt
+tab-bug-hunt-tip = Planted-bug experiments to diagnose
+
+## Generate
+gen-heading = Writing from a prompt
+gen-intro = The model writes after your prompt one token at a time, always taking its most likely next token. It writes twice: once running the whole text so far through the model for every new token, and once keeping each layer's keys and values (the KV cache) so only the new token is computed.
+gen-prompt = Prompt
+gen-prompt-hint = text to continue
+gen-prompt-tip = Characters for a character model, space-separated tokens otherwise
+gen-tokens = New tokens
+gen-tokens-tip = At most { $most }: prompt and new tokens must fit the model's max_len ({ $max_len })
+gen-write = Write
+gen-writing = Writing…
+gen-write-tip = Write with and without the cache and time every token
+gen-empty = Type a prompt and press Write. Train the model first, or it writes noise (the timings hold either way).
+gen-without = Without cache
+gen-with = With KV cache
+gen-no-cache = At step { $step }: no cache for this model.
+gen-same = the same tokens
+gen-different = { $count } different tokens
+gen-summary = At step { $step }: { $same }; { $without } ms per token without the cache, { $with } ms with it ({ $speedup }× faster). The cache held { $bytes } of keys and values.
+gen-not-run = not run
+gen-timing = { $count } tokens in { $total } ms: { $mean } ms per token
+gen-axis-x = length of the text so far
+gen-axis-y = ms for this token
+gen-line-without = without cache
+gen-line-with = with KV cache
+
+## Command line
+cli-ms-per-token = { $ms } ms per token
+cli-tokens-differ = DIFFERENT tokens
+cli-cache-faster = the cache is { $speedup }x faster per token

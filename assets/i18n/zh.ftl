@@ -1,0 +1,128 @@
+# Attention Workbench：界面文字，简体中文。
+# 这里的每个键都必须在 en.ftl 里也有（有测试双向检查）。
+
+lang-name = 中文（简体）
+test-greeting = 你好，{ $name }
+
+## 菜单
+menu-file = 文件
+menu-open-experiment = 打开实验…
+menu-save-experiment = 保存实验…
+menu-save-run = 保存运行文件夹…
+menu-load-run = 载入运行文件夹…
+menu-export-plots = 把图表导出为 PNG…
+menu-export-attention = 把注意力网格导出为 PNG…
+menu-export-csv = 把指标导出为 CSV…
+menu-edit = 编辑
+menu-undo = 撤销配置修改
+menu-redo = 重做配置修改
+menu-view = 视图
+menu-view-editor = 模型编辑器
+menu-view-lesson = 课程
+menu-view-plots = 图表
+menu-view-attention = 注意力
+menu-view-dark = 深色主题
+menu-language = 语言
+menu-help = 帮助
+menu-getting-started = 入门
+menu-shortcuts = 键盘快捷键
+menu-about = 关于 Attention Workbench
+about-licence = 许可证：{ $licence }
+about-built = 基于 egui、egui_plot、egui_commonmark 和 burn 构建。
+
+## 键盘快捷键
+key-space = 开始 / 暂停 / 继续训练
+key-s = 训练一步
+key-r = 重置为新的权重
+key-open = 打开实验
+key-save = 保存实验
+key-undo = 撤销一次配置修改
+key-redo = 重做一次配置修改
+key-f1 = 显示本列表
+keys-note = 在文本框里输入时，不带 Ctrl 的快捷键不起作用。
+
+## 入门
+start-1 = 右边的课程一次讲一个概念，本课的实验已经载入。
+start-2 = 按“开始”（或空格键）训练它，看底部图表里的损失下降。
+start-3 = 按课程里的 ▶ 试一试 按钮：它会修改模型（课程会列出改了什么），再重新训练。
+start-4 = 打开注意力网格（“注意力”标签页），看每个注意力头在看哪里；把鼠标停在格子上可以看到权重。
+start-5 = 当你的运行体现出课程讲的概念时，课程里的检查会自动打勾；每条论断都可以用三个随机种子验证。
+start-close = 关闭本窗口开始学习；“帮助 → 入门”可以再次打开它。
+
+## 顶栏
+top-task = 任务
+top-preset = 预设
+top-backend = 后端
+top-seed = 随机种子
+top-start = 开始
+top-start-tip = 开始训练（空格键）
+top-pause = 暂停
+top-pause-tip = 暂停训练（空格键）
+top-resume = 继续
+top-resume-tip = 继续训练（空格键）
+top-continue = 接着训练
+top-continue-tip = 这次运行已经训练完设定的步数：可以接着训练（空格键），或按“重置”（R）从头开始
+top-fix-first = 请先修正模型编辑器里显示的问题
+top-step = 单步
+top-step-tip = 只训练一步（S）
+top-reset = 重置
+top-reset-tip = 用随机种子重新生成权重（R）
+top-apply = 应用修改
+top-apply-tip = 立即使用你的修改：形状没变的已训练权重会保留，并重新测量留出集准确率
+top-step-of = 第 { $step } / { $total } 步
+top-speed = 每秒 { $speed } 步
+top-eta = 预计还需 { $eta }
+top-heldout = 留出集准确率 { $percent }%
+status-invalid = 配置无效
+status-ready = 就绪
+status-training = 训练中
+status-paused = 已暂停
+status-finished = 已完成
+
+## 视图标签页
+tab-attention = 注意力
+tab-attention-tip = 每一层、每个注意力头在探针序列上的注意力
+tab-mask-inspector = 掩码检查器
+tab-mask-inspector-tip = 并排显示预期的掩码、实际使用的掩码和生效的注意力，并检查泄漏
+tab-step-through = 逐步计算
+tab-step-through-tip = 一个注意力头的计算过程，一步一步：Q、K、V、QKᵀ、÷√d_k、掩码、softmax、× V
+tab-positions = 位置编码
+tab-positions-tip = 正弦位置编码矩阵
+tab-saturation = Softmax 饱和
+tab-saturation-tip = 为什么要把分数除以 √d_k
+tab-sequence-length = 序列长度
+tab-sequence-length-tip = 训练一步的时间和注意力占用的内存随序列长度的变化（第 11 课）
+tab-generate = 生成
+tab-generate-tip = 模型根据提示逐个词元续写，分别带和不带 KV 缓存，逐词元计时（第 12 课）
+tab-bug-hunt = 找 Bug
+tab-bug-hunt-tip = 埋了 Bug 的实验，等你来诊断
+
+## 生成
+gen-heading = 根据提示续写
+gen-intro = 模型在你的提示后面一次写一个词元，每次都取它认为最可能的下一个词元。它会写两遍：一遍在每写一个新词元时都把到目前为止的整段文字重新送进模型；另一遍把每一层的键和值保存起来（KV 缓存），只计算新的词元。
+gen-prompt = 提示
+gen-prompt-hint = 要续写的文字
+gen-prompt-tip = 字符模型按字符输入，其他任务用空格分隔词元
+gen-tokens = 新词元数
+gen-tokens-tip = 最多 { $most } 个：提示加新词元不能超过模型的 max_len（{ $max_len }）
+gen-write = 写出
+gen-writing = 正在写…
+gen-write-tip = 分别带缓存和不带缓存写一遍，并为每个词元计时
+gen-empty = 输入提示后按“写出”。请先训练模型，否则它写出的是噪声（计时结果不受影响）。
+gen-without = 不带缓存
+gen-with = 带 KV 缓存
+gen-no-cache = 第 { $step } 步：这个模型不能使用缓存。
+gen-same = 词元完全相同
+gen-different = 有 { $count } 个词元不同
+gen-summary = 第 { $step } 步：{ $same }；不带缓存每个词元 { $without } 毫秒，带缓存 { $with } 毫秒（快 { $speedup } 倍）。缓存保存了 { $bytes } 的键和值。
+gen-not-run = 未运行
+gen-timing = { $count } 个词元用时 { $total } 毫秒：每个词元 { $mean } 毫秒
+gen-axis-x = 目前文字的长度
+gen-axis-y = 这个词元的毫秒数
+gen-line-without = 不带缓存
+gen-line-with = 带 KV 缓存
+
+## 命令行
+cli-ms-per-token = 每个词元 { $ms } 毫秒
+cli-tokens-differ = 词元不同
+cli-cache-faster = 缓存让每个词元快 { $speedup } 倍

@@ -1,0 +1,74 @@
+//! A lesson in another language: `lesson.zh.md` beside `lesson.md`. It must be
+//! the same experiment told in other words: the same id, start and blocks in the
+//! same order with the same knobs, conditions and claims; only the prose and the
+//! blocks' text (a try's or check's label, a check's hint, a claim's statement)
+//! differ. Claims are therefore verified once, on the original.
+
+use super::{Lesson, LessonError, Segment};
+use crate::i18n::Lang;
+
+/// The file name of a lesson in `lang` ("lesson.md" for English).
+pub fn file_name(lang: Lang) -> String {
+    match lang {
+        Lang::En => "lesson.md".to_string(),
+        other => format!("lesson.{}.md", other.code()),
+    }
+}
+
+/// `translated` checked against `original`, carrying the original's block line
+/// numbers (so progress and buttons keyed by line hold in every language).
+/// The error names the translated file and the first difference.
+pub fn pair(original: &Lesson, mut translated: Lesson) -> Result<Lesson, LessonError> {
+    let fail = |line: usize, message: String| LessonError { file: translated.source.clone(), line, message };
+    if translated.id != original.id {
+        return Err(fail(0, format!("id \"{}\" differs from {}'s \"{}\"", translated.id, original.source, original.id)));
+    }
+    if translated.start != original.start || translated.minutes != original.minutes {
+        return Err(fail(0, format!("the [start] experiment or minutes differ from {}; only title and summary may change", original.source)));
+    }
+    let blocks = |l: &Lesson| l.body.iter().filter(|s| !matches!(s, Segment::Markdown(_))).cloned().collect::<Vec<_>>();
+    let (ours, theirs) = (blocks(original), blocks(&translated));
+    if ours.len() != theirs.len() {
+        return Err(fail(0, format!("has {} try/check/claim blocks but {} has {}; translate every block and add none", theirs.len(), original.source, ours.len())));
+    }
+    for (o, t) in ours.iter().zip(&theirs) {
+        if let Some(why) = differs(o, t) {
+            return Err(fail(line_of(t), format!("{why} (compared with {} line {}); only label, hint and statement may be translated", original.source, line_of(o) + 1)));
+        }
+    }
+    let mut lines = ours.iter().map(line_of);
+    for segment in &mut translated.body {
+        let line = match segment {
+            Segment::Markdown(_) => continue,
+            Segment::Try(t) => &mut t.line,
+            Segment::Check(c) => &mut c.line,
+            Segment::Claim(c) => &mut c.line,
+        };
+        *line = lines.next().expect("same number of blocks");
+    }
+    Ok(translated)
+}
+
+fn line_of(segment: &Segment) -> usize {
+    match segment {
+        Segment::Markdown(_) => 0,
+        Segment::Try(t) => t.line,
+        Segment::Check(c) => c.line,
+        Segment::Claim(c) => c.line,
+    }
+}
+
+/// Why two blocks are not the same block in two languages, if they are not.
+fn differs(original: &Segment, translated: &Segment) -> Option<String> {
+    match (original, translated) {
+        (Segment::Try(o), Segment::Try(t)) => (o.preset != t.preset || o.task != t.task || o.settings != t.settings || o.steps != t.steps)
+            .then(|| "a try block changes different knobs or steps".to_string()),
+        (Segment::Check(o), Segment::Check(t)) => (o.condition != t.condition).then(|| "a check block has another condition".to_string()),
+        (Segment::Claim(o), Segment::Claim(t)) => {
+            let mut same = t.claim.clone();
+            same.statement = o.claim.statement.clone();
+            (format!("{:?}", o.claim) != format!("{same:?}")).then(|| "a claim block has other sides, steps or conditions".to_string())
+        }
+        _ => Some("the blocks are in another order".to_string()),
+    }
+}
