@@ -41,6 +41,8 @@ pub enum AppAction {
     Probe,
     /// Trace one head's computation on the probe.
     Trace { layer: usize, head: usize },
+    /// Open the glossary window.
+    ShowGlossary,
     /// Switch the interface (and lesson) language at once; remembered.
     SetLanguage(crate::i18n::Lang),
     /// Write `tokens` tokens after `prompt`, without and with the KV cache.

@@ -1,4 +1,5 @@
 //! Start-up hooks for screenshots, demos and CI, read from the environment:
+//! `AW_LANG=zh` switches the language, `AW_EXPERIMENT=FILE` opens an experiment,
 //! `AW_VIEW` opens a view (`generate`, `sequence_length`, …), `AW_LESSON=15` opens a lesson and loads its experiment,
 //! `AW_PRESET` loads a preset, `AW_BUG_CASE` loads a bug-hunt case, and
 //! `AW_AUTOSTART` starts training.
@@ -8,6 +9,9 @@ use super::actions::AppAction;
 use super::state::CentralView;
 
 pub fn apply(app: &mut WorkbenchApp) {
+    if let Some(lang) = std::env::var("AW_LANG").ok().as_deref().and_then(crate::i18n::Lang::from_code) {
+        app.perform(AppAction::SetLanguage(lang));
+    }
     // For screenshots and demos: open a view or a lesson (AW_LESSON=15 loads its
     // experiment), load a bug case, start training.
     match std::env::var("AW_VIEW").as_deref() {
@@ -27,6 +31,9 @@ pub fn apply(app: &mut WorkbenchApp) {
             app.perform(AppAction::OpenLesson(index));
             app.perform(AppAction::LoadLessonStart);
         }
+    }
+    if let Ok(path) = std::env::var("AW_EXPERIMENT") {
+        app.open_experiment(std::path::Path::new(&path));
     }
     if let Ok(name) = std::env::var("AW_PRESET") {
         app.perform(AppAction::LoadPreset(name));

@@ -10,6 +10,7 @@ use super::files::{self, PathRequest};
 use super::run_view::{Banner, BannerKind};
 use super::{CUSTOM, Checked, WorkbenchApp};
 use crate::config::ExperimentConfig;
+use crate::t;
 use crate::training::TrainCommand;
 
 impl WorkbenchApp {
@@ -19,16 +20,16 @@ impl WorkbenchApp {
             Ok(config) => {
                 self.edit(|c| *c = config);
                 self.state.preset = CUSTOM.to_string();
-                self.notice(BannerKind::Info, format!("opened {}", path.display()));
+                self.notice(BannerKind::Info, t!("lesson-msg-opened", path = path.display().to_string()));
             }
-            Err(err) => self.notice(BannerKind::Error, format!("could not open the experiment: {err}; the current one is unchanged")),
+            Err(err) => self.notice(BannerKind::Error, t!("lesson-msg-open-failed", error = err.to_string())),
         }
     }
 
     pub fn save_experiment(&mut self, path: &Path) {
         match files::save_experiment(path, &self.state.config) {
-            Ok(()) => self.notice(BannerKind::Info, format!("saved {}", path.display())),
-            Err(err) => self.notice(BannerKind::Error, format!("could not save the experiment: {err}")),
+            Ok(()) => self.notice(BannerKind::Info, t!("lesson-msg-saved", path = path.display().to_string())),
+            Err(err) => self.notice(BannerKind::Error, t!("lesson-msg-save-failed", error = err.to_string())),
         }
     }
 
@@ -40,7 +41,7 @@ impl WorkbenchApp {
                 self.checked = Checked::of(&self.state.config);
                 self.trainer.send(TrainCommand::Load(dir));
             }
-            Err(err) => self.notice(BannerKind::Error, format!("could not load the run: {err}; the current run is unchanged")),
+            Err(err) => self.notice(BannerKind::Error, t!("lesson-msg-load-run-failed", error = err.to_string())),
         }
     }
 
@@ -52,7 +53,7 @@ impl WorkbenchApp {
             _ => false,
         };
         if hidden {
-            return self.notice(BannerKind::Warning, "That panel is hidden; show it first (View menu).".into());
+            return self.notice(BannerKind::Warning, t!("lesson-msg-panel-hidden"));
         }
         match request.dialog() {
             files::DialogAnswer::Chosen(path) => self.use_path(request, path),
@@ -80,15 +81,15 @@ impl WorkbenchApp {
 
     fn export_png(&mut self, rect: Option<egui::Rect>, path: PathBuf) {
         let Some(rect) = rect else {
-            return self.notice(BannerKind::Warning, "That panel is hidden; show it first (View menu).".into());
+            return self.notice(BannerKind::Warning, t!("lesson-msg-panel-hidden"));
         };
         let tx = self.notices_tx.clone();
         let ctx = self.ctx.clone();
         let ppp = self.ctx.pixels_per_point();
         self.ctx.request_screenshot(move |image| {
             let banner = match files::save_png_region(&image, rect, ppp, &path) {
-                Ok(()) => Banner { kind: BannerKind::Info, text: format!("wrote {}", path.display()) },
-                Err(err) => Banner { kind: BannerKind::Error, text: format!("could not export: {err}") },
+                Ok(()) => Banner { kind: BannerKind::Info, text: t!("lesson-msg-wrote", path = path.display().to_string()) },
+                Err(err) => Banner { kind: BannerKind::Error, text: t!("lesson-msg-export-failed", error = err.to_string()) },
             };
             let _ = tx.send(banner);
             ctx.request_repaint();

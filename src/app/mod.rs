@@ -132,6 +132,8 @@ pub struct WorkbenchApp {
     bug_case: Option<String>,
     help_open: bool,
     about_open: bool,
+    glossary_open: bool,
+    glossary_search: String,
     /// Where no file dialog can open: what is asked for and the typed path.
     pub path_prompt: Option<(files::PathRequest, String)>,
     /// Open on the first start, and from the Help menu.
@@ -187,6 +189,8 @@ impl WorkbenchApp {
             bug_case: None,
             help_open: false,
             about_open: false,
+            glossary_open: false,
+            glossary_search: String::new(),
             path_prompt: None,
             getting_started_open: first_start,
             frame_times: FrameTimes::from_env(),
@@ -319,8 +323,8 @@ impl WorkbenchApp {
                 CentralView::Attention if self.state.layout.attention => {
                     let pinned = self.view.pinned.as_ref().and_then(|p| p.attention.as_ref().map(|a| (p.label.clone(), a)));
                     if let (Some((label, pinned)), Some(now)) = (pinned, self.view.attention.as_ref()) {
-                        ui.checkbox(&mut self.compare_pinned, format!("Compare with the pinned run ({label})"))
-                            .on_hover_text("The pinned run's map, this run's map and their difference, one head at a time");
+                        ui.checkbox(&mut self.compare_pinned, crate::t!("lesson-compare-pinned", label = label.as_str()))
+                            .on_hover_text(crate::t!("lesson-compare-pinned-tip"));
                         if self.compare_pinned {
                             let names = ["pinned", "now"];
                             egui::ScrollArea::both().show(ui, |ui| ui::ab_maps::ab_maps_ui(ui, egui::Id::unique("pinned_maps"), pinned, now, names));
@@ -368,6 +372,7 @@ impl WorkbenchApp {
         self.confirm_modal(ui.ctx(), &mut actions);
         ui::menu_bar::getting_started_window(ui.ctx(), &mut self.getting_started_open);
         ui::menu_bar::about_window(ui.ctx(), &mut self.about_open);
+        ui::glossary_window::glossary_window(ui.ctx(), &mut self.glossary_open, &mut self.glossary_search);
         if let Some((request, text)) = &mut self.path_prompt {
             ui::path_prompt::path_prompt_ui(ui.ctx(), *request, text, &mut actions);
         }

@@ -10,6 +10,7 @@ use super::run_view::{Banner, BannerKind, RunStatus};
 use super::files::PathRequest;
 use super::{CUSTOM, Checked, WorkbenchApp};
 use crate::config::{ExperimentConfig, preset};
+use crate::t;
 use crate::tasks::TaskConfig;
 use crate::training::TrainCommand;
 
@@ -40,7 +41,7 @@ impl WorkbenchApp {
                     self.edit(|c| c.steps = total);
                     self.notice(
                         BannerKind::Info,
-                        format!("The run had finished all its steps, so it continues for {more} more (steps is now {total}). Press Reset (R) to start over instead."),
+                        t!("lesson-msg-continued", more = more, total = total),
                     );
                 }
                 if self.apply_edits() {
@@ -125,13 +126,14 @@ impl WorkbenchApp {
             AppAction::ToggleHelp => self.help_open = !self.help_open,
             AppAction::ShowGettingStarted => self.getting_started_open = true,
             AppAction::ShowAbout => self.about_open = true,
+            AppAction::ShowGlossary => self.glossary_open = true,
             AppAction::LoadBugCase(id) => {
                 if let Some(case) = self.bug_cases.iter().find(|c| c.id == id).cloned() {
                     let config = case.config.clone();
                     self.edit(|c| *c = config);
                     self.state.preset = CUSTOM.to_string();
                     self.state.probe_text.clear();
-                    self.notice(BannerKind::Info, format!("Loaded \"{}\". Train it and look for the symptom; its mask knobs are hidden until you name the bug.", case.title));
+                    self.notice(BannerKind::Info, t!("lesson-msg-bug-case-loaded", title = case.title));
                     self.bug_case = Some(case.id.to_string());
                     if self.can_start() {
                         self.send_config();
@@ -164,7 +166,7 @@ impl WorkbenchApp {
                     if self.lessons.saved_experiment.is_none() && self.lessons.experiment_of.is_none() {
                         self.lessons.saved_experiment = Some(self.state.config.clone());
                     }
-                    self.view.note_after_reset = Some("Loaded this lesson's experiment with fresh weights. Press Start (Space) to train it.".to_string());
+                    self.view.note_after_reset = Some(t!("lesson-msg-lesson-loaded"));
                     self.lessons.experiment_of = self.lessons.lesson().map(|l| l.id.clone());
                     self.run_lesson_config(start, None);
                 }
@@ -172,7 +174,7 @@ impl WorkbenchApp {
             AppAction::RestoreExperiment => {
                 if let Some(saved) = self.lessons.saved_experiment.take() {
                     self.edit(|c| *c = saved);
-                    self.notice(BannerKind::Info, "your experiment is back".into());
+                    self.notice(BannerKind::Info, t!("lesson-msg-restored"));
                 }
             }
             AppAction::LessonTry(line) => {
@@ -197,14 +199,14 @@ impl WorkbenchApp {
                             let diff = crate::lessons::config_diff(&self.state.config, &config);
                             self.lessons.last_diff = Some(((id, line), diff));
                             let note = match block.steps {
-                                Some(1) => format!("“{}”: the changed model starts from fresh weights and trains one step.", block.label),
-                                Some(steps) => format!("“{}”: the changed model starts from fresh weights and trains {steps} steps.", block.label),
-                                None => format!("“{}”: the model changed and starts from fresh weights. Press Start (Space) to train it.", block.label),
+                                Some(1) => t!("lesson-msg-try-one-step", label = block.label.as_str()),
+                                Some(steps) => t!("lesson-msg-try-steps", label = block.label.as_str(), steps = steps),
+                                None => t!("lesson-msg-try-no-steps", label = block.label.as_str()),
                             };
                             self.view.note_after_reset = Some(note);
                             self.run_lesson_config(config, block.steps);
                         }
-                        Err(err) => self.notice(BannerKind::Error, format!("this button's change does not apply: {err}")),
+                        Err(err) => self.notice(BannerKind::Error, t!("lesson-msg-try-failed", error = err.to_string())),
                     }
                 }
             }
@@ -231,7 +233,7 @@ impl WorkbenchApp {
         self.state.probe_text.clear();
         self.checked = Checked::of(&self.state.config);
         if !self.can_start() {
-            return self.notice(BannerKind::Error, "the lesson's experiment is not valid here; see the model editor".into());
+            return self.notice(BannerKind::Error, t!("lesson-msg-lesson-invalid"));
         }
         self.send_config();
         self.trainer.send(TrainCommand::Reset);
@@ -242,8 +244,8 @@ impl WorkbenchApp {
 
     pub fn add_lesson_pack(&mut self, path: &Path) {
         match self.lessons.add_pack(path) {
-            Ok((count, errors)) if errors.is_empty() => self.notice(BannerKind::Info, format!("added {count} lessons from {}", path.display())),
-            Ok((count, errors)) => self.notice(BannerKind::Warning, format!("added {count} lessons from {}; {} could not be read: {}", path.display(), errors.len(), errors.join("; "))),
+            Ok((count, errors)) if errors.is_empty() => self.notice(BannerKind::Info, t!("lesson-msg-pack-added", count = count, path = path.display().to_string())),
+            Ok((count, errors)) => self.notice(BannerKind::Warning, t!("lesson-msg-pack-partly", count = count, path = path.display().to_string(), failed = errors.len(), errors = errors.join("; "))),
             Err(err) => self.notice(BannerKind::Error, err),
         }
     }
@@ -300,17 +302,13 @@ impl WorkbenchApp {
             return;
         }
         egui::Modal::new(egui::Id::unique("confirm_apply")).show(ctx, |ui| {
-            ui.heading("Start from fresh weights?");
-            ui.label(format!(
-                "This change alters the shape of some weights, so the model trained for {} steps cannot keep them. \
-                 Apply it and start from fresh weights?",
-                self.view.step
-            ));
+            ui.heading(t!("lesson-confirm-title"));
+            ui.label(t!("lesson-confirm-text", steps = self.view.step));
             ui.horizontal(|ui| {
-                if ui.button("Apply and reset").clicked() {
+                if ui.button(t!("lesson-confirm-apply")).clicked() {
                     actions.push(AppAction::ConfirmApply);
                 }
-                if ui.button("Keep training the current model").clicked() {
+                if ui.button(t!("lesson-confirm-keep")).clicked() {
                     actions.push(AppAction::CancelApply);
                 }
             });

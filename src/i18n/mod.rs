@@ -1,10 +1,12 @@
 //! Every string the interface shows goes through here: Fluent messages in
-//! `assets/i18n/en.ftl` and `assets/i18n/zh.ftl`, looked up by key in the current
+//! `assets/i18n/en/*.ftl` and `assets/i18n/zh/*.ftl`, looked up by key in the current
 //! language, falling back to English (and to the key itself, which a test forbids).
 //!
 //! `t!("top-start")` or `t!("gen-summary", step = 12, speedup = "3.1")`.
 //! The language is process-wide: the window switches it at once from the menu,
 //! the CLI sets it from `--lang`.
+
+pub mod glossary;
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -59,12 +61,29 @@ impl Lang {
             .map_or(Lang::En, |locale| Lang::from_locale(&locale))
     }
 
-    /// The Fluent source of this language.
-    pub fn source(self) -> &'static str {
+    /// The Fluent files of this language (one per area of the interface).
+    pub fn sources(self) -> [&'static str; 5] {
         match self {
-            Lang::En => include_str!("../../assets/i18n/en.ftl"),
-            Lang::Zh => include_str!("../../assets/i18n/zh.ftl"),
+            Lang::En => [
+                include_str!("../../assets/i18n/en/app.ftl"),
+                include_str!("../../assets/i18n/en/lesson.ftl"),
+                include_str!("../../assets/i18n/en/editor.ftl"),
+                include_str!("../../assets/i18n/en/views.ftl"),
+                include_str!("../../assets/i18n/en/messages.ftl"),
+            ],
+            Lang::Zh => [
+                include_str!("../../assets/i18n/zh/app.ftl"),
+                include_str!("../../assets/i18n/zh/lesson.ftl"),
+                include_str!("../../assets/i18n/zh/editor.ftl"),
+                include_str!("../../assets/i18n/zh/views.ftl"),
+                include_str!("../../assets/i18n/zh/messages.ftl"),
+            ],
         }
+    }
+
+    /// The whole Fluent source of this language.
+    pub fn source(self) -> String {
+        self.sources().join("\n")
     }
 }
 
@@ -91,7 +110,7 @@ fn build_bundle(lang: Lang) -> FluentBundle<FluentResource> {
     // No Unicode isolation marks around arguments: egui would draw them as boxes.
     bundle.set_use_isolating(false);
     // A syntax error in a shipped file is caught by a test; here the good entries still load.
-    let resource = FluentResource::try_new(lang.source().to_string()).unwrap_or_else(|(partial, _)| partial);
+    let resource = FluentResource::try_new(lang.source()).unwrap_or_else(|(partial, _)| partial);
     bundle.add_resource_overriding(resource);
     bundle
 }
@@ -148,8 +167,10 @@ mod tests {
     #[test]
     fn both_languages_parse_and_have_the_same_keys() {
         for lang in Lang::ALL {
-            if let Err((_, errors)) = FluentResource::try_new(lang.source().to_string()) {
-                panic!("{}.ftl has syntax errors: {errors:?}", lang.code());
+            for (i, source) in lang.sources().iter().enumerate() {
+                if let Err((_, errors)) = FluentResource::try_new(source.to_string()) {
+                    panic!("file {i} of assets/i18n/{}/ has syntax errors: {errors:?}", lang.code());
+                }
             }
         }
         let (en, zh) = (keys(Lang::En), keys(Lang::Zh));

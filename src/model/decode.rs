@@ -51,7 +51,7 @@ impl Transformer {
             if let Some(why) = why {
                 return Err(format!(
                     "layer {index} {why}, so a cache of earlier keys and values would not give the same result \
-                     (generate without the cache)"
+                     (write without the cache)"
                 ));
             }
         }

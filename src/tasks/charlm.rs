@@ -34,12 +34,7 @@ impl CharLmTask {
         let text = match builtin_corpus(corpus) {
             Some(text) => text,
             None => {
-                owned = std::fs::read_to_string(corpus).map_err(|e| TaskError::Corpus {
-                    path: corpus.to_string(),
-                    why: format!(
-                        "{e} (use \"english\", \"chinese\", \"english_large\", \"chinese_large\" or the path of a UTF-8 text file)"
-                    ),
-                })?;
+                owned = read_text_file(corpus)?;
                 &owned
             }
         };
@@ -75,6 +70,23 @@ impl CharLmTask {
             vocab: Vocab::new(labels).char_level(),
         })
     }
+}
+
+/// A learner's text file, with a reason in words when it is not usable text.
+fn read_text_file(path: &str) -> Result<String, TaskError> {
+    let fail = |why: String| TaskError::Corpus { path: path.to_string(), why };
+    let bytes = std::fs::read(path).map_err(|e| {
+        fail(format!("{e} (use \"english\", \"chinese\", \"english_large\", \"chinese_large\" or the path of a UTF-8 text file)"))
+    })?;
+    if bytes.is_empty() {
+        return Err(fail("is empty; choose a file with text in it".to_string()));
+    }
+    if bytes.contains(&0) {
+        return Err(fail("looks like a binary file (it contains zero bytes), not text; choose a .txt file".to_string()));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        fail(format!("is not UTF-8 text (invalid byte at position {}); save it as UTF-8 and try again", e.utf8_error().valid_up_to()))
+    })
 }
 
 impl Task for CharLmTask {
@@ -132,5 +144,20 @@ mod tests {
         assert!(err.contains("tiny.txt") && err.contains("characters"), "{err}");
         let err = CharLmTask::load("/no/such/file.txt", 8).err().unwrap().to_string();
         assert!(err.contains("/no/such/file.txt"), "{err}");
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, bytes: &[u8]| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, bytes).unwrap();
+            path.to_str().unwrap().to_string()
+        };
+        let cases = [
+            (write("empty.txt", b""), "is empty"),
+            (write("image.png", &[0x89, b'P', b'N', b'G', 0, 0, 0, 13]), "binary"),
+            (write("latin1.txt", &[b'c', b'a', b'f', 0xe9, b' ', b'x']), "not UTF-8"),
+        ];
+        for (path, why) in cases {
+            let err = CharLmTask::load(&path, 8).err().unwrap().to_string();
+            assert!(err.contains(&path) && err.contains(why), "{err}");
+        }
     }
 }

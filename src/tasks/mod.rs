@@ -111,7 +111,8 @@ pub struct TaskConfig {
     /// the modulus for mod_add, nouns for word_order. Unused by brackets and char_lm.
     pub symbols: usize,
     /// Corpus of char_lm: "english", "chinese" (a few KB), "english_large",
-    /// "chinese_large" (over 100 KB), or a path to a UTF-8 text file.
+    /// "chinese_large" (over 100 KB), or a path to a UTF-8 text file. For
+    /// word_order, "chinese" picks the Chinese words (猫 追 狗). Unused otherwise.
     pub corpus: String,
     /// Which side padding goes on, for tasks with variable length (brackets).
     pub pad_side: PadSide,
@@ -175,7 +176,7 @@ impl TaskConfig {
             }
             TaskKind::ModAdd => Box::new(modadd::ModAddTask::new(self.symbols)),
             TaskKind::Brackets => Box::new(brackets::BracketsTask::new(self.length, self.pad_side)),
-            TaskKind::WordOrder => Box::new(word_order::WordOrderTask::new(self.symbols)),
+            TaskKind::WordOrder => Box::new(word_order::WordOrderTask::new(self.symbols, word_order::Words::from_corpus(&self.corpus))),
             TaskKind::CharLm => Box::new(charlm::CharLmTask::load(&self.corpus, self.length)?),
         })
     }
@@ -187,15 +188,7 @@ impl TaskConfig {
                 why,
             })
         };
-        let (min_len, max_len, min_sym, max_sym) = match self.kind {
-            TaskKind::Copy | TaskKind::Reverse | TaskKind::Sort => (1, 256, 2, 256),
-            TaskKind::Lookup => (1, 64, 2, 26),
-            TaskKind::Induction => (2, 256, 2, 256),
-            TaskKind::ModAdd => (0, usize::MAX, 2, 97),
-            TaskKind::Brackets => (2, 256, 0, usize::MAX),
-            TaskKind::WordOrder => (0, usize::MAX, 2, word_order::NOUNS.len()),
-            TaskKind::CharLm => (2, 1024, 0, usize::MAX),
-        };
+        let (min_len, max_len, min_sym, max_sym) = self.kind.size_bounds();
         if self.length < min_len || self.length > max_len {
             return bad(
                 "task.length",
@@ -224,6 +217,22 @@ impl TaskConfig {
             );
         }
         Ok(())
+    }
+}
+
+impl TaskKind {
+    /// (shortest, longest) `task.length` and (fewest, most) `task.symbols` this
+    /// task takes; a knob the task does not use spans 0..usize::MAX.
+    pub fn size_bounds(self) -> (usize, usize, usize, usize) {
+        match self {
+            TaskKind::Copy | TaskKind::Reverse | TaskKind::Sort => (1, 256, 2, 256),
+            TaskKind::Lookup => (1, 64, 2, 26),
+            TaskKind::Induction => (2, 256, 2, 256),
+            TaskKind::ModAdd => (0, usize::MAX, 2, 97),
+            TaskKind::Brackets => (2, 256, 0, usize::MAX),
+            TaskKind::WordOrder => (0, usize::MAX, 2, word_order::NOUNS.len()),
+            TaskKind::CharLm => (2, 1024, 0, usize::MAX),
+        }
     }
 }
 

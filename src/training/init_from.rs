@@ -8,7 +8,6 @@
 //! position rows are copied as far as both models reach.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 use burn::module::Param;
 use burn::tensor::{Device, Tensor, TensorData};
@@ -22,8 +21,8 @@ use crate::tasks::Vocab;
 /// What starting from trained weights kept.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InitReport {
-    /// The run folder the weights came from.
-    pub from: PathBuf,
+    /// Where the weights came from, as `init_from` names it.
+    pub from: String,
     /// Parameters copied whole.
     pub kept: usize,
     /// Parameters that start fresh (shape or path differ).
@@ -42,8 +41,8 @@ impl InitReport {
             format!("{} weights ({} start fresh: {})", self.kept, self.fresh.len(), self.fresh.join(", "))
         };
         format!(
-            "started from {}: kept {fresh}; {} of this task's tokens were known to it, {} are new",
-            self.from.display(),
+            "started from {}: kept {fresh}; {} of this task's tokens (characters) were known to it, {} are new",
+            self.from,
             self.tokens_known,
             self.tokens_new
         )
@@ -101,7 +100,7 @@ pub fn start_from(from: &str, vocab: &Vocab, fresh: Transformer, device: &Device
         ));
     }
     let tokens_known = rows.iter().filter(|r| r.is_some()).count();
-    let report = InitReport { from: dir, kept, fresh, tokens_known, tokens_new: vocab.len() - tokens_known };
+    let report = InitReport { from: from.to_string(), kept, fresh, tokens_known, tokens_new: vocab.len() - tokens_known };
     Ok((model, report))
 }
 

@@ -145,8 +145,15 @@ impl Worker {
             seq_len: session.task().seq_len(),
             vocab: session.task().vocab().labels().to_vec(),
         });
+        let mut session = session;
         if let Some(report) = session.init_report() {
             self.emit(TrainEvent::Note { message: report.describe() });
+            // Trained weights are worth measuring before any step: the held-out
+            // numbers at step 0 show what the start brings.
+            if session.step_count() == 0 {
+                let eval = session.evaluate();
+                self.emit(TrainEvent::Eval(eval));
+            }
         }
         let snapshot = session.attention_snapshot();
         self.session = Some(session);

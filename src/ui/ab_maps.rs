@@ -4,7 +4,8 @@
 
 use eframe::egui;
 
-use super::heatmap::{HeatmapView, fit_cell};
+use super::heatmap::{HeatmapView, LABEL_SPACE};
+use crate::t;
 use crate::training::AttentionSnapshot;
 
 /// The layer and head being compared (kept per comparison in egui's memory).
@@ -20,14 +21,14 @@ pub fn ab_maps_ui(ui: &mut egui::Ui, id: egui::Id, a: &AttentionSnapshot, b: &At
     let mut choice: Choice = ui.data(|d| d.get_temp(id)).unwrap_or_default();
     let heads = |s: &AttentionSnapshot, l: usize| s.layers.get(l).and_then(|m| m.as_ref()).map_or(0, Vec::len);
     ui.horizontal(|ui| {
-        ui.label("layer");
+        ui.label(t!("lesson-ab-layer"));
         egui::ComboBox::from_id_salt(id.with("layer")).selected_text(choice.layer.to_string()).show_ui(ui, |ui| {
             for l in 0..layers {
                 ui.selectable_value(&mut choice.layer, l, l.to_string());
             }
         });
         let most = heads(a, choice.layer).max(heads(b, choice.layer));
-        ui.label("head");
+        ui.label(t!("lesson-ab-head"));
         egui::ComboBox::from_id_salt(id.with("head")).selected_text(choice.head.to_string()).show_ui(ui, |ui| {
             for h in 0..most.max(1) {
                 ui.selectable_value(&mut choice.head, h, h.to_string());
@@ -39,36 +40,46 @@ pub fn ab_maps_ui(ui: &mut egui::Ui, id: egui::Id, a: &AttentionSnapshot, b: &At
     let keep = |s: &AttentionSnapshot| s.masks.get(choice.layer).cloned().flatten();
     let (map_a, map_b) = (map(a), map(b));
     let seq = a.tokens.len();
-    let cell = fit_cell(ui.available_width(), 400.0, 3, 1, seq, 3.0, 14.0);
-    ui.horizontal_wrapped(|ui| {
+    // Three maps side by side, each with its own label margin, sized from the width
+    // there is and never the other way round: a panel that grew to fit its maps
+    // would offer more width on the next frame and grow again.
+    let width = ui.available_width();
+    let labels = width / 3.0 - 16.0 - LABEL_SPACE >= 8.0 * seq as f32;
+    let margin = if labels { LABEL_SPACE } else { 0.0 };
+    let cell = ((width / 3.0 - 16.0 - margin) / seq.max(1) as f32).clamp(1.0, 14.0);
+    let column = cell * seq as f32 + margin;
+    ui.horizontal_top(|ui| {
         for (name, snapshot, weights) in [(names[0], a, &map_a), (names[1], b, &map_b)] {
             ui.vertical(|ui| {
+                ui.set_max_width(column);
                 ui.label(name);
                 match weights {
                     Some(w) => {
                         let keep = keep(snapshot);
-                        HeatmapView::plain(w, keep.as_deref(), &snapshot.tokens, cell, true).ui(ui);
+                        HeatmapView::plain(w, keep.as_deref(), &snapshot.tokens, cell, labels).ui(ui);
                     }
                     None => {
-                        ui.weak(format!("no head {} in layer {}", choice.head, choice.layer));
+                        ui.weak(t!("lesson-ab-no-head", head = choice.head, layer = choice.layer));
                     }
                 }
             });
         }
         ui.vertical(|ui| {
+            ui.set_max_width(column.max(120.0));
             ui.label(format!("{} − {}", names[1], names[0]));
             match (&map_a, &map_b) {
                 (Some(wa), Some(wb)) if b.tokens == a.tokens && wa.len() == wb.len() => {
                     let diff: Vec<f32> = wa.iter().zip(wb).map(|(x, y)| y - x).collect();
                     let largest = diff.iter().fold(0.0f32, |m, d| m.max(d.abs()));
-                    HeatmapView { difference: true, ..HeatmapView::plain(&diff, None, &a.tokens, cell, true) }.ui(ui);
-                    ui.weak(format!("largest change {largest:.2}; red: {} attends more", names[1]));
+                    HeatmapView { difference: true, ..HeatmapView::plain(&diff, None, &a.tokens, cell, labels) }.ui(ui);
+                    let mean = diff.iter().map(|d| d.abs()).sum::<f32>() / diff.len().max(1) as f32;
+                    ui.weak(t!("lesson-ab-largest-change", largest = format!("{largest:.2}"), mean = format!("{mean:.3}"), name = names[1]));
                 }
                 (Some(_), Some(_)) => {
-                    ui.weak("the two runs looked at different probe sequences, so cells do not line up");
+                    ui.weak(t!("lesson-ab-different-probes"));
                 }
                 _ => {
-                    ui.weak("one run has no such head");
+                    ui.weak(t!("lesson-ab-missing-head"));
                 }
             }
         });

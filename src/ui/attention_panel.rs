@@ -4,6 +4,7 @@
 use eframe::egui;
 
 use super::heatmap::{HeatmapView, legend_ui};
+use crate::t;
 use crate::training::AttentionSnapshot;
 
 /// What the panel asks the app to do.
@@ -29,19 +30,16 @@ impl AttentionPanel {
         // The central area this panel fills: the enlarged map stays inside it.
         let area = ui.max_rect();
         ui.horizontal(|ui| {
-            ui.heading("Attention");
-            ui.label("probe:");
+            ui.heading(t!("views-attention-heading"));
+            ui.label(t!("views-attention-probe"));
             let edit = ui.add(
                 egui::TextEdit::singleline(probe_text)
-                    .hint_text("tokens, then Enter")
+                    .hint_text(t!("views-attention-probe-hint"))
                     .desired_width(260.0),
             );
-            edit.clone().on_hover_text(
-                "The sequence the maps are drawn for. Type tokens of the task's vocabulary \
-                 (characters for char_lm) and press Enter; leave empty for the task's own example.",
-            );
+            edit.clone().on_hover_text(t!("views-attention-probe-tip"));
             let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            if entered || ui.button("Show").on_hover_text("Draw the maps for this probe").clicked() {
+            if entered || ui.button(t!("views-attention-show")).on_hover_text(t!("views-attention-show-tip")).clicked() {
                 action = Some(AttentionAction::SetProbe(probe_text.clone()));
             }
         });
@@ -49,14 +47,11 @@ impl AttentionPanel {
             ui.colored_label(ui.visuals().error_fg_color, error);
         }
         let Some(snapshot) = snapshot else {
-            ui.label("The maps appear when the model is ready.");
+            ui.label(t!("views-attention-not-ready"));
             return action;
         };
         legend_ui(ui);
-        ui.label(format!(
-            "rows: queries · columns: keys · step {} · click a map to enlarge",
-            snapshot.step
-        ));
+        ui.label(t!("views-attention-caption", step = snapshot.step));
         let seq = snapshot.tokens.len();
         let heads_max = snapshot.layers.iter().flatten().map(Vec::len).max().unwrap_or(1);
         // Layers without attention take one line, not a row of maps.
@@ -67,18 +62,18 @@ impl AttentionPanel {
             for (layer, maps) in snapshot.layers.iter().enumerate() {
                 ui.horizontal(|ui| {
                     let Some(maps) = maps else {
-                        ui.label(format!("layer {layer}"));
-                        ui.label("attention off");
+                        ui.label(t!("views-attention-layer", layer = layer));
+                        ui.label(t!("views-attention-off"));
                         return;
                     };
                     ui.vertical(|ui| {
                         ui.add_space(cell * seq as f32 / 2.0);
-                        ui.label(format!("layer {layer}"));
+                        ui.label(t!("views-attention-layer", layer = layer));
                     });
                     let keep = snapshot.masks.get(layer).and_then(|m| m.as_deref());
                     for (head, weights) in maps.iter().enumerate() {
                         ui.vertical(|ui| {
-                            ui.label(format!("head {head}"));
+                            ui.label(t!("views-attention-head", head = head));
                             // Many small maps: axis labels on the first of each row, where they fit.
                             let labels = head == 0 || cell >= 10.0;
                             if !labels {
@@ -110,7 +105,7 @@ impl AttentionPanel {
             return;
         };
         let mut open = true;
-        egui::Window::new(format!("Layer {layer}, head {head}"))
+        egui::Window::new(t!("views-attention-window", layer = layer, head = head))
             .open(&mut open)
             // Inside the central area: never over the top bar or the lesson.
             .constrain_to(area)
@@ -125,7 +120,7 @@ impl AttentionPanel {
                 if let Some(h) = hover {
                     response.on_hover_text(cell_text(snapshot, layer, head, h.query, h.key));
                 }
-                ui.label(format!("predicted next tokens: {}", snapshot.predictions.join(" ")));
+                ui.label(t!("views-attention-predictions", tokens = snapshot.predictions.join(" ")));
             });
         if !open {
             self.enlarged = None;
@@ -140,9 +135,10 @@ pub fn cell_text(snapshot: &AttentionSnapshot, layer: usize, head: usize, query:
     let visible = snapshot.masks[layer].as_ref().is_none_or(|m| m[query * seq + key]);
     let q = &snapshot.tokens[query];
     let k = &snapshot.tokens[key];
+    let weight = format!("{weight:.3}");
     if visible {
-        format!("query {query} \"{q}\" looks at key {key} \"{k}\"\nweight {weight:.3}")
+        t!("views-attention-cell", query = query, q = q.as_str(), key = key, k = k.as_str(), weight = weight)
     } else {
-        format!("query {query} \"{q}\" looks at key {key} \"{k}\"\nmasked: this query cannot see this key (weight {weight:.3})")
+        t!("views-attention-cell-masked", query = query, q = q.as_str(), key = key, k = k.as_str(), weight = weight)
     }
 }

@@ -5,6 +5,7 @@ use eframe::egui;
 
 use crate::app::actions::AppAction;
 use crate::app::run_view::{Banner, BannerKind};
+use crate::t;
 
 /// Height of the strip in points.
 pub const STRIP_HEIGHT: f32 = 26.0;
@@ -25,7 +26,7 @@ pub fn status_strip_ui(ui: &mut egui::Ui, banner: Option<&Banner>, idle_hint: &s
     egui::Frame::new().fill(fill).inner_margin(egui::Margin::symmetric(6, 2)).corner_radius(4.0).show(ui, |ui| {
         ui.horizontal(|ui| {
             ui.set_width(ui.available_width());
-            if ui.small_button("Dismiss").clicked() {
+            if ui.small_button(t!("lesson-banner-dismiss")).clicked() {
                 actions.push(AppAction::DismissBanner);
             }
             let text = egui::RichText::new(format!("{icon} {}", banner.text)).color(egui::Color32::WHITE);

@@ -8,6 +8,7 @@ use eframe::egui;
 
 use crate::app::actions::AppAction;
 use crate::bughunt::{Bug, BugCase};
+use crate::t;
 
 #[derive(Default)]
 pub struct BugHuntPanel {
@@ -26,8 +27,8 @@ impl BugHuntPanel {
 
     /// `solved` holds the ids of the cases the learner named right (remembered).
     pub fn ui(&mut self, ui: &mut egui::Ui, cases: &[BugCase], solved: &mut BTreeSet<String>, actions: &mut Vec<AppAction>) {
-        ui.heading("Bug hunt");
-        ui.label("Each experiment hides one bug. Load it, train it, find the symptom with the panels, then name the bug.");
+        ui.heading(t!("views-bug-heading"));
+        ui.label(t!("views-bug-intro"));
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
                 ui.set_width((ui.available_width() * 0.3).clamp(150.0, 230.0));
@@ -39,19 +40,19 @@ impl BugHuntPanel {
                         self.feedback = None;
                     }
                 }
-                ui.label(format!("{} of {} solved", solved.len(), cases.len()));
+                ui.label(t!("views-bug-solved", solved = solved.len(), total = cases.len()));
             });
             ui.separator();
             let Some(case) = cases.get(self.selected) else { return };
             ui.vertical(|ui| {
                 ui.strong(case.title);
-                ui.label(format!("Symptom: {}", case.symptom));
-                ui.label(format!("Where to look: {}", case.where_to_look));
-                if ui.button("Load this experiment").on_hover_text("Replace the edited experiment with this one (Ctrl+Z brings yours back)").clicked() {
+                ui.label(t!("views-bug-symptom", symptom = case.symptom));
+                ui.label(t!("views-bug-where", where_to_look = case.where_to_look));
+                if ui.button(t!("views-bug-load")).on_hover_text(t!("views-bug-load-tip")).clicked() {
                     actions.push(AppAction::LoadBugCase(case.id.to_string()));
                 }
                 ui.add_space(8.0);
-                ui.label("What is the bug?");
+                ui.label(t!("views-bug-question"));
                 ui.horizontal(|ui| {
                     // Fit the space left, so the Check button stays on screen at any width.
                     let width = (ui.available_width() - 70.0).clamp(140.0, 380.0);
@@ -60,13 +61,13 @@ impl BugHuntPanel {
                         // Tall enough to list every bug without scrolling inside the popup.
                         .height(24.0 * (Bug::ALL.len() + 1) as f32)
                         .truncate()
-                        .selected_text(self.guess.map_or("choose…", Bug::name))
+                        .selected_text(self.guess.map_or_else(|| t!("views-bug-choose"), |bug| bug.name().to_string()))
                         .show_ui(ui, |ui| {
                             for bug in Bug::ALL {
                                 ui.selectable_value(&mut self.guess, Some(bug), bug.name());
                             }
                         });
-                    if ui.add_enabled(self.guess.is_some(), egui::Button::new("Check")).clicked() {
+                    if ui.add_enabled(self.guess.is_some(), egui::Button::new(t!("views-bug-check"))).clicked() {
                         let right = self.guess == Some(case.bug);
                         self.feedback = Some(right);
                         if right {
@@ -76,18 +77,18 @@ impl BugHuntPanel {
                 });
                 match self.feedback {
                     Some(true) => {
-                        ui.colored_label(egui::Color32::from_rgb(90, 200, 120), "✔ Right.");
+                        ui.colored_label(egui::Color32::from_rgb(90, 200, 120), t!("views-bug-right"));
                         ui.label(case.explanation);
                     }
                     Some(false) => {
-                        ui.colored_label(ui.visuals().warn_fg_color, "Not this one. Look again at the symptom with the suggested panel.");
+                        ui.colored_label(ui.visuals().warn_fg_color, t!("views-bug-wrong"));
                     }
                     None => {}
                 }
                 if self.feedback != Some(true) {
                     if self.revealed.contains(case.id) {
-                        ui.label(format!("Answer: {}. {}", case.bug.name(), case.explanation));
-                    } else if ui.button("Reveal the answer").clicked() {
+                        ui.label(t!("views-bug-answer", bug = case.bug.name(), explanation = case.explanation));
+                    } else if ui.button(t!("views-bug-reveal")).clicked() {
                         self.revealed.insert(case.id);
                     }
                 }

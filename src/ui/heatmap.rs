@@ -5,6 +5,7 @@
 use eframe::egui::{self, Color32, Pos2, Rect, Sense, Stroke, Vec2};
 
 use super::colormap::{MASKED, diverging, viridis};
+use crate::t;
 
 pub struct HeatmapView<'a> {
     /// `seq × seq` row-major weights.
@@ -167,7 +168,7 @@ pub fn fit_cell(width: f32, height: f32, count: usize, rows: usize, seq: usize, 
 /// The colour bar: 0 to 1 and the masked swatch.
 pub fn legend_ui(ui: &mut egui::Ui) {
     ui.horizontal(|ui| {
-        ui.label("weight 0");
+        ui.label(t!("views-legend-weight-zero"));
         let (rect, _) = ui.allocate_exact_size(Vec2::new(140.0, 12.0), Sense::hover());
         let painter = ui.painter_at(rect);
         let steps = 70;
@@ -185,7 +186,7 @@ pub fn legend_ui(ui: &mut egui::Ui) {
         let (swatch, _) = ui.allocate_exact_size(Vec2::splat(12.0), Sense::hover());
         ui.painter().rect_filled(swatch, 0.0, MASKED);
         ui.painter().line_segment([swatch.left_bottom(), swatch.right_top()], Stroke::new(1.0, Color32::from_gray(160)));
-        ui.label("masked (cannot be seen)");
+        ui.label(t!("views-legend-masked"));
     });
 }
 

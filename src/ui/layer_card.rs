@@ -3,6 +3,8 @@
 
 use eframe::egui;
 
+use crate::t;
+
 use super::knob_help as help;
 use super::knob_row::{choice_row, widget_row};
 use crate::config::{Activation, AttentionKind, ConfigProblem, LayerConfig, MaskApplication, MaskKind, MaskReading, NormPlacement, PaddingMask};
@@ -16,8 +18,8 @@ pub enum CardAction {
     MoveDown,
 }
 
-const HIDDEN_FOR_BUG_HUNT: &str =
-    "The bug-hunt case you loaded plants its bug in one of these knobs. Find it with the panels; the knobs show again once you name the bug or reveal the answer.";
+/// The key of the tooltip on a knob hidden for the bug hunt.
+const HIDDEN_FOR_BUG_HUNT: &str = "editor-hidden-for-bug-hunt-tip";
 
 pub fn layer_card_ui(
     ui: &mut egui::Ui,
@@ -31,18 +33,18 @@ pub fn layer_card_ui(
     let mut action = None;
     egui::Frame::group(ui.style()).show(ui, |ui| {
         ui.horizontal(|ui| {
-            ui.strong(format!("Layer {index}"));
+            ui.strong(t!("editor-layer", index = index));
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.add_enabled(count > 1, egui::Button::new("✖")).on_hover_text("Remove this layer").clicked() {
+                if ui.add_enabled(count > 1, egui::Button::new("✖")).on_hover_text(t!("editor-remove-layer-tip")).clicked() {
                     action = Some(CardAction::Remove);
                 }
-                if ui.button("copy").on_hover_text("Duplicate this layer (the copy goes below it)").clicked() {
+                if ui.button(t!("editor-copy")).on_hover_text(t!("editor-copy-tip")).clicked() {
                     action = Some(CardAction::Duplicate);
                 }
-                if ui.add_enabled(index + 1 < count, egui::Button::new("⬇")).on_hover_text("Move this layer down").clicked() {
+                if ui.add_enabled(index + 1 < count, egui::Button::new("⬇")).on_hover_text(t!("editor-move-down-tip")).clicked() {
                     action = Some(CardAction::MoveDown);
                 }
-                if ui.add_enabled(index > 0, egui::Button::new("⬆")).on_hover_text("Move this layer up").clicked() {
+                if ui.add_enabled(index > 0, egui::Button::new("⬆")).on_hover_text(t!("editor-move-up-tip")).clicked() {
                     action = Some(CardAction::MoveUp);
                 }
             });
@@ -52,77 +54,77 @@ pub fn layer_card_ui(
             problems.iter().find(|p| p.knob == knob).copied()
         };
         egui::Grid::new(("layer_grid", index)).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
-            widget_row(ui, "attention", help::ATTENTION, egui::Checkbox::new(&mut layer.attention, "on"));
+            widget_row(ui, &t!("editor-attention"), &help::text(help::ATTENTION), egui::Checkbox::new(&mut layer.attention, t!("editor-on")));
             if layer.attention {
-                let label = ui.label("heads").on_hover_text(help::HEADS);
+                let label = ui.label(t!("editor-heads")).on_hover_text(help::text(help::HEADS));
                 ui.horizontal(|ui| {
-                    ui.add(egui::DragValue::new(&mut layer.heads).range(1..=64)).labelled_by(label.id).on_hover_text(help::HEADS);
+                    ui.add(egui::DragValue::new(&mut layer.heads).range(1..=64)).labelled_by(label.id).on_hover_text(help::text(help::HEADS));
                     if d_model > 0 && layer.heads > 0 && d_model.is_multiple_of(layer.heads) {
                         ui.weak(format!("d_k = {}", d_model / layer.heads));
                     }
                 });
                 ui.end_row();
                 inline_problem(ui, problem_for("heads"));
-                choice_row(ui, "kind", help::ATTENTION_KIND, &mut layer.attention_kind, &[
+                choice_row(ui, &t!("editor-kind"), &help::text(help::ATTENTION_KIND), &mut layer.attention_kind, &[
                     (AttentionKind::Softmax, "softmax"),
-                    (AttentionKind::UniformAverage, "uniform average"),
+                    (AttentionKind::UniformAverage, t!("editor-uniform-average").as_str()),
                 ]);
                 if hide_mask_knobs {
                     // A planted bug must be found with the panels, not read off the editor.
-                    for name in ["scale by 1/√d_k", "mask"] {
-                        hidden_row(ui, name);
+                    for name in [t!("editor-scale"), t!("editor-mask")] {
+                        hidden_row(ui, &name);
                     }
                 } else {
-                    widget_row(ui, "scale by 1/√d_k", help::SCALE, egui::Checkbox::new(&mut layer.scale, "on"));
-                    choice_row(ui, "mask", help::MASK, &mut layer.mask, &[
-                        (MaskKind::Causal, "causal"),
-                        (MaskKind::Bidirectional, "bidirectional"),
-                        (MaskKind::SlidingWindow, "sliding window"),
+                    widget_row(ui, &t!("editor-scale"), &help::text(help::SCALE), egui::Checkbox::new(&mut layer.scale, t!("editor-on")));
+                    choice_row(ui, &t!("editor-mask"), &help::text(help::MASK), &mut layer.mask, &[
+                        (MaskKind::Causal, t!("editor-causal").as_str()),
+                        (MaskKind::Bidirectional, t!("editor-bidirectional").as_str()),
+                        (MaskKind::SlidingWindow, t!("editor-sliding-window").as_str()),
                     ]);
                 }
                 if layer.mask == MaskKind::SlidingWindow && !hide_mask_knobs {
-                    widget_row(ui, "window", help::WINDOW, egui::DragValue::new(&mut layer.window).range(1..=1024));
+                    widget_row(ui, &t!("editor-window"), &help::text(help::WINDOW), egui::DragValue::new(&mut layer.window).range(1..=1024));
                     inline_problem(ui, problem_for("window"));
                 }
                 ablation_row(ui, layer);
                 inline_problem(ui, problem_for("ablated_heads"));
             }
-            widget_row(ui, "feed-forward", help::FFN, egui::Checkbox::new(&mut layer.ffn, "on"));
+            widget_row(ui, &t!("editor-feed-forward"), &help::text(help::FFN), egui::Checkbox::new(&mut layer.ffn, t!("editor-on")));
             if layer.ffn {
-                widget_row(ui, "d_ff", help::D_FF, egui::DragValue::new(&mut layer.d_ff).range(1..=8192));
+                widget_row(ui, "d_ff", &help::text(help::D_FF), egui::DragValue::new(&mut layer.d_ff).range(1..=8192));
                 inline_problem(ui, problem_for("d_ff"));
-                choice_row(ui, "activation", help::ACTIVATION, &mut layer.activation, &[
+                choice_row(ui, &t!("editor-activation"), &help::text(help::ACTIVATION), &mut layer.activation, &[
                     (Activation::Relu, "ReLU"),
                     (Activation::Gelu, "GELU"),
-                    (Activation::None, "none"),
+                    (Activation::None, t!("editor-none").as_str()),
                 ]);
             }
-            widget_row(ui, "residual", help::RESIDUAL, egui::Checkbox::new(&mut layer.residual, "on"));
-            choice_row(ui, "LayerNorm", help::NORM, &mut layer.norm, &[
-                (NormPlacement::Post, "post"),
-                (NormPlacement::Pre, "pre"),
-                (NormPlacement::None, "none"),
+            widget_row(ui, &t!("editor-residual"), &help::text(help::RESIDUAL), egui::Checkbox::new(&mut layer.residual, t!("editor-on")));
+            choice_row(ui, &t!("editor-layernorm"), &help::text(help::NORM), &mut layer.norm, &[
+                (NormPlacement::Post, t!("editor-post").as_str()),
+                (NormPlacement::Pre, t!("editor-pre").as_str()),
+                (NormPlacement::None, t!("editor-none").as_str()),
             ]);
         });
         if layer.attention && hide_mask_knobs {
-            ui.weak("mask details: hidden for the bug hunt").on_hover_text(HIDDEN_FOR_BUG_HUNT);
+            ui.weak(t!("editor-mask-details-hidden")).on_hover_text(t!(HIDDEN_FOR_BUG_HUNT));
         } else if layer.attention {
-            egui::CollapsingHeader::new("mask details (for bug hunting)").id_salt(("mask_details", index)).show(ui, |ui| {
+            egui::CollapsingHeader::new(t!("editor-mask-details")).id_salt(("mask_details", index)).show(ui, |ui| {
                 egui::Grid::new(("mask_grid", index)).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
-                    choice_row(ui, "mask is read as", help::MASK_READING, &mut layer.mask_reading, &[
-                        (MaskReading::KeepIsTrue, "true = keep"),
-                        (MaskReading::MaskedIsTrue, "true = masked"),
+                    choice_row(ui, &t!("editor-mask-read-as"), &help::text(help::MASK_READING), &mut layer.mask_reading, &[
+                        (MaskReading::KeepIsTrue, t!("editor-true-keep").as_str()),
+                        (MaskReading::MaskedIsTrue, t!("editor-true-masked").as_str()),
                     ]);
-                    choice_row(ui, "mask applied by", help::MASK_APPLICATION, &mut layer.mask_application, &[
-                        (MaskApplication::FillLargeNegative, "fill with -1e9"),
-                        (MaskApplication::AddNegInfinity, "add -inf"),
-                        (MaskApplication::MultiplyAfterSoftmax, "multiply after softmax"),
+                    choice_row(ui, &t!("editor-mask-applied-by"), &help::text(help::MASK_APPLICATION), &mut layer.mask_application, &[
+                        (MaskApplication::FillLargeNegative, t!("editor-fill-large-negative").as_str()),
+                        (MaskApplication::AddNegInfinity, t!("editor-add-neg-inf").as_str()),
+                        (MaskApplication::MultiplyAfterSoftmax, t!("editor-multiply-after-softmax").as_str()),
                     ]);
-                    widget_row(ui, "diagonal offset", help::DIAGONAL_OFFSET, egui::DragValue::new(&mut layer.diagonal_offset).range(-3..=3));
-                    choice_row(ui, "padding mask on", help::PADDING_MASK, &mut layer.padding_mask, &[
-                        (PaddingMask::Keys, "keys (right)"),
-                        (PaddingMask::Queries, "queries (wrong axis)"),
-                        (PaddingMask::Off, "off"),
+                    widget_row(ui, &t!("editor-diagonal-offset"), &help::text(help::DIAGONAL_OFFSET), egui::DragValue::new(&mut layer.diagonal_offset).range(-3..=3));
+                    choice_row(ui, &t!("editor-padding-mask-on"), &help::text(help::PADDING_MASK), &mut layer.padding_mask, &[
+                        (PaddingMask::Keys, t!("editor-padding-keys").as_str()),
+                        (PaddingMask::Queries, t!("editor-padding-queries").as_str()),
+                        (PaddingMask::Off, t!("editor-off").as_str()),
                     ]);
                 });
             });
@@ -133,11 +135,11 @@ pub fn layer_card_ui(
 
 /// One checkbox per head: ticked heads have their output zeroed.
 fn ablation_row(ui: &mut egui::Ui, layer: &mut LayerConfig) {
-    ui.label("ablate heads").on_hover_text(help::ABLATE);
+    ui.label(t!("editor-ablate-heads")).on_hover_text(help::text(help::ABLATE));
     ui.horizontal_wrapped(|ui| {
         for head in 0..layer.heads.min(16) {
             let mut off = layer.ablated_heads.contains(&head);
-            let response = ui.checkbox(&mut off, format!("{head}")).on_hover_text(help::ABLATE);
+            let response = ui.checkbox(&mut off, format!("{head}")).on_hover_text(help::text(help::ABLATE));
             if response.changed() {
                 layer.ablated_heads.retain(|h| *h != head);
                 if off {
@@ -147,7 +149,7 @@ fn ablation_row(ui: &mut egui::Ui, layer: &mut LayerConfig) {
             }
         }
         if layer.heads > 16 {
-            ui.weak("(first 16 shown)");
+            ui.weak(t!("editor-first-16-shown"));
         }
     });
     ui.end_row();
@@ -156,7 +158,7 @@ fn ablation_row(ui: &mut egui::Ui, layer: &mut LayerConfig) {
 /// A knob row whose value is hidden while a bug-hunt case is unsolved.
 pub fn hidden_row(ui: &mut egui::Ui, name: &str) {
     ui.label(name);
-    ui.weak("hidden for the bug hunt").on_hover_text(HIDDEN_FOR_BUG_HUNT);
+    ui.weak(t!("editor-hidden")).on_hover_text(t!(HIDDEN_FOR_BUG_HUNT));
     ui.end_row();
 }
 
@@ -164,7 +166,7 @@ pub fn hidden_row(ui: &mut egui::Ui, name: &str) {
 pub fn inline_problem(ui: &mut egui::Ui, problem: Option<&ConfigProblem>) {
     if let Some(p) = problem {
         ui.label("");
-        ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {}\nfix: {}", p.message, p.fix));
+        ui.colored_label(ui.visuals().error_fg_color, t!("editor-problem-inline", message = p.message.as_str(), fix = p.fix.as_str()));
         ui.end_row();
     }
 }

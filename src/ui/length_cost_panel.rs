@@ -9,6 +9,7 @@ use egui_plot::{Corner, Legend, Line, LineStyle, Plot, PlotPoints, Points};
 
 use crate::config::ExperimentConfig;
 use crate::experiments::{LengthOutcome, measure_length};
+use crate::t;
 
 /// Lengths the sweep measures (the built-in corpus is long enough for 256).
 pub const LENGTHS: [usize; 5] = [16, 32, 64, 128, 256];
@@ -60,21 +61,21 @@ impl LengthCostPanel {
 
     pub fn ui(&mut self, ui: &mut egui::Ui, base: &ExperimentConfig, training: bool) {
         self.poll();
-        ui.heading("Sequence length");
-        ui.label("The model on screen, trained for a few steps of the character model at each length: the median time of one step, and the memory of the attention matrices (scores, weights and their gradients). Attention grows with n², the rest of the model with n.");
+        ui.heading(t!("views-length-heading"));
+        ui.label(t!("views-length-intro"));
         ui.horizontal(|ui| {
-            let label = if self.is_running() { "Measuring…" } else { "Measure" };
-            let tip = format!("Time {STEPS} training steps at lengths {LENGTHS:?} (batch {}); takes a few seconds", base.batch_size);
+            let label = if self.is_running() { t!("views-length-measuring") } else { t!("views-length-measure") };
+            let tip = t!("views-length-measure-tip", steps = STEPS, lengths = format!("{LENGTHS:?}"), batch = base.batch_size);
             if ui.add_enabled(!self.is_running(), egui::Button::new(label)).on_hover_text(tip).clicked() {
                 self.start(base);
             }
             if self.is_running() {
                 ui.spinner();
-                ui.label(format!("{} of {} lengths done", self.results.len(), LENGTHS.len()));
+                ui.label(t!("views-length-progress", done = self.results.len(), total = LENGTHS.len()));
                 ui.ctx().request_repaint_after(std::time::Duration::from_millis(100));
             }
             if training {
-                ui.weak("Training is running: pause it for clean timings.");
+                ui.weak(t!("views-length-training"));
             }
         });
         let measured: Vec<_> = self.results.iter().filter_map(|o| match o {
@@ -101,27 +102,27 @@ impl LengthCostPanel {
                     .width(width)
                     .height(height)
                     .legend(Legend::default().position(Corner::LeftTop))
-                    .x_axis_label("sequence length")
+                    .x_axis_label(t!("views-length-axis"))
                     .y_axis_label(y.to_string())
                     .x_axis_formatter(axis)
                     .x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 3.0, 9.0]))
                     .include_y(0.0)
                     .show(ui, |plot| {
-                        plot.line(Line::new("measured", PlotPoints::from(series(f))));
+                        plot.line(Line::new(t!("views-length-measured"), PlotPoints::from(series(f))));
                         plot.points(Points::new("", PlotPoints::from(series(f))).radius(3.0));
-                        plot.line(Line::new("∝ n² (from the first point)", PlotPoints::from(through_first(f, 2))).style(LineStyle::dashed_loose()));
+                        plot.line(Line::new(t!("views-length-quadratic"), PlotPoints::from(through_first(f, 2))).style(LineStyle::dashed_loose()));
                         if with_linear {
-                            plot.line(Line::new("∝ n (from the first point)", PlotPoints::from(through_first(f, 1))).style(LineStyle::dotted_loose()));
+                            plot.line(Line::new(t!("views-length-linear"), PlotPoints::from(through_first(f, 1))).style(LineStyle::dotted_loose()));
                         }
                     });
             };
             ui.horizontal(|ui| {
-                plot(ui, "length_step_ms", "ms per step", &|c| c.step_ms, true);
-                plot(ui, "length_attention_mib", "attention MiB", &|c| c.attention_mib, false);
+                plot(ui, "length_step_ms", &t!("views-length-ms-per-step"), &|c| c.step_ms, true);
+                plot(ui, "length_attention_mib", &t!("views-length-attention-mib"), &|c| c.attention_mib, false);
             });
         }
         egui::Grid::new("length_cost_table").striped(true).show(ui, |ui| {
-            for header in ["length", "ms per step", "× previous", "attention MiB", "total MiB"] {
+            for header in [t!("views-length-length"), t!("views-length-ms-per-step"), t!("views-length-previous"), t!("views-length-attention-mib"), t!("views-length-total-mib")] {
                 ui.strong(header);
             }
             ui.end_row();
@@ -138,7 +139,7 @@ impl LengthCostPanel {
                     }
                     LengthOutcome::Refused { length, message } => {
                         ui.label(length.to_string());
-                        ui.colored_label(ui.visuals().warn_fg_color, format!("refused: {message}"));
+                        ui.colored_label(ui.visuals().warn_fg_color, t!("views-length-refused", message = message.as_str()));
                         previous = None;
                     }
                 }

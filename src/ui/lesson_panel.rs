@@ -9,6 +9,7 @@ use egui_commonmark::{CommonMarkCache, CommonMarkViewer};
 use crate::app::actions::AppAction;
 use crate::app::lesson_runner::{ClaimState, LessonRunner};
 use crate::lessons::{LiveFacts, Segment};
+use crate::t;
 
 pub fn lesson_panel_ui(
     ui: &mut egui::Ui,
@@ -19,8 +20,8 @@ pub fn lesson_panel_ui(
     actions: &mut Vec<AppAction>,
 ) {
     let heading = ui.horizontal(|ui| {
-        let heading = ui.heading("Lessons");
-        if ui.button("Open lesson pack…").on_hover_text("Add a teacher's lessons: a folder of lesson folders, each with a lesson.md (or drop it on the window)").clicked() {
+        let heading = ui.heading(t!("lesson-heading"));
+        if ui.button(t!("lesson-open-pack")).on_hover_text(t!("lesson-open-pack-tip")).clicked() {
             actions.push(AppAction::OpenLessonPack);
         }
         heading.id
@@ -36,12 +37,12 @@ pub fn lesson_panel_ui(
         Err(e) => format!("⚠ {}", e.file),
     };
     ui.horizontal(|ui| {
-        if ui.add_enabled(runner.current > 0, egui::Button::new("◀")).on_hover_text("Previous lesson").clicked() {
+        if ui.add_enabled(runner.current > 0, egui::Button::new("◀")).on_hover_text(t!("lesson-previous")).clicked() {
             actions.push(AppAction::OpenLesson(runner.current - 1));
         }
         egui::ComboBox::from_id_salt("lesson_list")
             .width(ui.available_width() - 40.0)
-            .selected_text(if runner.lessons.is_empty() { "no lessons".to_string() } else { label(runner.current) })
+            .selected_text(if runner.lessons.is_empty() { t!("lesson-no-lessons") } else { label(runner.current) })
             .show_ui(ui, |ui| {
                 for i in 0..runner.lessons.len() {
                     if ui.selectable_label(i == runner.current, label(i)).clicked() {
@@ -51,25 +52,28 @@ pub fn lesson_panel_ui(
             })
             .response
             .labelled_by(heading);
-        if ui.add_enabled(runner.current + 1 < runner.lessons.len(), egui::Button::new("▶")).on_hover_text("Next lesson").clicked() {
+        if ui.add_enabled(runner.current + 1 < runner.lessons.len(), egui::Button::new("▶")).on_hover_text(t!("lesson-next")).clicked() {
             actions.push(AppAction::OpenLesson(runner.current + 1));
         }
     });
     if let Some(error) = runner.error() {
-        ui.colored_label(ui.visuals().error_fg_color, format!("This lesson could not be read:\n{error}"));
+        ui.colored_label(ui.visuals().error_fg_color, t!("lesson-unreadable", error = error.to_string()));
         return;
     }
     let Some(lesson) = runner.lesson() else {
-        ui.label("No lessons loaded.");
+        ui.label(t!("lesson-none-loaded"));
         return;
     };
-    ui.weak(format!("{} · about {} minutes", lesson.summary, lesson.minutes));
+    ui.weak(t!("lesson-summary", summary = lesson.summary.as_str(), minutes = lesson.minutes));
     ui.horizontal(|ui| {
-        if ui.button("Load this lesson's experiment").on_hover_text("Your current experiment is kept; restore it with the next button").clicked() {
+        if ui.button(t!("lesson-load-start")).on_hover_text(t!("lesson-load-start-tip")).clicked() {
             actions.push(AppAction::LoadLessonStart);
         }
-        if runner.saved_experiment.is_some() && ui.button("Restore my experiment").clicked() {
+        if runner.saved_experiment.is_some() && ui.button(t!("lesson-restore")).clicked() {
             actions.push(AppAction::RestoreExperiment);
+        }
+        if ui.button(t!("menu-glossary")).on_hover_text(t!("lesson-glossary-tip")).clicked() {
+            actions.push(AppAction::ShowGlossary);
         }
     });
     ui.separator();
@@ -83,16 +87,19 @@ pub fn lesson_panel_ui(
                 }
                 Segment::Try(block) => {
                     ui.add_space(4.0);
-                    let steps = block.steps.map(|s| format!(" and train {s} steps")).unwrap_or_default();
-                    if ui.button(format!("▶ Try it: {}", block.label)).on_hover_text(format!("Change the live experiment{steps}")).clicked() {
+                    let tip = match block.steps {
+                        Some(steps) => t!("lesson-try-tip-steps", steps = steps),
+                        None => t!("lesson-try-tip"),
+                    };
+                    if ui.button(t!("lesson-try", label = block.label.as_str())).on_hover_text(tip).clicked() {
                         actions.push(AppAction::LessonTry(block.line));
                     }
                     if let Some(((id, line), diff)) = &runner.last_diff
                         && *id == lesson.id
                         && *line == block.line
                     {
-                        let text = if diff.is_empty() { "nothing changed: the experiment already had these settings".to_string() } else { diff.join("\n") };
-                        ui.weak(format!("changed:\n{text}"));
+                        let text = if diff.is_empty() { t!("lesson-try-unchanged") } else { diff.join("\n") };
+                        ui.weak(t!("lesson-try-changed", text = text));
                     }
                 }
                 Segment::Check(block) => {
@@ -103,36 +110,34 @@ pub fn lesson_panel_ui(
                             ui.colored_label(egui::Color32::from_rgb(90, 200, 120), format!("✔ {}", block.label));
                         } else {
                             ui.label(format!("☐ {}", block.label));
-                            if ui.small_button("Check now").clicked() {
+                            if ui.small_button(t!("lesson-check-now")).clicked() {
                                 actions.push(AppAction::LessonCheck(block.line));
                             }
                         }
                     })
                     .response
-                    .on_hover_text(format!("Ticks by itself when {} holds on the live run", block.condition.text));
+                    .on_hover_text(t!("lesson-check-tip", condition = block.condition.text.as_str()));
                     let now = block.condition.evaluate(facts);
                     if !done && runner.runs_this_lesson() {
-                        ui.weak(format!("Waiting for {}", block.condition.waiting_for(facts)));
+                        ui.weak(t!("lesson-check-waiting", condition = block.condition.waiting_for(facts)));
                     } else if !done {
-                        ui.weak("Judged on this lesson's own runs: press one of its ▶ Try it buttons or \"Load this lesson's experiment\" first.");
+                        ui.weak(t!("lesson-check-own-runs"));
                     }
                     if !done && runner.hints_shown.contains(&(lesson.id.clone(), block.line)) && now != Some(true) {
-                        ui.colored_label(ui.visuals().warn_fg_color, format!("Not yet. {}", block.hint));
+                        ui.colored_label(ui.visuals().warn_fg_color, t!("lesson-check-hint", hint = block.hint.as_str()));
                     }
                 }
                 Segment::Claim(block) => {
                     ui.add_space(4.0);
                     egui::Frame::group(ui.style()).show(ui, |ui| {
-                        ui.strong("Claim");
+                        ui.strong(t!("lesson-claim"));
                         ui.label(&block.claim.statement);
                         let key = (lesson.id.clone(), block.line);
                         match runner.claims.get(&key) {
                             None => {
                                 let seeds = seed_list(&crate::lessons::DEFAULT_SEEDS);
-                                let verify = ui.button(format!("Verify it (seeds {seeds})"));
-                                let verify = verify.on_hover_text(format!(
-                                    "Trains both sides of the claim in the background with seeds {seeds}, the same as `lesson verify`; it must hold for each"
-                                ));
+                                let verify = ui.button(t!("lesson-claim-verify", seeds = seeds.as_str()));
+                                let verify = verify.on_hover_text(t!("lesson-claim-verify-tip", seeds = seeds.as_str()));
                                 if verify.clicked() {
                                     actions.push(AppAction::LessonVerifyClaim(block.line));
                                 }
@@ -140,32 +145,32 @@ pub fn lesson_panel_ui(
                             Some(ClaimState::Running(seeds)) => {
                                 ui.horizontal(|ui| {
                                     ui.spinner();
-                                    ui.label(format!("verifying with seeds {}…", seed_list(seeds)));
+                                    ui.label(t!("lesson-claim-verifying", seeds = seed_list(seeds)));
                                 });
                             }
                             Some(ClaimState::Done(results)) => {
                                 let seeds: Vec<u64> = results.iter().map(|r| r.seed).collect();
                                 let failing: Vec<u64> = results.iter().filter(|r| !r.passed).map(|r| r.seed).collect();
                                 if failing.is_empty() {
-                                    ui.label(format!("✔ holds with seeds {}", seed_list(&seeds)));
+                                    ui.label(t!("lesson-claim-holds", seeds = seed_list(&seeds)));
                                 } else {
-                                    ui.label(format!("✖ does not hold with seed {} (of {})", seed_list(&failing), seed_list(&seeds)));
+                                    ui.label(t!("lesson-claim-fails", failing = seed_list(&failing), seeds = seed_list(&seeds)));
                                 }
-                                ui.weak("a and b are the claim's two runs; each line gives the measured value and what it needed.");
+                                ui.weak(t!("lesson-claim-sides-note"));
                                 if let Some(first) = results.first() {
                                     claim_curves_ui(ui, first);
                                     if let (Some(a), Some(b)) = (first.maps.get("a"), first.maps.get("b")) {
-                                        egui::CollapsingHeader::new(format!("attention of a and b, seed {}", first.seed))
+                                        egui::CollapsingHeader::new(t!("lesson-claim-maps", seed = first.seed))
                                             .id_salt(("claim_maps", first.statement.as_str()))
                                             .show(ui, |ui| super::ab_maps::ab_maps_ui(ui, egui::Id::unique(("claim_maps", first.statement.as_str())), a, b, ["a", "b"]));
                                     }
                                 }
                                 for result in results {
                                     for (side, divergence) in &result.diverged {
-                                        ui.weak(format!("seed {}: side {side} {divergence}", result.seed));
+                                        ui.weak(t!("lesson-claim-diverged", seed = result.seed, side = side.as_str(), divergence = divergence.to_string()));
                                     }
                                     for c in &result.conditions {
-                                        ui.weak(format!("seed {}: {} {}", result.seed, if c.passed { "✔" } else { "✖" }, c.describe()));
+                                        ui.weak(t!("lesson-claim-condition", seed = result.seed, mark = if c.passed { "✔" } else { "✖" }, condition = c.describe()));
                                     }
                                 }
                             }
@@ -191,14 +196,14 @@ fn claim_curves_ui(ui: &mut egui::Ui, result: &crate::experiments::ClaimResult) 
     if result.curves.values().all(|c| c.len() < 2) {
         return; // one-step claims have no curve to show
     }
-    ui.weak(format!("training loss of a and b, seed {} (log scale)", result.seed));
+    ui.weak(t!("lesson-claim-curves", seed = result.seed));
     Plot::new(("claim_curves", result.statement.as_str()))
         .height(110.0)
         .legend(Legend::default())
         .allow_scroll(false)
         .allow_drag(false)
         .allow_zoom(false)
-        .x_axis_label("step")
+        .x_axis_label(t!("lesson-claim-curves-x"))
         .y_axis_formatter(|mark, _| format!("{:.2}", 10f64.powf(mark.value)).trim_end_matches('0').trim_end_matches('.').to_string())
         .show(ui, |plot| {
             for (side, curve) in &result.curves {
@@ -213,7 +218,7 @@ fn claim_curves_ui(ui: &mut egui::Ui, result: &crate::experiments::ClaimResult) 
             // A claim about a phase change marks where each side's loss fell fastest.
             for (side, _) in &result.curves {
                 if let Some(step) = result.measured.get(&format!("{side}.phase_step")).filter(|s| s.is_finite()) {
-                    plot.vline(VLine::new(format!("{side}: steepest fall"), *step).style(egui_plot::LineStyle::dashed_loose()));
+                    plot.vline(VLine::new(t!("lesson-claim-steepest-fall", side = side.as_str()), *step).style(egui_plot::LineStyle::dashed_loose()));
                 }
             }
         });

@@ -9,6 +9,7 @@ use super::heatmap::HeatmapView;
 use crate::app::actions::AppAction;
 use crate::app::inspection::inspect;
 use crate::probe::LeakReport;
+use crate::t;
 use crate::training::AttentionSnapshot;
 
 #[derive(Default)]
@@ -26,11 +27,8 @@ impl MaskInspector {
         actions: &mut Vec<AppAction>,
     ) {
         ui.horizontal(|ui| {
-            ui.heading("Mask inspector");
-            if ui.button("Probe for leaks").on_hover_text(
-                "Change the tokens after each position (and the padding tokens) and measure how much \
-                 earlier (and real) outputs move, layer by layer. A sound mask moves nothing.",
-            ).clicked() {
+            ui.heading(t!("views-mask-heading"));
+            if ui.button(t!("views-mask-probe")).on_hover_text(t!("views-mask-probe-tip")).clicked() {
                 actions.push(AppAction::Probe);
             }
         });
@@ -38,62 +36,57 @@ impl MaskInspector {
             probe_ui(ui, report);
         }
         let Some(snapshot) = snapshot else {
-            ui.label("The inspector fills in when the model is ready.");
+            ui.label(t!("views-mask-not-ready"));
             return;
         };
         let layers = snapshot.layers.len();
         self.layer = self.layer.min(layers.saturating_sub(1));
         ui.horizontal(|ui| {
-            egui::ComboBox::from_label("layer").selected_text(self.layer.to_string()).show_ui(ui, |ui| {
+            egui::ComboBox::from_label(t!("views-mask-layer")).selected_text(self.layer.to_string()).show_ui(ui, |ui| {
                 for l in 0..layers {
                     ui.selectable_value(&mut self.layer, l, l.to_string());
                 }
             });
             let heads = snapshot.layers[self.layer].as_ref().map_or(0, Vec::len);
             self.head = self.head.min(heads.saturating_sub(1));
-            egui::ComboBox::from_label("head").selected_text(self.head.to_string()).show_ui(ui, |ui| {
+            egui::ComboBox::from_label(t!("views-mask-head")).selected_text(self.head.to_string()).show_ui(ui, |ui| {
                 for h in 0..heads {
                     ui.selectable_value(&mut self.head, h, h.to_string());
                 }
             });
         });
         let Some(inspection) = inspect(snapshot, self.layer, self.head) else {
-            ui.label("This layer has no attention.");
+            ui.label(t!("views-mask-no-attention"));
             return;
         };
         let seq = snapshot.tokens.len();
         let error = ui.visuals().error_fg_color;
         if inspection.leaking_cells.is_empty() {
-            ui.label("✔ no weight reaches a position the intended mask hides");
+            ui.label(t!("views-mask-no-leak"));
             if inspection.intended_sees_future {
-                ui.weak(
-                    "This layer's intended mask is not causal (bidirectional or a window reaching ahead): positions are meant to see later ones, \
-                     so the causality probe reports a leak here by design. It matters only for a model that must write one token at a time.",
-                );
+                ui.weak(t!("views-mask-not-causal"));
             }
         } else {
-            ui.colored_label(error, format!(
-                "⚠ {} cells leak: weight reaches a position the intended mask hides (outlined in red)",
-                inspection.leaking_cells.len()
-            ));
+            ui.colored_label(error, t!("views-mask-leaking-cells", count = inspection.leaking_cells.len()));
         }
         if !inspection.empty_rows.is_empty() {
             let rows: Vec<String> = inspection.empty_rows.iter().map(|r| format!("{r} \"{}\"", snapshot.tokens[*r])).collect();
-            let count = if rows.len() == 1 { "1 row sees".to_string() } else { format!("{} rows see", rows.len()) };
-            ui.colored_label(error, format!(
-                "⚠ {count} no key at all: {} (red mark). Defined result: zero weight everywhere, so the attention output there is the zero vector.",
-                rows.join(", ")
-            ));
+            let text = if rows.len() == 1 {
+                t!("views-mask-empty-row", rows = rows.join(", "))
+            } else {
+                t!("views-mask-empty-rows", count = rows.len(), rows = rows.join(", "))
+            };
+            ui.colored_label(error, text);
         }
         if inspection.mask_differences > 0 {
-            ui.colored_label(ui.visuals().warn_fg_color, format!("the applied mask differs from the intended one in {} cells", inspection.mask_differences));
+            ui.colored_label(ui.visuals().warn_fg_color, t!("views-mask-differs", count = inspection.mask_differences));
         }
         let short_rows = inspection.row_sums.iter().enumerate().filter(|(q, s)| !inspection.empty_rows.contains(q) && (**s - 1.0).abs() > 1e-3).count();
         if short_rows > 0 {
-            ui.colored_label(ui.visuals().warn_fg_color, format!("{short_rows} rows sum to less than 1: the mask was applied after the softmax"));
+            ui.colored_label(ui.visuals().warn_fg_color, t!("views-mask-short-rows", count = short_rows));
         }
         if snapshot.padding.iter().any(|p| *p) {
-            ui.label("orange marks on the axes: padding positions");
+            ui.label(t!("views-mask-padding"));
         }
         // Three labelled maps side by side.
         let cell = super::heatmap::fit_cell(ui.available_width() - 2.0 * super::heatmap::LABEL_SPACE, ui.available_height().min(900.0), 3, 1, seq, 4.0, 40.0);
@@ -102,20 +95,20 @@ impl MaskInspector {
         let ones = vec![1.0f32; seq * seq];
         let weights = &snapshot.layers[self.layer].as_ref().expect("attention layer")[self.head];
         ui.horizontal(|ui| {
-            map(ui, "intended mask (config)", HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(&ones, Some(intended), &snapshot.tokens, cell, true) });
-            map(ui, "applied mask (inside attention)", HeatmapView {
+            map(ui, &t!("views-mask-intended"), HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(&ones, Some(intended), &snapshot.tokens, cell, true) });
+            map(ui, &t!("views-mask-applied"), HeatmapView {
                 padding: &snapshot.padding,
                 marked_rows: &inspection.empty_rows,
                 ..HeatmapView::plain(&ones, Some(applied), &snapshot.tokens, cell, true)
             });
-            map(ui, "effective attention (after softmax)", HeatmapView {
+            map(ui, &t!("views-mask-effective"), HeatmapView {
                 padding: &snapshot.padding,
                 highlight: &inspection.leaking_cells,
                 marked_rows: &inspection.empty_rows,
                 ..HeatmapView::plain(weights, None, &snapshot.tokens, cell, true)
             });
         });
-        ui.weak("Masks: yellow = the query may see the key, grey and hatched = hidden. Attention: colour = weight.");
+        ui.weak(t!("views-mask-legend"));
     }
 }
 
@@ -125,9 +118,12 @@ fn map(ui: &mut egui::Ui, title: &str, view: HeatmapView) {
         let (response, hover) = view.ui(ui);
         if let Some(h) = hover {
             let seq = view.tokens.len();
-            response.on_hover_text(format!(
-                "query {} \"{}\" looks at key {} \"{}\": {:.3}",
-                h.query, view.tokens[h.query], h.key, view.tokens[h.key], view.weights[h.query * seq + h.key]
+            response.on_hover_text(t!("views-mask-cell",
+                query = h.query,
+                q = view.tokens[h.query].as_str(),
+                key = h.key,
+                k = view.tokens[h.key].as_str(),
+                weight = format!("{:.3}", view.weights[h.query * seq + h.key]),
             ));
         }
     });
@@ -135,21 +131,30 @@ fn map(ui: &mut egui::Ui, title: &str, view: HeatmapView) {
 
 fn probe_ui(ui: &mut egui::Ui, report: &LeakReport) {
     if let Some(note) = &report.note {
-        ui.label(format!("{} probe: {note}", report.probe));
+        ui.label(t!("views-probe-note", probe = probe_name(report.probe), note = note.as_str()));
         return;
     }
     let text = report
         .layers
         .iter()
         .map(|l| match l.first_leaking_position {
-            Some(p) => format!("layer {}: leaks from position {p} (outputs move by up to {})", l.layer, crate::experiments::plain_number(l.score as f64)),
-            None => format!("layer {}: no leak", l.layer),
+            Some(p) => t!("views-probe-layer-leak", layer = l.layer, position = p, score = crate::experiments::plain_number(l.score as f64)),
+            None => t!("views-probe-layer-ok", layer = l.layer),
         })
         .collect::<Vec<_>>()
         .join(" · ");
     if report.leak {
-        ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {} probe: LEAK · {text}", report.probe));
+        ui.colored_label(ui.visuals().error_fg_color, t!("views-probe-leak", probe = probe_name(report.probe), layers = text));
     } else {
-        ui.label(format!("✔ {} probe: no leak · {text}", report.probe));
+        ui.label(t!("views-probe-no-leak", probe = probe_name(report.probe), layers = text));
+    }
+}
+
+/// The name of a probe ("causality", "padding") in the interface language.
+fn probe_name(probe: &str) -> String {
+    match probe {
+        "causality" => t!("views-probe-causality"),
+        "padding" => t!("views-probe-padding"),
+        other => other.to_string(),
     }
 }

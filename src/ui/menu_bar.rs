@@ -55,6 +55,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &mut PersistedState, can_undo: bool
         ui.menu_button(t!("menu-help"), |ui| {
             for (label, shortcut, action) in [
                 (t!("menu-getting-started"), "", AppAction::ShowGettingStarted),
+                (t!("menu-glossary"), "", AppAction::ShowGlossary),
                 (t!("menu-shortcuts"), "F1", AppAction::ToggleHelp),
                 (t!("menu-about"), "", AppAction::ShowAbout),
             ] {

@@ -3,6 +3,8 @@
 
 use eframe::egui;
 
+use crate::t;
+
 use super::knob_help as help;
 use super::knob_row::{choice_row, widget_row};
 use super::layer_card::{CardAction, hidden_row, inline_problem, layer_card_ui};
@@ -21,67 +23,70 @@ pub fn model_editor_ui(
     facts: Option<&TaskFacts>,
     hide_planted_knobs: bool,
 ) {
-    ui.heading("Model");
+    ui.heading(t!("editor-model"));
     if let Some(facts) = facts {
         let vocab = config.model_vocab_size(facts.vocab);
         let estimate = estimate_memory(config, vocab, facts.seq_len);
-        ui.label(format!(
-            "{} parameters · ~{:.1} MiB to train ({:.1} MiB attention matrices)",
-            group_digits(estimate.parameters),
-            estimate.total_mib(),
-            estimate.attention_bytes as f64 / 1048576.0
+        ui.label(t!(
+            "editor-estimate",
+            parameters = group_digits(estimate.parameters),
+            total = format!("{:.1}", estimate.total_mib()),
+            attention = format!("{:.1}", estimate.attention_bytes as f64 / 1048576.0)
         ))
-        .on_hover_text("Weights, gradients and Adam's two moments, plus activations kept for the backward pass (an estimate).");
+        .on_hover_text(t!("editor-estimate-tip"));
     }
     let problem = |knob: &str| problems.iter().find(|p| p.knob == knob);
-    egui::CollapsingHeader::new("Global").default_open(true).show(ui, |ui| {
+    egui::CollapsingHeader::new(t!("task-heading")).id_salt("Task").default_open(false).show(ui, |ui| {
+        super::task_knobs::task_knobs_ui(ui, config, problems);
+    });
+    egui::CollapsingHeader::new(t!("editor-global")).id_salt("Global").default_open(true).show(ui, |ui| {
         egui::Grid::new("global_knobs").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
             let m = &mut config.model;
-            widget_row(ui, "d_model", help::D_MODEL, egui::DragValue::new(&mut m.d_model).range(1..=1024));
+            widget_row(ui, "d_model", &help::text(help::D_MODEL), egui::DragValue::new(&mut m.d_model).range(1..=1024));
             inline_problem(ui, problem("model.d_model"));
-            choice_row(ui, "positions", help::POSITIONAL, &mut m.positional, &[
-                (PositionalEncoding::None, "none"),
-                (PositionalEncoding::Sinusoidal, "sinusoidal"),
-                (PositionalEncoding::Learned, "learned"),
+            choice_row(ui, &t!("editor-positions"), &help::text(help::POSITIONAL), &mut m.positional, &[
+                (PositionalEncoding::None, t!("editor-none").as_str()),
+                (PositionalEncoding::Sinusoidal, t!("editor-sinusoidal").as_str()),
+                (PositionalEncoding::Learned, t!("editor-learned").as_str()),
             ]);
-            widget_row(ui, "max length", help::MAX_LEN, egui::DragValue::new(&mut m.max_len).range(1..=4096));
+            widget_row(ui, &t!("editor-max-length"), &help::text(help::MAX_LEN), egui::DragValue::new(&mut m.max_len).range(1..=4096));
             inline_problem(ui, problem("model.max_len"));
-            widget_row(ui, "dropout", help::DROPOUT, egui::DragValue::new(&mut m.dropout).range(0.0..=0.9).speed(0.01));
+            widget_row(ui, &t!("editor-dropout"), &help::text(help::DROPOUT), egui::DragValue::new(&mut m.dropout).range(0.0..=0.9).speed(0.01));
             inline_problem(ui, problem("model.dropout"));
             if hide_planted_knobs {
-                hidden_row(ui, "init scale");
+                hidden_row(ui, &t!("editor-init-scale"));
             } else {
-                widget_row(ui, "init scale", help::INIT_SCALE, egui::DragValue::new(&mut m.init_scale).range(0.001..=1000.0).speed(0.01));
+                widget_row(ui, &t!("editor-init-scale"), &help::text(help::INIT_SCALE), egui::DragValue::new(&mut m.init_scale).range(0.001..=1000.0).speed(0.01));
                 inline_problem(ui, problem("model.init_scale"));
             }
         });
     });
-    egui::CollapsingHeader::new("Training").default_open(true).show(ui, |ui| {
+    egui::CollapsingHeader::new(t!("editor-training")).id_salt("Training").default_open(true).show(ui, |ui| {
         egui::Grid::new("training_knobs").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
             if hide_planted_knobs {
-                hidden_row(ui, "optimizer");
-                hidden_row(ui, "learning rate");
+                hidden_row(ui, &t!("editor-optimizer"));
+                hidden_row(ui, &t!("editor-learning-rate"));
             } else {
-                choice_row(ui, "optimizer", help::OPTIMIZER, &mut config.optimizer, &[
+                choice_row(ui, &t!("editor-optimizer"), &help::text(help::OPTIMIZER), &mut config.optimizer, &[
                     (OptimizerKind::Adam, "Adam"),
                     (OptimizerKind::AdamW, "AdamW"),
                     (OptimizerKind::Sgd, "SGD"),
                 ]);
-                widget_row(ui, "learning rate", help::LR, egui::DragValue::new(&mut config.lr).range(1e-6..=10.0).speed(0.0001).max_decimals(5));
+                widget_row(ui, &t!("editor-learning-rate"), &help::text(help::LR), egui::DragValue::new(&mut config.lr).range(1e-6..=10.0).speed(0.0001).max_decimals(5));
                 inline_problem(ui, problem("lr"));
             }
-            widget_row(ui, "warm-up steps", help::WARMUP, egui::DragValue::new(&mut config.warmup_steps).range(0..=100_000));
-            widget_row(ui, "batch", help::BATCH, egui::DragValue::new(&mut config.batch_size).range(1..=4096));
+            widget_row(ui, &t!("editor-warmup-steps"), &help::text(help::WARMUP), egui::DragValue::new(&mut config.warmup_steps).range(0..=100_000));
+            widget_row(ui, &t!("editor-batch"), &help::text(help::BATCH), egui::DragValue::new(&mut config.batch_size).range(1..=4096));
             inline_problem(ui, problem("batch_size"));
-            widget_row(ui, "steps", help::STEPS, egui::DragValue::new(&mut config.steps).range(1..=1_000_000));
+            widget_row(ui, &t!("editor-steps"), &help::text(help::STEPS), egui::DragValue::new(&mut config.steps).range(1..=1_000_000));
             init_from_row(ui, &mut config.init_from);
             inline_problem(ui, problem("init_from"));
         });
     });
     ui.separator();
     ui.horizontal(|ui| {
-        ui.strong(format!("Layers ({})", config.model.layers.len()));
-        if ui.button("+ Add layer").on_hover_text("Add a layer at the end of the stack (a copy of the last one)").clicked() {
+        ui.strong(t!("editor-layers", count = config.model.layers.len()));
+        if ui.button(t!("editor-add-layer")).on_hover_text(t!("editor-add-layer-tip")).clicked() {
             let layer = config.model.layers.last().cloned().unwrap_or_default();
             config.model.layers.push(layer);
         }
@@ -103,7 +108,7 @@ pub fn model_editor_ui(
     }
     let shown = |k: &str| {
         k.starts_with("model.layers[")
-            || matches!(k, "model.d_model" | "model.max_len" | "model.dropout" | "model.init_scale" | "lr" | "batch_size" | "model.layers" | "init_from")
+            || matches!(k, "model.d_model" | "model.max_len" | "model.dropout" | "model.init_scale" | "lr" | "batch_size" | "model.layers" | "init_from" | "task.length" | "task.symbols" | "task.corpus")
     };
     for p in problems.iter().filter(|p| !shown(&p.knob)) {
         ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {p}"));
@@ -112,22 +117,22 @@ pub fn model_editor_ui(
 
 /// "start from": random weights, a shipped model, or the run folder already set.
 fn init_from_row(ui: &mut egui::Ui, init_from: &mut Option<String>) {
-    ui.label("start from").on_hover_text(help::INIT_FROM);
-    let shown = init_from.clone().unwrap_or_else(|| "random weights".to_string());
+    ui.label(t!("editor-start-from")).on_hover_text(help::text(help::INIT_FROM));
+    let shown = init_from.clone().unwrap_or_else(|| t!("editor-random-weights"));
     egui::ComboBox::from_id_salt("init_from").selected_text(shown).show_ui(ui, |ui| {
-        ui.selectable_value(init_from, None, "random weights");
+        ui.selectable_value(init_from, None, t!("editor-random-weights"));
         for name in SHIPPED_MODELS {
             ui.selectable_value(init_from, Some(name.to_string()), name);
         }
     })
     .response
-    .on_hover_text(help::INIT_FROM);
+    .on_hover_text(help::text(help::INIT_FROM));
     ui.end_row();
 }
 
 fn inline_problem_line(ui: &mut egui::Ui, problem: Option<&ConfigProblem>) {
     if let Some(p) = problem {
-        ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {}; fix: {}", p.message, p.fix));
+        ui.colored_label(ui.visuals().error_fg_color, t!("editor-problem-line", message = p.message.as_str(), fix = p.fix.as_str()));
     }
 }
 

@@ -5,6 +5,7 @@ use eframe::egui;
 
 use crate::app::actions::AppAction;
 use crate::app::files::PathRequest;
+use crate::t;
 
 pub fn path_prompt_ui(ctx: &egui::Context, request: PathRequest, text: &mut String, actions: &mut Vec<AppAction>) {
     egui::Window::new(request.title())
@@ -13,17 +14,17 @@ pub fn path_prompt_ui(ctx: &egui::Context, request: PathRequest, text: &mut Stri
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
-            ui.label("No file dialog could be opened on this desktop, so type the path here.");
+            ui.label(t!("lesson-path-no-dialog"));
             let folder = matches!(request, PathRequest::SaveRun | PathRequest::LoadRun | PathRequest::OpenLessonPack);
-            ui.weak(if folder { "A folder path." } else { "A file path; a relative path starts in the folder the app was started from." });
+            ui.weak(if folder { t!("lesson-path-folder") } else { t!("lesson-path-file") });
             let edit = ui.add(egui::TextEdit::singleline(text).desired_width(420.0));
             let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             ui.horizontal(|ui| {
-                let ok = ui.add_enabled(!text.trim().is_empty(), egui::Button::new("OK"));
+                let ok = ui.add_enabled(!text.trim().is_empty(), egui::Button::new(t!("lesson-path-ok")));
                 if ok.clicked() || (entered && !text.trim().is_empty()) {
                     actions.push(AppAction::UsePath(request, std::path::PathBuf::from(text.trim())));
                 }
-                if ui.button("Cancel").clicked() {
+                if ui.button(t!("lesson-path-cancel")).clicked() {
                     actions.push(AppAction::CancelPath(request));
                 }
             });

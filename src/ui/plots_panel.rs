@@ -8,6 +8,7 @@ use egui_plot::{Line, LineStyle, Plot, PlotPoints, Points};
 use crate::app::run_view::RunView;
 use crate::app::series::Series;
 use crate::app::state::PlotSettings;
+use crate::t;
 
 /// The palette for curves: distinct in hue and lightness.
 const CURVE_COLORS: [egui::Color32; 8] = [
@@ -21,14 +22,26 @@ const CURVE_COLORS: [egui::Color32; 8] = [
     egui::Color32::from_rgb(23, 190, 207),
 ];
 
-/// The charts, in order: name and what each shows.
+/// The charts, in order: name and the message key of what each shows.
 pub const CHARTS: [(&str, &str); 5] = [
-    ("loss", "Training and held-out loss"),
-    ("accuracy", "Training and held-out accuracy"),
-    ("gradient norm per layer", "How large each layer's gradient is: vanishing or exploding gradients show here"),
-    ("update / weight per layer", "How much each step changes each layer's weights, relative to their size"),
-    ("learning rate", "The learning rate at each step (warm-up, then constant)"),
+    ("loss", "lesson-chart-loss-tip"),
+    ("accuracy", "lesson-chart-accuracy-tip"),
+    ("gradient norm per layer", "lesson-chart-grad-norm-tip"),
+    ("update / weight per layer", "lesson-chart-update-ratio-tip"),
+    ("learning rate", "lesson-chart-lr-tip"),
 ];
+
+/// A chart's title in the current language (its name stays the identifier).
+fn chart_title(name: &str) -> String {
+    match name {
+        "loss" => t!("lesson-chart-loss"),
+        "accuracy" => t!("lesson-chart-accuracy"),
+        "gradient norm per layer" => t!("lesson-chart-grad-norm"),
+        "update / weight per layer" => t!("lesson-chart-update-ratio"),
+        "learning rate" => t!("lesson-chart-lr"),
+        other => other.to_string(),
+    }
+}
 
 /// What the chart toolbar asks the window to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,19 +57,16 @@ type Curve<'a> = (String, &'a Series, bool);
 pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) -> Option<PlotAction> {
     let mut action = None;
     ui.horizontal(|ui| {
-        ui.checkbox(&mut settings.log_scale, "log scale")
-            .on_hover_text("Plot losses, norms and ratios on a log10 axis: slow late progress becomes visible.");
-        ui.add(egui::Slider::new(&mut settings.smoothing, 0.0..=0.99).text("smoothing"))
-            .on_hover_text(format!(
-                "Exponential moving average over steps: 0 shows raw values. Sparse curves (evaluations) decay by the steps between their points, and their measured points are marked. Each curve keeps at most {} points; older ones are merged.",
-                Series::default_capacity()
-            ));
-        ui.menu_button(format!("Charts ({} of {}) ⏷", settings.shown.len(), CHARTS.len()), |ui| {
+        ui.checkbox(&mut settings.log_scale, t!("lesson-plots-log-scale"))
+            .on_hover_text(t!("lesson-plots-log-scale-tip"));
+        ui.add(egui::Slider::new(&mut settings.smoothing, 0.0..=0.99).text(t!("lesson-plots-smoothing")))
+            .on_hover_text(t!("lesson-plots-smoothing-tip", capacity = Series::default_capacity()));
+        ui.menu_button(t!("lesson-plots-charts", shown = settings.shown.len(), total = CHARTS.len()), |ui| {
             for (name, tip) in CHARTS {
                 let mut on = settings.shown.contains(name);
                 // At least one chart stays: the last one cannot be switched off.
                 let last = on && settings.shown.len() == 1;
-                if ui.add_enabled(!last, egui::Checkbox::new(&mut on, name)).on_hover_text(tip).changed() {
+                if ui.add_enabled(!last, egui::Checkbox::new(&mut on, chart_title(name))).on_hover_text(crate::i18n::message(tip, None)).changed() {
                     if on {
                         settings.shown.insert(name.to_string());
                     } else {
@@ -66,17 +76,17 @@ pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) 
             }
         })
         .response
-        .on_hover_text("Choose which charts to show: fewer charts, each wider");
+        .on_hover_text(t!("lesson-plots-charts-tip"));
         let can_pin = !view.train_loss.is_empty();
         if ui
-            .add_enabled(can_pin, egui::Button::new("Pin this run"))
-            .on_hover_text("Keep this run's loss and accuracy curves, drawn dashed, to compare the next run (a try, a new seed, a reset) against")
+            .add_enabled(can_pin, egui::Button::new(t!("lesson-plots-pin")))
+            .on_hover_text(t!("lesson-plots-pin-tip"))
             .clicked()
         {
             action = Some(PlotAction::Pin);
         }
         if let Some(pinned) = &view.pinned
-            && ui.button("Unpin").on_hover_text(format!("Remove the pinned run (kept at {})", pinned.label)).clicked()
+            && ui.button(t!("lesson-plots-unpin")).on_hover_text(t!("lesson-plots-unpin-tip", label = pinned.label.as_str())).clicked()
         {
             action = Some(PlotAction::Unpin);
         }
@@ -92,7 +102,7 @@ pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) 
     let pinned = view.pinned.as_ref();
     let loss = with_pinned(&view.train_loss, &view.eval_loss, pinned.map(|p| (&p.train_loss, &p.eval_loss)));
     let accuracy = with_pinned(&view.train_accuracy, &view.eval_accuracy, pinned.map(|p| (&p.train_accuracy, &p.eval_accuracy)));
-    let lr = live(vec![("lr", &view.lr)]);
+    let lr = live(vec![(t!("lesson-plots-lr").as_str(), &view.lr)]);
     egui::ScrollArea::horizontal().id_salt("charts").show(ui, |ui| ui.horizontal(|ui| {
         for name in shown {
             match name {
@@ -114,7 +124,7 @@ fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &Plo
         ui.set_width(width);
         // The legend wraps (many layers) and the plot gives up that height.
         let legend = ui.horizontal_wrapped(|ui| {
-            ui.strong(title);
+            ui.strong(chart_title(title));
             for (i, (name, _, dashed)) in curves.iter().enumerate() {
                 let mark = if *dashed { "┅" } else { "■" };
                 let entry = egui::RichText::new(format!("{mark} {name}")).color(CURVE_COLORS[color_index(curves, i) % CURVE_COLORS.len()]).small();
@@ -125,7 +135,7 @@ fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &Plo
         let mut plot = Plot::new(title)
             .width(width)
             .height(height)
-            .x_axis_label("step")
+            .x_axis_label(t!("lesson-plots-step"))
             .x_axis_formatter(|mark, _| step_label(mark.value));
         if log {
             // On a narrow range (one step: 2.974 to 2.973) more digits keep the ticks apart.
@@ -164,10 +174,10 @@ fn live<'a>(pairs: Vec<(&str, &'a Series)>) -> Vec<Curve<'a>> {
 
 /// Train and eval curves, then the pinned run's (dashed, in the same colours).
 fn with_pinned<'a>(train: &'a Series, eval: &'a Series, pinned: Option<(&'a Series, &'a Series)>) -> Vec<Curve<'a>> {
-    let mut curves = live(vec![("train", train), ("eval", eval)]);
+    let mut curves = live(vec![(t!("lesson-plots-train").as_str(), train), (t!("lesson-plots-eval").as_str(), eval)]);
     if let Some((train, eval)) = pinned {
-        curves.push(("pinned train".to_string(), train, true));
-        curves.push(("pinned eval".to_string(), eval, true));
+        curves.push((t!("lesson-plots-pinned-train"), train, true));
+        curves.push((t!("lesson-plots-pinned-eval"), eval, true));
     }
     curves
 }

@@ -4,13 +4,11 @@ use eframe::egui;
 
 use super::step_through::matrix_ui;
 use crate::model::positional::sinusoidal_table;
+use crate::t;
 
 pub fn positions_ui(ui: &mut egui::Ui, positions: usize, d_model: usize) {
-    ui.heading("Sinusoidal positional encoding");
-    ui.label(format!(
-        "Rows: positions 0 to {}. Columns: the {d_model} dimensions. Early columns wave fast, later ones slowly; every row is a different pattern.",
-        positions.saturating_sub(1)
-    ));
+    ui.heading(t!("views-positions-heading"));
+    ui.label(t!("views-positions-intro", last = positions.saturating_sub(1), d_model = d_model));
     let positions = positions.clamp(1, 128);
     let table = sinusoidal_table(positions, d_model);
     let labels: Vec<String> = (0..positions).map(|p| p.to_string()).collect();

@@ -5,6 +5,7 @@ use eframe::egui;
 use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
 
 use crate::experiments::{SaturationPoint, saturation_sweep};
+use crate::t;
 
 pub struct SaturationPanel {
     points: Vec<SaturationPoint>,
@@ -19,8 +20,8 @@ impl Default for SaturationPanel {
 
 impl SaturationPanel {
     pub fn ui(&self, ui: &mut egui::Ui) {
-        ui.heading("Softmax saturation");
-        ui.label("Random unit-variance queries and keys, 16 keys per query. Left: the largest softmax weight (1/16 = flat, 1 = one-hot). Right: how much gradient the softmax passes back.");
+        ui.heading(t!("views-saturation-heading"));
+        ui.label(t!("views-saturation-intro"));
         let line = |name: &str, f: &dyn Fn(&SaturationPoint) -> f64| {
             Line::new(name.to_string(), PlotPoints::from(self.points.iter().map(|p| [(p.d_k as f64).log2(), f(p)]).collect::<Vec<_>>()))
         };
@@ -32,12 +33,12 @@ impl SaturationPanel {
         };
         ui.horizontal(|ui| {
             Plot::new("saturation_weight").width(width).height(height).legend(Legend::default().position(Corner::LeftTop)).x_axis_label("d_k").x_axis_formatter(axis).x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 3.0, 9.0])).include_y(0.0).include_y(1.0).show(ui, |plot| {
-                plot.line(line("unscaled", &|p| p.max_weight_unscaled));
-                plot.line(line("scaled by 1/√d_k", &|p| p.max_weight_scaled));
+                plot.line(line(&t!("views-saturation-unscaled"), &|p| p.max_weight_unscaled));
+                plot.line(line(&t!("views-saturation-scaled"), &|p| p.max_weight_scaled));
             });
             Plot::new("saturation_gradient").width(width).height(height).legend(Legend::default().position(Corner::LeftBottom)).x_axis_label("d_k").x_axis_formatter(axis).x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 3.0, 9.0])).include_y(0.0).show(ui, |plot| {
-                plot.line(line("unscaled", &|p| p.gradient_unscaled));
-                plot.line(line("scaled by 1/√d_k", &|p| p.gradient_scaled));
+                plot.line(line(&t!("views-saturation-unscaled"), &|p| p.gradient_unscaled));
+                plot.line(line(&t!("views-saturation-scaled"), &|p| p.gradient_scaled));
             });
         });
     }

@@ -4,6 +4,7 @@
 use eframe::egui::{self, Color32, Pos2, Rect, Sense, Vec2};
 
 use crate::app::actions::AppAction;
+use crate::t;
 use crate::training::HeadTraceData;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -19,15 +20,16 @@ pub enum Stage {
     Output,
 }
 
+/// Each stage with the message keys of its button name and its explanation.
 const STAGES: [(Stage, &str, &str); 8] = [
-    (Stage::Q, "Q", "Queries: each row is what a position is looking for (x · W_q, this head's slice)."),
-    (Stage::K, "K", "Keys: each row is what a position offers to be found by (x · W_k)."),
-    (Stage::V, "V", "Values: each row is what a position hands over when chosen (x · W_v)."),
-    (Stage::RawScores, "QKᵀ", "Raw scores: row q, column k is the dot product of query q with key k."),
-    (Stage::Scaled, "÷√d_k", "Scaled scores: divided by √d_k so their spread stays near 1 whatever d_k is."),
-    (Stage::Mask, "mask", "The mask: which keys each query may see (red, 1) and which are hidden (white, 0)."),
-    (Stage::Softmax, "softmax", "Attention weights: softmax over each row of visible scores; each row sums to 1."),
-    (Stage::Output, "× V", "Output: each row is the weighted sum of the value rows, using that row's weights."),
+    (Stage::Q, "views-step-q", "views-step-q-text"),
+    (Stage::K, "views-step-k", "views-step-k-text"),
+    (Stage::V, "views-step-v", "views-step-v-text"),
+    (Stage::RawScores, "views-step-raw", "views-step-raw-text"),
+    (Stage::Scaled, "views-step-scaled", "views-step-scaled-text"),
+    (Stage::Mask, "views-step-mask", "views-step-mask-text"),
+    (Stage::Softmax, "views-step-softmax", "views-step-softmax-text"),
+    (Stage::Output, "views-step-output", "views-step-output-text"),
 ];
 
 #[derive(Default)]
@@ -39,29 +41,33 @@ pub struct StepThrough {
 
 impl StepThrough {
     pub fn ui(&mut self, ui: &mut egui::Ui, trace: Option<&HeadTraceData>, layers: usize, heads: usize, actions: &mut Vec<AppAction>) {
-        ui.heading("Step through one head");
+        ui.heading(t!("views-step-heading"));
         ui.horizontal(|ui| {
-            ui.add(egui::DragValue::new(&mut self.layer).range(0..=layers.saturating_sub(1)).prefix("layer "));
-            ui.add(egui::DragValue::new(&mut self.head).range(0..=heads.saturating_sub(1)).prefix("head "));
-            if ui.button("Trace this head").on_hover_text("Run the probe through the model and keep every stage of this head").clicked() {
+            ui.add(egui::DragValue::new(&mut self.layer).range(0..=layers.saturating_sub(1)).prefix(t!("views-step-layer-prefix")));
+            ui.add(egui::DragValue::new(&mut self.head).range(0..=heads.saturating_sub(1)).prefix(t!("views-step-head-prefix")));
+            if ui.button(t!("views-step-trace")).on_hover_text(t!("views-step-trace-tip")).clicked() {
                 actions.push(AppAction::Trace { layer: self.layer, head: self.head });
             }
         });
         let Some(trace) = trace else {
-            ui.label("Press 'Trace this head' to see its computation on the probe sequence.");
+            ui.label(t!("views-step-not-traced"));
             return;
         };
-        ui.label(format!("layer {}, head {}, d_k = {}, step {}{}", trace.layer, trace.head, trace.d_k, trace.step, if trace.scaled { "" } else { " (scaling is off)" }));
+        ui.label(if trace.scaled {
+            t!("views-step-summary", layer = trace.layer, head = trace.head, dk = trace.d_k, step = trace.step)
+        } else {
+            t!("views-step-summary-unscaled", layer = trace.layer, head = trace.head, dk = trace.d_k, step = trace.step)
+        });
         ui.horizontal_wrapped(|ui| {
             for (i, (stage, name, _)) in STAGES.iter().enumerate() {
                 if i > 0 {
                     ui.label("→");
                 }
-                ui.selectable_value(&mut self.stage, *stage, *name);
+                ui.selectable_value(&mut self.stage, *stage, crate::i18n::message(name, None));
             }
         });
         let (_, _, text) = STAGES.iter().find(|(s, _, _)| *s == self.stage).expect("stage listed");
-        ui.label(*text);
+        ui.label(crate::i18n::message(text, None));
         let seq = trace.tokens.len();
         let (values, cols): (Vec<f32>, usize) = match self.stage {
             Stage::Q => (trace.q.clone(), trace.d_k),
@@ -114,9 +120,9 @@ pub fn matrix_ui(ui: &mut egui::Ui, values: &[f32], rows: usize, cols: usize, to
         let (c, r) = ((local.x / cell).floor(), (local.y / cell).floor());
         if c >= 0.0 && r >= 0.0 && (c as usize) < cols && (r as usize) < rows {
             let (r, c) = (r as usize, c as usize);
-            let column = if column_tokens { format!("key {c} \"{}\"", tokens[c]) } else { format!("dimension {c}") };
-            response.on_hover_text(format!("row {r} \"{}\", {column}: {:.4}", tokens[r], values[r * cols + c]));
+            let column = if column_tokens { t!("views-matrix-key", key = c, token = tokens[c].as_str()) } else { t!("views-matrix-dimension", dimension = c) };
+            response.on_hover_text(t!("views-matrix-cell", row = r, token = tokens[r].as_str(), column = column, value = format!("{:.4}", values[r * cols + c])));
         }
     }
-    ui.weak(format!("colour: red positive, blue negative, white zero; largest magnitude {max:.3}"));
+    ui.weak(t!("views-matrix-legend", max = format!("{max:.3}")));
 }

@@ -20,7 +20,7 @@ pub fn top_bar_ui(
     actions: &mut Vec<AppAction>,
 ) {
     ui.horizontal_wrapped(|ui| {
-        ui.label(t!("top-task")).on_hover_text(help::TASK);
+        ui.label(t!("top-task")).on_hover_text(help::text(help::TASK));
         egui::ComboBox::from_id_salt("task")
             .selected_text(config.task.kind.name())
             .show_ui(ui, |ui| {
@@ -32,8 +32,8 @@ pub fn top_bar_ui(
                 }
             })
             .response
-            .on_hover_text(format!("{}\n{}", help::TASK, config.task.kind.describe()));
-        ui.label(t!("top-preset")).on_hover_text(help::PRESET);
+            .on_hover_text(format!("{}\n{}", help::text(help::TASK), config.task.kind.describe()));
+        ui.label(t!("top-preset")).on_hover_text(help::text(help::PRESET));
         egui::ComboBox::from_id_salt("preset")
             .selected_text(preset)
             .show_ui(ui, |ui| {
@@ -44,8 +44,8 @@ pub fn top_bar_ui(
                 }
             })
             .response
-            .on_hover_text(help::PRESET);
-        ui.label(t!("top-backend")).on_hover_text(help::BACKEND);
+            .on_hover_text(help::text(help::PRESET));
+        ui.label(t!("top-backend")).on_hover_text(help::text(help::BACKEND));
         egui::ComboBox::from_id_salt("backend")
             .selected_text(match config.backend {
                 BackendChoice::Gpu => "GPU",
@@ -56,7 +56,7 @@ pub fn top_bar_ui(
                 ui.selectable_value(&mut config.backend, BackendChoice::Gpu, "GPU");
             })
             .response
-            .on_hover_text(help::BACKEND);
+            .on_hover_text(help::text(help::BACKEND));
         if let Some(info) = &view.backend {
             let text = match &info.adapter {
                 Some(adapter) => format!("{} · {adapter}", info.used),
@@ -64,8 +64,8 @@ pub fn top_bar_ui(
             };
             ui.weak(text);
         }
-        ui.label(t!("top-seed")).on_hover_text(help::SEED);
-        ui.add(egui::DragValue::new(&mut config.seed).range(0..=u32::MAX as u64)).on_hover_text(help::SEED);
+        ui.label(t!("top-seed")).on_hover_text(help::text(help::SEED));
+        ui.add(egui::DragValue::new(&mut config.seed).range(0..=u32::MAX as u64)).on_hover_text(help::text(help::SEED));
         ui.separator();
 
         let running = view.status == RunStatus::Running;
@@ -117,10 +117,11 @@ fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize) {
     ui.colored_label(color, status);
     // Leave room for the held-out accuracy, so an extra button never wraps the bar.
     let remaining_on_row = ui.max_rect().right() - ui.cursor().min.x;
-    let width = (remaining_on_row - 200.0).clamp(140.0, 330.0);
+    let width = (remaining_on_row - 260.0).clamp(140.0, 330.0);
     ui.add(egui::ProgressBar::new(fraction.min(1.0)).desired_width(width).text(text));
     if let Some(acc) = view.last_eval_accuracy {
-        ui.add(egui::Label::new(t!("top-heldout", percent = format!("{:.1}", 100.0 * acc))).wrap_mode(egui::TextWrapMode::Extend));
+        let loss = view.last_eval.map_or("—".to_string(), |e| format!("{:.3}", e.loss));
+        ui.add(egui::Label::new(t!("top-heldout", percent = format!("{:.1}", 100.0 * acc), loss = loss)).wrap_mode(egui::TextWrapMode::Extend));
     }
 }
 

@@ -517,3 +517,22 @@ fn switching_to_chinese_changes_the_window_and_the_lesson_at_once_and_is_remembe
     harness.run_steps(2);
     assert!(harness.query_by_label("Start").is_some(), "and back");
 }
+
+#[test]
+fn the_task_section_edits_length_and_picks_the_chinese_words() {
+    let mut state = small_state();
+    state.config.task = TaskConfig::for_kind(TaskKind::WordOrder);
+    let mut harness = harness(state);
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    harness.get_by_label("Task settings").click();
+    harness.run_steps(2);
+    // The combo box is labelled by its row ("words"), like every knob.
+    harness.get_all_by_label("words").last().unwrap().click();
+    harness.run_steps(2);
+    harness.get_by_label("Chinese (猫 追 狗)").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().state.config.task.corpus, "chinese");
+    // Nothing was trained yet, so the edit applies at once.
+    step_until(&mut harness, "the Chinese probe", |app| app.view.attention.as_ref().is_some_and(|a| a.tokens.first().map(String::as_str) == Some("猫")));
+    assert_eq!(harness.state().view.attention.as_ref().unwrap().tokens, ["猫", "追", "狗", "？"]);
+}

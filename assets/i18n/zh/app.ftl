@@ -72,7 +72,7 @@ top-apply-tip = 立即使用你的修改：形状没变的已训练权重会保�
 top-step-of = 第 { $step } / { $total } 步
 top-speed = 每秒 { $speed } 步
 top-eta = 预计还需 { $eta }
-top-heldout = 留出集准确率 { $percent }%
+top-heldout = 留出集准确率 { $percent }% · 损失 { $loss }
 status-invalid = 配置无效
 status-ready = 就绪
 status-training = 训练中
@@ -108,7 +108,7 @@ gen-tokens-tip = 最多 { $most } 个：提示加新词元不能超过模型的 
 gen-write = 写出
 gen-writing = 正在写…
 gen-write-tip = 分别带缓存和不带缓存写一遍，并为每个词元计时
-gen-empty = 输入提示后按“写出”。请先训练模型，否则它写出的是噪声（计时结果不受影响）。
+gen-empty = 输入提示后按“写出”。没有训练过的模型写出的是噪声（计时结果不受影响）。
 gen-without = 不带缓存
 gen-with = 带 KV 缓存
 gen-no-cache = 第 { $step } 步：这个模型不能使用缓存。
@@ -126,3 +126,27 @@ gen-line-with = 带 KV 缓存
 cli-ms-per-token = 每个词元 { $ms } 毫秒
 cli-tokens-differ = 词元不同
 cli-cache-faster = 缓存让每个词元快 { $speedup } 倍
+
+## 术语表
+menu-glossary = 术语表
+glossary-title = 术语表
+glossary-search = 搜索
+glossary-search-hint = 输入中文或英文术语
+glossary-none = 没有匹配的术语。
+
+## 任务参数
+task-heading = 任务设置
+task-length = 长度
+task-length-tip = 任务样本有多长：要复制、反转或排序的词元数，查找任务的键值对数，归纳任务里重复片段的长度，最长的括号串，字符模型的窗口。模型的最大长度会随之增大。
+task-symbols = 符号数
+task-symbols-tip = 任务从多少种不同的符号里抽取：复制、反转、排序和归纳任务的字母表，查找任务的键，模加法的模数，词序任务的名词。
+task-corpus = 文本
+task-corpus-tip = 字符模型要学着续写的文本：内置的短文本（几 KB，几秒就能训练完），长文本（超过 100 KB，为本项目撰写），或你自己的 UTF-8 文本文件。最后十分之一留作留出集。
+task-corpus-size = { $kb } KB
+task-corpus-file = 一个文本文件…
+task-corpus-path-hint = UTF-8 .txt 文件的路径
+task-corpus-path-tip = 输入或粘贴文本文件（UTF-8）的路径。空文件、二进制文件或非 UTF-8 文件会被拒绝，并说明原因。
+task-words = 词语
+task-words-tip = 句子用哪种语言：“cat chases dog ?” 或 “猫 追 狗 ？”。两种语言里都是词序决定谁做了什么。
+task-words-english = 英文（cat chases dog）
+task-words-chinese = 中文（猫 追 狗）

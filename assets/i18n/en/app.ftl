@@ -72,7 +72,7 @@ top-apply-tip = Use your edits now: trained weights are kept wherever their shap
 top-step-of = step { $step } / { $total }
 top-speed = { $speed } steps/s
 top-eta = ETA { $eta }
-top-heldout = held-out accuracy { $percent }%
+top-heldout = held-out accuracy { $percent }% · loss { $loss }
 status-invalid = invalid config
 status-ready = ready
 status-training = training
@@ -108,7 +108,7 @@ gen-tokens-tip = At most { $most }: prompt and new tokens must fit the model's m
 gen-write = Write
 gen-writing = Writing…
 gen-write-tip = Write with and without the cache and time every token
-gen-empty = Type a prompt and press Write. Train the model first, or it writes noise (the timings hold either way).
+gen-empty = Type a prompt and press Write. An untrained model writes noise (the timings hold either way).
 gen-without = Without cache
 gen-with = With KV cache
 gen-no-cache = At step { $step }: no cache for this model.
@@ -126,3 +126,27 @@ gen-line-with = with KV cache
 cli-ms-per-token = { $ms } ms per token
 cli-tokens-differ = DIFFERENT tokens
 cli-cache-faster = the cache is { $speedup }x faster per token
+
+## Glossary
+menu-glossary = Glossary
+glossary-title = Glossary
+glossary-search = Search
+glossary-search-hint = a term in English or Chinese
+glossary-none = No term matches.
+
+## Task knobs
+task-heading = Task settings
+task-length = length
+task-length-tip = How long the task's examples are: tokens to copy, reverse or sort, key-value pairs for lookup, the repeated segment for induction, the longest bracket string, the character model's window. The model's max length grows to fit.
+task-symbols = symbols
+task-symbols-tip = How many different symbols the task draws from: the alphabet for copy, reverse, sort and induction, the keys for lookup, the modulus for modular addition, the nouns for word order.
+task-corpus = text
+task-corpus-tip = What the character model learns to continue: a short built-in text (a few KB, trains in seconds), a long one (over 100 KB, written for this project), or a UTF-8 text file of your own. The last tenth is held out.
+task-corpus-size = { $kb } KB
+task-corpus-file = a text file…
+task-corpus-path-hint = path of a UTF-8 .txt file
+task-corpus-path-tip = Type or paste the path of a text file (UTF-8). An empty, binary or non-UTF-8 file is refused with the reason.
+task-words = words
+task-words-tip = Which language the sentences are in: "cat chases dog ?" or "猫 追 狗 ？". Word order carries who does what in both.
+task-words-english = English (cat chases dog)
+task-words-chinese = Chinese (猫 追 狗)

@@ -1,0 +1,121 @@
+# lesson strings (English).
+
+## src/ui/lesson_panel.rs
+lesson-heading = Lessons
+lesson-open-pack = Open lesson pack…
+lesson-open-pack-tip = Add a teacher's lessons: a folder of lesson folders, each with a lesson.md (or drop it on the window)
+lesson-previous = Previous lesson
+lesson-next = Next lesson
+lesson-no-lessons = no lessons
+lesson-unreadable =
+    This lesson could not be read:
+    { $error }
+lesson-none-loaded = No lessons loaded.
+lesson-summary = { $summary } · about { $minutes } minutes
+lesson-load-start = Load this lesson's experiment
+lesson-load-start-tip = Your current experiment is kept; restore it with the next button
+lesson-restore = Restore my experiment
+lesson-try = ▶ Try it: { $label }
+lesson-try-tip = Change the live experiment
+lesson-try-tip-steps = Change the live experiment and train { $steps } steps
+lesson-try-unchanged = nothing changed: the experiment already had these settings
+lesson-try-changed =
+    changed:
+    { $text }
+lesson-check-now = Check now
+lesson-check-tip = Ticks by itself when { $condition } holds on the live run
+lesson-check-waiting = Waiting for { $condition }
+lesson-check-own-runs = Judged on this lesson's own runs: press one of its ▶ Try it buttons or "Load this lesson's experiment" first.
+lesson-check-hint = Not yet. { $hint }
+lesson-claim = Claim
+lesson-claim-verify = Verify it (seeds { $seeds })
+lesson-claim-verify-tip = Trains both sides of the claim in the background with seeds { $seeds }, the same as `lesson verify`; it must hold for each
+lesson-claim-verifying = verifying with seeds { $seeds }…
+lesson-claim-holds = ✔ holds with seeds { $seeds }
+lesson-claim-fails = ✖ does not hold with seed { $failing } (of { $seeds })
+lesson-claim-sides-note = a and b are the claim's two runs; each line gives the measured value and what it needed.
+lesson-claim-maps = attention of a and b, seed { $seed }
+lesson-claim-diverged = seed { $seed }: side { $side } { $divergence }
+lesson-claim-condition = seed { $seed }: { $mark } { $condition }
+lesson-claim-curves = training loss of a and b, seed { $seed } (log scale)
+lesson-claim-curves-x = step
+lesson-claim-steepest-fall = { $side }: steepest fall
+
+## src/ui/plots_panel.rs
+lesson-chart-loss = loss
+lesson-chart-loss-tip = Training and held-out loss
+lesson-chart-accuracy = accuracy
+lesson-chart-accuracy-tip = Training and held-out accuracy
+lesson-chart-grad-norm = gradient norm per layer
+lesson-chart-grad-norm-tip = How large each layer's gradient is: vanishing or exploding gradients show here
+lesson-chart-update-ratio = update / weight per layer
+lesson-chart-update-ratio-tip = How much each step changes each layer's weights, relative to their size
+lesson-chart-lr = learning rate
+lesson-chart-lr-tip = The learning rate at each step (warm-up, then constant)
+lesson-plots-log-scale = log scale
+lesson-plots-log-scale-tip = Plot losses, norms and ratios on a log10 axis: slow late progress becomes visible.
+lesson-plots-smoothing = smoothing
+lesson-plots-smoothing-tip = Exponential moving average over steps: 0 shows raw values. Sparse curves (evaluations) decay by the steps between their points, and their measured points are marked. Each curve keeps at most { $capacity } points; older ones are merged.
+lesson-plots-charts = Charts ({ $shown } of { $total }) ⏷
+lesson-plots-charts-tip = Choose which charts to show: fewer charts, each wider
+lesson-plots-pin = Pin this run
+lesson-plots-pin-tip = Keep this run's loss and accuracy curves, drawn dashed, to compare the next run (a try, a new seed, a reset) against
+lesson-plots-unpin = Unpin
+lesson-plots-unpin-tip = Remove the pinned run (kept at { $label })
+lesson-plots-step = step
+lesson-plots-lr = lr
+lesson-plots-train = train
+lesson-plots-eval = eval
+lesson-plots-pinned-train = pinned train
+lesson-plots-pinned-eval = pinned eval
+
+## src/ui/banner.rs
+lesson-banner-dismiss = Dismiss
+
+## src/ui/path_prompt.rs
+lesson-path-no-dialog = No file dialog could be opened on this desktop, so type the path here.
+lesson-path-folder = A folder path.
+lesson-path-file = A file path; a relative path starts in the folder the app was started from.
+lesson-path-ok = OK
+lesson-path-cancel = Cancel
+
+## src/ui/ab_maps.rs
+lesson-ab-layer = layer
+lesson-ab-head = head
+lesson-ab-no-head = no head { $head } in layer { $layer }
+lesson-ab-largest-change = largest change { $largest }, mean change { $mean }; red: { $name } attends more there, blue: less, grey: the same
+lesson-ab-different-probes = the two runs looked at different probe sequences, so cells do not line up
+lesson-ab-missing-head = one run has no such head
+
+## src/app/mod.rs (compare with the pinned run)
+lesson-compare-pinned = Compare with the pinned run ({ $label })
+lesson-compare-pinned-tip = The pinned run's map, this run's map and their difference, one head at a time
+
+## src/app/perform.rs
+lesson-msg-continued = The run had finished all its steps, so it continues for { $more } more (steps is now { $total }). Press Reset (R) to start over instead.
+lesson-msg-bug-case-loaded = Loaded "{ $title }". Train it and look for the symptom; its mask knobs are hidden until you name the bug.
+lesson-msg-lesson-loaded = Loaded this lesson's experiment with fresh weights. Press Start (Space) to train it.
+lesson-msg-restored = your experiment is back
+lesson-msg-try-one-step = “{ $label }”: the changed model starts from fresh weights and trains one step.
+lesson-msg-try-steps = “{ $label }”: the changed model starts from fresh weights and trains { $steps } steps.
+lesson-msg-try-no-steps = “{ $label }”: the model changed and starts from fresh weights. Press Start (Space) to train it.
+lesson-msg-try-failed = this button's change does not apply: { $error }
+lesson-msg-lesson-invalid = the lesson's experiment is not valid here; see the model editor
+lesson-msg-pack-added = added { $count } lessons from { $path }
+lesson-msg-pack-partly = added { $count } lessons from { $path }; { $failed } could not be read: { $errors }
+lesson-confirm-title = Start from fresh weights?
+lesson-confirm-text = This change alters the shape of some weights, so the model trained for { $steps } steps cannot keep them. Apply it and start from fresh weights?
+lesson-confirm-apply = Apply and reset
+lesson-confirm-keep = Keep training the current model
+
+## src/app/file_actions.rs
+lesson-msg-opened = opened { $path }
+lesson-msg-open-failed = could not open the experiment: { $error }; the current one is unchanged
+lesson-msg-saved = saved { $path }
+lesson-msg-save-failed = could not save the experiment: { $error }
+lesson-msg-load-run-failed = could not load the run: { $error }; the current run is unchanged
+lesson-msg-panel-hidden = That panel is hidden; show it first (View menu).
+lesson-msg-wrote = wrote { $path }
+lesson-msg-export-failed = could not export: { $error }
+
+lesson-glossary-tip = Every term of the lessons in English and Chinese, with a one-line meaning

@@ -1,0 +1,130 @@
+# views strings (English).
+
+## src/ui/attention_panel.rs
+views-attention-heading = Attention
+views-attention-probe = probe:
+views-attention-probe-hint = tokens, then Enter
+views-attention-probe-tip = The sequence the maps are drawn for. Type tokens of the task's vocabulary (characters for char_lm) and press Enter; leave empty for the task's own example.
+views-attention-show = Show
+views-attention-show-tip = Draw the maps for this probe
+views-attention-not-ready = The maps appear when the model is ready.
+views-attention-caption = rows: queries · columns: keys · step { $step } · click a map to enlarge
+views-attention-layer = layer { $layer }
+views-attention-off = attention off
+views-attention-head = head { $head }
+views-attention-window = Layer { $layer }, head { $head }
+views-attention-predictions = predicted next tokens: { $tokens }
+views-attention-cell =
+    query { $query } "{ $q }" looks at key { $key } "{ $k }"
+    weight { $weight }
+views-attention-cell-masked =
+    query { $query } "{ $q }" looks at key { $key } "{ $k }"
+    masked: this query cannot see this key (weight { $weight })
+
+## src/ui/mask_inspector.rs
+views-mask-heading = Mask inspector
+views-mask-probe = Probe for leaks
+views-mask-probe-tip = Change the tokens after each position (and the padding tokens) and measure how much earlier (and real) outputs move, layer by layer. A sound mask moves nothing.
+views-mask-not-ready = The inspector fills in when the model is ready.
+views-mask-layer = layer
+views-mask-head = head
+views-mask-no-attention = This layer has no attention.
+views-mask-no-leak = ✔ no weight reaches a position the intended mask hides
+views-mask-not-causal = This layer's intended mask is not causal (bidirectional or a window reaching ahead): positions are meant to see later ones, so the causality probe reports a leak here by design. It matters only for a model that must write one token at a time.
+views-mask-leaking-cells = ⚠ { $count } cells leak: weight reaches a position the intended mask hides (outlined in red)
+views-mask-empty-row = ⚠ 1 row sees no key at all: { $rows } (red mark). Defined result: zero weight everywhere, so the attention output there is the zero vector.
+views-mask-empty-rows = ⚠ { $count } rows see no key at all: { $rows } (red mark). Defined result: zero weight everywhere, so the attention output there is the zero vector.
+views-mask-differs = the applied mask differs from the intended one in { $count } cells
+views-mask-short-rows = { $count } rows sum to less than 1: the mask was applied after the softmax
+views-mask-padding = orange marks on the axes: padding positions
+views-mask-intended = intended mask (config)
+views-mask-applied = applied mask (inside attention)
+views-mask-effective = effective attention (after softmax)
+views-mask-legend = Masks: yellow = the query may see the key, grey and hatched = hidden. Attention: colour = weight.
+views-mask-cell = query { $query } "{ $q }" looks at key { $key } "{ $k }": { $weight }
+views-probe-note = { $probe } probe: { $note }
+views-probe-layer-leak = layer { $layer }: leaks from position { $position } (outputs move by up to { $score })
+views-probe-layer-ok = layer { $layer }: no leak
+views-probe-leak = ⚠ { $probe } probe: LEAK · { $layers }
+views-probe-no-leak = ✔ { $probe } probe: no leak · { $layers }
+views-probe-causality = causality
+views-probe-padding = padding
+
+## src/ui/step_through.rs
+views-step-q = Q
+views-step-q-text = Queries: each row is what a position is looking for (x · W_q, this head's slice).
+views-step-k = K
+views-step-k-text = Keys: each row is what a position offers to be found by (x · W_k).
+views-step-v = V
+views-step-v-text = Values: each row is what a position hands over when chosen (x · W_v).
+views-step-raw = QKᵀ
+views-step-raw-text = Raw scores: row q, column k is the dot product of query q with key k.
+views-step-scaled = ÷√d_k
+views-step-scaled-text = Scaled scores: divided by √d_k so their spread stays near 1 whatever d_k is.
+views-step-mask = mask
+views-step-mask-text = The mask: which keys each query may see (red, 1) and which are hidden (white, 0).
+views-step-softmax = softmax
+views-step-softmax-text = Attention weights: softmax over each row of visible scores; each row sums to 1.
+views-step-output = × V
+views-step-output-text = Output: each row is the weighted sum of the value rows, using that row's weights.
+views-step-heading = Step through one head
+views-step-layer-prefix = layer{ " " }
+views-step-head-prefix = head{ " " }
+views-step-trace = Trace this head
+views-step-trace-tip = Run the probe through the model and keep every stage of this head
+views-step-not-traced = Press 'Trace this head' to see its computation on the probe sequence.
+views-step-summary = layer { $layer }, head { $head }, d_k = { $dk }, step { $step }
+views-step-summary-unscaled = layer { $layer }, head { $head }, d_k = { $dk }, step { $step } (scaling is off)
+views-matrix-key = key { $key } "{ $token }"
+views-matrix-dimension = dimension { $dimension }
+views-matrix-cell = row { $row } "{ $token }", { $column }: { $value }
+views-matrix-legend = colour: red positive, blue negative, white zero; largest magnitude { $max }
+
+## src/ui/saturation_panel.rs
+views-saturation-heading = Softmax saturation
+views-saturation-intro = Random unit-variance queries and keys, 16 keys per query. Left: the largest softmax weight (1/16 = flat, 1 = one-hot). Right: how much gradient the softmax passes back.
+views-saturation-unscaled = unscaled
+views-saturation-scaled = scaled by 1/√d_k
+
+## src/ui/length_cost_panel.rs
+views-length-heading = Sequence length
+views-length-intro = The model on screen, trained for a few steps of the character model at each length: the median time of one step, and the memory of the attention matrices (scores, weights and their gradients). Attention grows with n², the rest of the model with n.
+views-length-measure = Measure
+views-length-measuring = Measuring…
+views-length-measure-tip = Time { $steps } training steps at lengths { $lengths } (batch { $batch }); takes a few seconds
+views-length-progress = { $done } of { $total } lengths done
+views-length-training = Training is running: pause it for clean timings.
+views-length-axis = sequence length
+views-length-measured = measured
+views-length-quadratic = ∝ n² (from the first point)
+views-length-linear = ∝ n (from the first point)
+views-length-ms-per-step = ms per step
+views-length-attention-mib = attention MiB
+views-length-length = length
+views-length-previous = × previous
+views-length-total-mib = total MiB
+views-length-refused = refused: { $message }
+
+## src/ui/positions_panel.rs
+views-positions-heading = Sinusoidal positional encoding
+views-positions-intro = Rows: positions 0 to { $last }. Columns: the { $d_model } dimensions. Early columns wave fast, later ones slowly; every row is a different pattern.
+
+## src/ui/bug_hunt.rs
+views-bug-heading = Bug hunt
+views-bug-intro = Each experiment hides one bug. Load it, train it, find the symptom with the panels, then name the bug.
+views-bug-solved = { $solved } of { $total } solved
+views-bug-symptom = Symptom: { $symptom }
+views-bug-where = Where to look: { $where_to_look }
+views-bug-load = Load this experiment
+views-bug-load-tip = Replace the edited experiment with this one (Ctrl+Z brings yours back)
+views-bug-question = What is the bug?
+views-bug-choose = choose…
+views-bug-check = Check
+views-bug-right = ✔ Right.
+views-bug-wrong = Not this one. Look again at the symptom with the suggested panel.
+views-bug-answer = Answer: { $bug }. { $explanation }
+views-bug-reveal = Reveal the answer
+
+## src/ui/heatmap.rs
+views-legend-weight-zero = weight 0
+views-legend-masked = masked (cannot be seen)

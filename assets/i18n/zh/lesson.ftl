@@ -1,0 +1,121 @@
+# lesson 的界面文字（简体中文）。
+
+## src/ui/lesson_panel.rs
+lesson-heading = 课程
+lesson-open-pack = 打开课程包…
+lesson-open-pack-tip = 添加老师的课程：一个装着若干课程文件夹的文件夹，每个课程文件夹里有一个 lesson.md（也可以把它拖到窗口上）
+lesson-previous = 上一课
+lesson-next = 下一课
+lesson-no-lessons = 没有课程
+lesson-unreadable =
+    无法读取这一课：
+    { $error }
+lesson-none-loaded = 没有载入任何课程。
+lesson-summary = { $summary } · 约 { $minutes } 分钟
+lesson-load-start = 载入本课实验
+lesson-load-start-tip = 你当前的实验会被保留；可以用旁边的按钮恢复它
+lesson-restore = 恢复我的实验
+lesson-try = ▶ 试一试：{ $label }
+lesson-try-tip = 修改正在运行的实验
+lesson-try-tip-steps = 修改正在运行的实验，并训练 { $steps } 步
+lesson-try-unchanged = 没有任何改动：实验本来就是这些设置
+lesson-try-changed =
+    改动：
+    { $text }
+lesson-check-now = 现在检查
+lesson-check-tip = 当正在进行的运行满足 { $condition } 时会自动打勾
+lesson-check-waiting = 等待：{ $condition }
+lesson-check-own-runs = 只根据本课自己的运行来判断：请先按本课的某个“▶ 试一试”按钮，或按“载入本课实验”。
+lesson-check-hint = 还没有。{ $hint }
+lesson-claim = 论断
+lesson-claim-verify = 验证（随机种子 { $seeds }）
+lesson-claim-verify-tip = 在后台用随机种子 { $seeds } 训练论断的两边，与 `lesson verify` 相同；每个种子下论断都必须成立
+lesson-claim-verifying = 正在用随机种子 { $seeds } 验证…
+lesson-claim-holds = ✔ 在随机种子 { $seeds } 下成立
+lesson-claim-fails = ✖ 在随机种子 { $failing } 下不成立（共 { $seeds }）
+lesson-claim-sides-note = a 和 b 是论断的两次运行；每一行给出测得的值以及它需要满足的条件。
+lesson-claim-maps = a 和 b 的注意力，随机种子 { $seed }
+lesson-claim-diverged = 随机种子 { $seed }：{ $side } 方 { $divergence }
+lesson-claim-condition = 随机种子 { $seed }：{ $mark } { $condition }
+lesson-claim-curves = a 和 b 的训练损失，随机种子 { $seed }（对数坐标）
+lesson-claim-curves-x = 步
+lesson-claim-steepest-fall = { $side }：下降最快处
+
+## src/ui/plots_panel.rs
+lesson-chart-loss = 损失
+lesson-chart-loss-tip = 训练损失和留出集损失
+lesson-chart-accuracy = 准确率
+lesson-chart-accuracy-tip = 训练准确率和留出集准确率
+lesson-chart-grad-norm = 每层的梯度范数
+lesson-chart-grad-norm-tip = 每一层的梯度有多大：梯度消失或梯度爆炸会在这里显现
+lesson-chart-update-ratio = 每层的更新量 / 权重
+lesson-chart-update-ratio-tip = 每一步让每层的权重改变了多少（相对于权重本身的大小）
+lesson-chart-lr = 学习率
+lesson-chart-lr-tip = 每一步的学习率（先预热，然后保持不变）
+lesson-plots-log-scale = 对数坐标
+lesson-plots-log-scale-tip = 把损失、范数和比值画在 log10 坐标轴上：后期缓慢的进展也能看得见。
+lesson-plots-smoothing = 平滑
+lesson-plots-smoothing-tip = 按步数做指数移动平均：0 表示显示原始值。稀疏的曲线（评估）按其相邻点之间的步数衰减，并标出实际测得的点。每条曲线最多保留 { $capacity } 个点；更早的点会被合并。
+lesson-plots-charts = 图表（显示 { $shown } / { $total }）⏷
+lesson-plots-charts-tip = 选择要显示哪些图表：图表越少，每张越宽
+lesson-plots-pin = 固定此次运行
+lesson-plots-pin-tip = 保留这次运行的损失和准确率曲线（画成虚线），用来和下一次运行（试一试、换随机种子、重置）对比
+lesson-plots-unpin = 取消固定
+lesson-plots-unpin-tip = 移除固定的运行（固定于 { $label }）
+lesson-plots-step = 步
+lesson-plots-lr = 学习率
+lesson-plots-train = 训练
+lesson-plots-eval = 留出集
+lesson-plots-pinned-train = 固定的训练
+lesson-plots-pinned-eval = 固定的留出集
+
+## src/ui/banner.rs
+lesson-banner-dismiss = 关闭
+
+## src/ui/path_prompt.rs
+lesson-path-no-dialog = 这个桌面环境无法打开文件对话框，请在这里输入路径。
+lesson-path-folder = 一个文件夹路径。
+lesson-path-file = 一个文件路径；相对路径从启动本程序时所在的文件夹算起。
+lesson-path-ok = 确定
+lesson-path-cancel = 取消
+
+## src/ui/ab_maps.rs
+lesson-ab-layer = 层
+lesson-ab-head = 注意力头
+lesson-ab-no-head = 第 { $layer } 层没有注意力头 { $head }
+lesson-ab-largest-change = 最大变化 { $largest }，平均变化 { $mean }；红色：{ $name } 在这里关注得更多，蓝色：更少，灰色：不变
+lesson-ab-different-probes = 两次运行看的是不同的探针序列，所以格子对不上
+lesson-ab-missing-head = 有一次运行没有这个注意力头
+
+## src/app/mod.rs (compare with the pinned run)
+lesson-compare-pinned = 与固定的运行对比（{ $label }）
+lesson-compare-pinned-tip = 固定运行的注意力图、本次运行的注意力图以及两者之差，一次显示一个注意力头
+
+## src/app/perform.rs
+lesson-msg-continued = 这次运行已经训练完全部步数，所以再接着训练 { $more } 步（步数现在是 { $total }）。如果想从头开始，请按“重置”（R）。
+lesson-msg-bug-case-loaded = 已载入“{ $title }”。训练它并寻找症状；在你说出 Bug 之前，它的掩码设置会被隐藏。
+lesson-msg-lesson-loaded = 已用全新的权重载入本课实验。按“开始”（空格键）训练它。
+lesson-msg-restored = 你的实验已恢复
+lesson-msg-try-one-step = “{ $label }”：修改后的模型从全新的权重开始，训练一步。
+lesson-msg-try-steps = “{ $label }”：修改后的模型从全新的权重开始，训练 { $steps } 步。
+lesson-msg-try-no-steps = “{ $label }”：模型已修改，并从全新的权重开始。按“开始”（空格键）训练它。
+lesson-msg-try-failed = 这个按钮的修改无法应用：{ $error }
+lesson-msg-lesson-invalid = 本课的实验在这里无效；请查看模型编辑器
+lesson-msg-pack-added = 已从 { $path } 添加 { $count } 课
+lesson-msg-pack-partly = 已从 { $path } 添加 { $count } 课；有 { $failed } 课无法读取：{ $errors }
+lesson-confirm-title = 从全新的权重开始？
+lesson-confirm-text = 这个修改会改变部分权重的形状，所以已经训练了 { $steps } 步的模型无法保留它们。要应用修改并从全新的权重开始吗？
+lesson-confirm-apply = 应用并重置
+lesson-confirm-keep = 继续训练当前模型
+
+## src/app/file_actions.rs
+lesson-msg-opened = 已打开 { $path }
+lesson-msg-open-failed = 无法打开实验：{ $error }；当前实验没有改变
+lesson-msg-saved = 已保存 { $path }
+lesson-msg-save-failed = 无法保存实验：{ $error }
+lesson-msg-load-run-failed = 无法载入运行：{ $error }；当前运行没有改变
+lesson-msg-panel-hidden = 那个面板是隐藏的；请先显示它（视图菜单）。
+lesson-msg-wrote = 已写入 { $path }
+lesson-msg-export-failed = 无法导出：{ $error }
+
+lesson-glossary-tip = 课程里的每个术语，中英对照，各附一句解释

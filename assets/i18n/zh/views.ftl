@@ -1,0 +1,130 @@
+# views 的界面文字（简体中文）。
+
+## src/ui/attention_panel.rs
+views-attention-heading = 注意力
+views-attention-probe = 探针序列：
+views-attention-probe-hint = 输入词元，然后按回车
+views-attention-probe-tip = 这些图所用的序列。输入任务词表里的词元（char_lm 任务输入字符），然后按回车；留空则使用任务自带的示例。
+views-attention-show = 显示
+views-attention-show-tip = 为这条探针序列画出注意力图
+views-attention-not-ready = 模型准备好后，这里会显示注意力图。
+views-attention-caption = 行：查询 · 列：键 · 第 { $step } 步 · 点击一张图可以放大
+views-attention-layer = 层 { $layer }
+views-attention-off = 注意力已关闭
+views-attention-head = 注意力头 { $head }
+views-attention-window = 层 { $layer }，注意力头 { $head }
+views-attention-predictions = 预测的下一个词元：{ $tokens }
+views-attention-cell =
+    查询 { $query }“{ $q }”看向键 { $key }“{ $k }”
+    权重 { $weight }
+views-attention-cell-masked =
+    查询 { $query }“{ $q }”看向键 { $key }“{ $k }”
+    已被掩码遮住：这个查询看不到这个键（权重 { $weight }）
+
+## src/ui/mask_inspector.rs
+views-mask-heading = 掩码检查器
+views-mask-probe = 探测泄漏
+views-mask-probe-tip = 改变每个位置之后的词元（以及填充词元），逐层测量前面的（以及真实的）输出变化了多少。正确的掩码不会让它们有任何变化。
+views-mask-not-ready = 模型准备好后，检查器会显示内容。
+views-mask-layer = 层
+views-mask-head = 注意力头
+views-mask-no-attention = 这一层没有注意力。
+views-mask-no-leak = ✔ 没有权重落在预期掩码遮住的位置上
+views-mask-not-causal = 这一层的预期掩码不是因果掩码（双向，或者滑动窗口能看到后面）：各位置本来就应该看到后面的位置，所以因果性探测在这里报告泄漏是设计使然。只有必须一次写一个词元的模型才需要在意这一点。
+views-mask-leaking-cells = ⚠ { $count } 个格子泄漏：权重落在了预期掩码遮住的位置上（红框标出）
+views-mask-empty-row = ⚠ 有 1 行看不到任何键：{ $rows }（红色标记）。规定的结果：所有权重都为零，所以那里的注意力输出是零向量。
+views-mask-empty-rows = ⚠ 有 { $count } 行看不到任何键：{ $rows }（红色标记）。规定的结果：所有权重都为零，所以那里的注意力输出是零向量。
+views-mask-differs = 实际应用的掩码与预期掩码有 { $count } 个格子不同
+views-mask-short-rows = 有 { $count } 行的和小于 1：掩码是在 softmax 之后才应用的
+views-mask-padding = 坐标轴上的橙色标记：填充位置
+views-mask-intended = 预期掩码（配置）
+views-mask-applied = 实际应用的掩码（注意力内部）
+views-mask-effective = 实际注意力（softmax 之后）
+views-mask-legend = 掩码：黄色 = 查询可以看到这个键，灰色带斜线 = 被遮住。注意力：颜色 = 权重。
+views-mask-cell = 查询 { $query }“{ $q }”看向键 { $key }“{ $k }”：{ $weight }
+views-probe-note = { $probe }探测：{ $note }
+views-probe-layer-leak = 层 { $layer }：从位置 { $position } 开始泄漏（输出最多变化 { $score }）
+views-probe-layer-ok = 层 { $layer }：无泄漏
+views-probe-leak = ⚠ { $probe }探测：有泄漏 · { $layers }
+views-probe-no-leak = ✔ { $probe }探测：无泄漏 · { $layers }
+views-probe-causality = 因果性
+views-probe-padding = 填充
+
+## src/ui/step_through.rs
+views-step-q = Q
+views-step-q-text = 查询：每一行是一个位置想要寻找的东西（x · W_q，本注意力头的那一部分）。
+views-step-k = K
+views-step-k-text = 键：每一行是一个位置让别人找到自己的依据（x · W_k）。
+views-step-v = V
+views-step-v-text = 值：每一行是一个位置被选中时交出去的内容（x · W_v）。
+views-step-raw = QKᵀ
+views-step-raw-text = 原始分数：第 q 行第 k 列是查询 q 与键 k 的点积。
+views-step-scaled = ÷√d_k
+views-step-scaled-text = 缩放后的分数：除以 √d_k，使分数的离散程度无论 d_k 多大都保持在 1 左右。
+views-step-mask = 掩码
+views-step-mask-text = 掩码：每个查询可以看到哪些键（红色，1），哪些被遮住（白色，0）。
+views-step-softmax = softmax
+views-step-softmax-text = 注意力权重：对每一行可见的分数做 softmax；每一行的和为 1。
+views-step-output = × V
+views-step-output-text = 输出：每一行是各个值行的加权和，权重取自这一行。
+views-step-heading = 逐步查看一个注意力头
+views-step-layer-prefix = 层{ " " }
+views-step-head-prefix = 注意力头{ " " }
+views-step-trace = 追踪这个注意力头
+views-step-trace-tip = 让探针序列通过模型，并保留这个注意力头的每一个计算阶段
+views-step-not-traced = 按“追踪这个注意力头”，查看它在探针序列上的计算过程。
+views-step-summary = 层 { $layer }，注意力头 { $head }，d_k = { $dk }，第 { $step } 步
+views-step-summary-unscaled = 层 { $layer }，注意力头 { $head }，d_k = { $dk }，第 { $step } 步（缩放已关闭）
+views-matrix-key = 键 { $key }“{ $token }”
+views-matrix-dimension = 维度 { $dimension }
+views-matrix-cell = 行 { $row }“{ $token }”，{ $column }：{ $value }
+views-matrix-legend = 颜色：红色为正，蓝色为负，白色为零；最大绝对值 { $max }
+
+## src/ui/saturation_panel.rs
+views-saturation-heading = Softmax 饱和
+views-saturation-intro = 随机生成方差为 1 的查询和键，每个查询对应 16 个键。左图：softmax 的最大权重（1/16 = 完全平坦，1 = one-hot）。右图：softmax 向回传递了多少梯度。
+views-saturation-unscaled = 未缩放
+views-saturation-scaled = 乘以 1/√d_k 缩放
+
+## src/ui/length_cost_panel.rs
+views-length-heading = 序列长度
+views-length-intro = 把屏幕上的模型按每种长度在字符模型上各训练几步：显示一步的中位耗时，以及注意力矩阵（分数、权重及其梯度）占用的内存。注意力随 n² 增长，模型的其余部分随 n 增长。
+views-length-measure = 测量
+views-length-measuring = 正在测量…
+views-length-measure-tip = 在长度 { $lengths } 下各计时 { $steps } 个训练步（批大小 { $batch }）；需要几秒钟
+views-length-progress = 已完成 { $done } / { $total } 个长度
+views-length-training = 训练正在进行：先暂停训练，计时才准确。
+views-length-axis = 序列长度
+views-length-measured = 实测
+views-length-quadratic = ∝ n²（从第一个点算起）
+views-length-linear = ∝ n（从第一个点算起）
+views-length-ms-per-step = 每步毫秒数
+views-length-attention-mib = 注意力 MiB
+views-length-length = 长度
+views-length-previous = × 上一个
+views-length-total-mib = 总计 MiB
+views-length-refused = 已拒绝：{ $message }
+
+## src/ui/positions_panel.rs
+views-positions-heading = 正弦位置编码
+views-positions-intro = 行：位置 0 到 { $last }。列：{ $d_model } 个维度。靠前的列波动得快，靠后的列波动得慢；每一行都是不同的图案。
+
+## src/ui/bug_hunt.rs
+views-bug-heading = 找 Bug
+views-bug-intro = 每个实验都藏着一个 Bug。载入它、训练它，用各个面板找到症状，然后说出是什么 Bug。
+views-bug-solved = 已解决 { $solved } / { $total }
+views-bug-symptom = 症状：{ $symptom }
+views-bug-where = 在哪里找：{ $where_to_look }
+views-bug-load = 载入这个实验
+views-bug-load-tip = 用这个实验替换你正在编辑的实验（Ctrl+Z 可以找回你的实验）
+views-bug-question = Bug 是什么？
+views-bug-choose = 请选择…
+views-bug-check = 检查
+views-bug-right = ✔ 答对了。
+views-bug-wrong = 不是这个。用建议的面板再看看症状。
+views-bug-answer = 答案：{ $bug }。{ $explanation }
+views-bug-reveal = 显示答案
+
+## src/ui/heatmap.rs
+views-legend-weight-zero = 权重 0
+views-legend-masked = 被掩码遮住（看不到）

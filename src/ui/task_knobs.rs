@@ -1,0 +1,78 @@
+//! The task's own knobs in the editor: its length, its symbol count and, for the
+//! character model and word order, which text or words it uses (a built-in
+//! corpus or a text file of the learner's).
+
+use eframe::egui;
+
+use super::layer_card::inline_problem;
+use crate::config::{ConfigProblem, ExperimentConfig};
+use crate::t;
+use crate::tasks::{BUILTIN_CORPORA, TaskKind};
+
+pub fn task_knobs_ui(ui: &mut egui::Ui, config: &mut ExperimentConfig, problems: &[ConfigProblem]) {
+    let problem = |knob: &str| problems.iter().find(|p| p.knob == knob);
+    let kind = config.task.kind;
+    let (min_len, max_len, min_sym, max_sym) = kind.size_bounds();
+    egui::Grid::new("task_knobs").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
+        let task = &mut config.task;
+        if max_len != usize::MAX {
+            ui.label(t!("task-length")).on_hover_text(t!("task-length-tip"));
+            ui.add(egui::DragValue::new(&mut task.length).range(min_len..=max_len)).on_hover_text(t!("task-length-tip"));
+            ui.end_row();
+            inline_problem(ui, problem("task.length"));
+        }
+        if max_sym != usize::MAX {
+            ui.label(t!("task-symbols")).on_hover_text(t!("task-symbols-tip"));
+            ui.add(egui::DragValue::new(&mut task.symbols).range(min_sym..=max_sym)).on_hover_text(t!("task-symbols-tip"));
+            ui.end_row();
+            inline_problem(ui, problem("task.symbols"));
+        }
+        match kind {
+            TaskKind::CharLm => {
+                let label = ui.label(t!("task-corpus")).on_hover_text(t!("task-corpus-tip"));
+                let builtin = BUILTIN_CORPORA.iter().any(|(name, _)| *name == task.corpus);
+                let shown = if builtin { task.corpus.clone() } else { t!("task-corpus-file") };
+                egui::ComboBox::from_id_salt("task_corpus").selected_text(shown).show_ui(ui, |ui| {
+                    for (name, text) in BUILTIN_CORPORA {
+                        let size = t!("task-corpus-size", kb = format!("{:.0}", text.len() as f64 / 1024.0));
+                        ui.selectable_value(&mut task.corpus, name.to_string(), format!("{name} ({size})"));
+                    }
+                    if ui.selectable_label(!builtin, t!("task-corpus-file")).clicked() && builtin {
+                        task.corpus.clear();
+                    }
+                })
+                .response
+                .labelled_by(label.id)
+                .on_hover_text(t!("task-corpus-tip"));
+                ui.end_row();
+                if !builtin {
+                    ui.label("");
+                    ui.add(egui::TextEdit::singleline(&mut task.corpus).hint_text(t!("task-corpus-path-hint")).desired_width(200.0))
+                        .on_hover_text(t!("task-corpus-path-tip"));
+                    ui.end_row();
+                }
+                inline_problem(ui, problem("task.corpus"));
+            }
+            TaskKind::WordOrder => {
+                let label = ui.label(t!("task-words")).on_hover_text(t!("task-words-tip"));
+                let chinese = task.corpus == "chinese";
+                let shown = if chinese { t!("task-words-chinese") } else { t!("task-words-english") };
+                egui::ComboBox::from_id_salt("task_words")
+                    .selected_text(shown)
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut task.corpus, "english".to_string(), t!("task-words-english"));
+                        ui.selectable_value(&mut task.corpus, "chinese".to_string(), t!("task-words-chinese"));
+                    })
+                    .response
+                    .labelled_by(label.id)
+                    .on_hover_text(t!("task-words-tip"));
+                ui.end_row();
+            }
+            _ => {}
+        }
+    });
+    // A longer task needs room for its positions: grow max_len with it (never shrink it).
+    if let Ok(task) = config.task.build() {
+        config.model.max_len = config.model.max_len.max(task.seq_len());
+    }
+}
