@@ -269,12 +269,12 @@ impl WorkbenchApp {
         let strip = if error { strip.min_size(ui::banner::STRIP_HEIGHT) } else { strip.exact_size(ui::banner::STRIP_HEIGHT) };
         strip.show(ui, |ui| {
             let hint = match self.view.status {
-                RunStatus::Ready if self.view.step == 0 => "Press Start (Space) to train this experiment, or a ▶ Try it button in the lesson. F1 lists the shortcuts.",
-                RunStatus::Finished => "The run has finished: Continue (Space) trains further, Reset (R) starts over, or try the next step of the lesson.",
-                RunStatus::Paused => "Paused: Resume (Space), train one step (S), or inspect the panels.",
-                _ => "Messages about your run appear here. F1 lists the keyboard shortcuts.",
+                RunStatus::Ready if self.view.step == 0 => crate::t!("hint-ready"),
+                RunStatus::Finished => crate::t!("hint-finished"),
+                RunStatus::Paused => crate::t!("hint-paused"),
+                _ => crate::t!("hint-other"),
             };
-            ui::banner::status_strip_ui(ui, self.view.banner.as_ref(), hint, &mut actions);
+            ui::banner::status_strip_ui(ui, self.view.banner.as_ref(), &hint, &mut actions);
         });
         let hide_mask_knobs = self.bug_case_unsolved();
         if self.state.layout.model_editor {
@@ -326,7 +326,8 @@ impl WorkbenchApp {
                         ui.checkbox(&mut self.compare_pinned, crate::t!("lesson-compare-pinned", label = label.as_str()))
                             .on_hover_text(crate::t!("lesson-compare-pinned-tip"));
                         if self.compare_pinned {
-                            let names = ["pinned", "now"];
+                            let (pinned_name, now_name) = (crate::t!("compare-pinned"), crate::t!("compare-now"));
+                            let names = [pinned_name.as_str(), now_name.as_str()];
                             egui::ScrollArea::both().show(ui, |ui| ui::ab_maps::ab_maps_ui(ui, egui::Id::unique("pinned_maps"), pinned, now, names));
                             return;
                         }

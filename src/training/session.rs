@@ -310,6 +310,13 @@ impl Session {
     /// (with their optimizer state); the others start fresh from the seed.
     pub fn apply_config(&mut self, config: ExperimentConfig) -> Result<TransferReport, SessionError> {
         let mut next = Session::new(config)?;
+        // Asking for other starting weights (`init_from`) is asking for a new start:
+        // nothing of the current model is carried over on top of them.
+        if next.config.init_source() != self.config.init_source() {
+            let fresh = crate::model::param_shapes(next.model()).into_iter().map(|p| p.path).collect();
+            *self = next;
+            return Ok(TransferReport { kept: Vec::new(), fresh });
+        }
         let same_task = next.config.task == self.config.task;
         let fresh = next.model.take().expect("new model");
         let (model, report) = transfer_matching(self.model(), fresh);

@@ -293,6 +293,11 @@ impl Worker {
         let Some(session) = self.session.as_mut() else {
             return self.build(config);
         };
+        // Other starting weights (`init_from`) mean a new start from them, announced
+        // and measured like any fresh session.
+        if session.config().init_source() != config.init_source() {
+            return self.build(config);
+        }
         match session.apply_config(config) {
             Ok(report) => {
                 let kept_weights = report.kept_everything();

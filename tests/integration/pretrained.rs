@@ -130,3 +130,20 @@ fn init_from_problems_name_the_knob_and_what_to_give() {
         Ok(_) => panic!("a d_model 32 model cannot start from a d_model 64 one"),
     }
 }
+
+#[test]
+fn switching_init_from_starts_from_the_new_weights_and_keeps_nothing_of_the_old_model() {
+    let mut english: ExperimentConfig = read_json("assets/pretrained/english.json".as_ref()).unwrap();
+    english.init_from = Some("pretrained/english".to_string());
+    let mut chinese: ExperimentConfig = read_json("assets/pretrained/chinese.json".as_ref()).unwrap();
+    chinese.task.corpus = "chinese".to_string();
+    chinese.init_from = Some("pretrained/chinese".to_string());
+    let mut session = Session::new(english).unwrap();
+    train(&mut session, 2);
+    let report = session.apply_config(chinese.clone()).unwrap();
+    assert!(report.kept.is_empty(), "no English weight is carried onto the Chinese model: {:?}", report.kept);
+    let direct = Session::new(chinese).unwrap();
+    let layer = |s: &Session| read_floats(s.model().layers[0].attention.as_ref().unwrap().wq.weight.val());
+    assert_eq!(layer(&session), layer(&direct), "the layers are the shipped Chinese model's");
+    assert_eq!(session.step_count(), 0, "a new start");
+}

@@ -150,3 +150,11 @@ task-words = words
 task-words-tip = Which language the sentences are in: "cat chases dog ?" or "猫 追 狗 ？". Word order carries who does what in both.
 task-words-english = English (cat chases dog)
 task-words-chinese = Chinese (猫 追 狗)
+
+## Status strip
+hint-ready = Press Start (Space) to train this experiment, or a ▶ Try it button in the lesson. F1 lists the shortcuts.
+hint-finished = The run has finished: Continue (Space) trains further, Reset (R) starts over, or try the next step of the lesson.
+hint-paused = Paused: Resume (Space), train one step (S), or inspect the panels.
+hint-other = Messages about your run appear here. F1 lists the keyboard shortcuts.
+compare-pinned = pinned
+compare-now = now

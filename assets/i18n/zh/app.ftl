@@ -150,3 +150,11 @@ task-words = 词语
 task-words-tip = 句子用哪种语言：“cat chases dog ?” 或 “猫 追 狗 ？”。两种语言里都是词序决定谁做了什么。
 task-words-english = 英文（cat chases dog）
 task-words-chinese = 中文（猫 追 狗）
+
+## 状态栏
+hint-ready = 按“开始”（空格键）训练这个实验，或者按课程里的 ▶ 试一试 按钮。F1 列出所有快捷键。
+hint-finished = 这次运行已经结束：“接着训练”（空格键）继续训练，“重置”（R）从头开始，或者进行课程的下一步。
+hint-paused = 已暂停：“继续”（空格键），训练一步（S），或者查看各个面板。
+hint-other = 关于这次运行的消息会显示在这里。F1 列出键盘快捷键。
+compare-pinned = 固定的
+compare-now = 当前
