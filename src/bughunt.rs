@@ -6,6 +6,7 @@
 use crate::config::{
     ExperimentConfig, MaskApplication, MaskKind, MaskReading, PaddingMask, PositionalEncoding, preset,
 };
+use crate::t;
 use crate::tasks::{PadSide, TaskConfig, TaskKind};
 
 /// The bugs a learner can name.
@@ -41,26 +42,28 @@ impl Bug {
         Bug::LearningRateTooHigh,
     ];
 
-    /// The name offered in the "what is the bug?" list.
+    /// The name offered in the "what is the bug?" list, in the current language
+    /// (answers are matched on the `Bug` value, never on this text).
     pub fn name(self) -> &'static str {
         match self {
-            Bug::CausalMaskMissing => "the causal mask is missing",
-            Bug::InvertedMask => "the mask is read inverted (true = masked)",
-            Bug::DiagonalHidesSelf => "the causal diagonal is off by one: a position cannot see itself",
-            Bug::DiagonalSeesAhead => "the causal diagonal is off by one: a position sees one token ahead",
-            Bug::PaddingMaskWrongAxis => "the padding mask hides queries instead of keys",
-            Bug::PaddingMaskMissing => "the padding mask is missing",
-            Bug::PaddingWrongSide => "the padding is on the wrong side",
-            Bug::LabelsNotShifted => "the labels are not shifted",
-            Bug::ScoresNotScaled => "the scores are not scaled by 1/√d_k",
-            Bug::SoftmaxThenMask => "the mask is applied after the softmax",
-            Bug::InitTooLarge => "the initial weights are far too large",
-            Bug::LearningRateTooHigh => "the learning rate is far too high",
+            Bug::CausalMaskMissing => interned(t!("rep-bug-causal-mask-missing")),
+            Bug::InvertedMask => interned(t!("rep-bug-inverted-mask")),
+            Bug::DiagonalHidesSelf => interned(t!("rep-bug-diagonal-hides-self")),
+            Bug::DiagonalSeesAhead => interned(t!("rep-bug-diagonal-sees-ahead")),
+            Bug::PaddingMaskWrongAxis => interned(t!("rep-bug-padding-mask-wrong-axis")),
+            Bug::PaddingMaskMissing => interned(t!("rep-bug-padding-mask-missing")),
+            Bug::PaddingWrongSide => interned(t!("rep-bug-padding-wrong-side")),
+            Bug::LabelsNotShifted => interned(t!("rep-bug-labels-not-shifted")),
+            Bug::ScoresNotScaled => interned(t!("rep-bug-scores-not-scaled")),
+            Bug::SoftmaxThenMask => interned(t!("rep-bug-softmax-then-mask")),
+            Bug::InitTooLarge => interned(t!("rep-bug-init-too-large")),
+            Bug::LearningRateTooHigh => interned(t!("rep-bug-learning-rate-too-high")),
         }
     }
 }
 
-/// One planted-bug exercise.
+/// One planted-bug exercise. Its texts are in the language that was current
+/// when `cases()` built it; `id` and `bug` are the same in every language.
 #[derive(Clone, Debug)]
 pub struct BugCase {
     pub id: &'static str,
@@ -73,6 +76,22 @@ pub struct BugCase {
     /// The answer, shown on request or when named.
     pub explanation: &'static str,
     pub config: ExperimentConfig,
+}
+
+/// A translated text kept for the life of the process, so the cases and the bug
+/// names can stay `&'static str`: each distinct text (per language) is stored
+/// once, however often it is asked for.
+fn interned(text: String) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static TEXTS: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut texts = TEXTS.get_or_init(Mutex::default).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&known) = texts.get(text.as_str()) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(text.into_boxed_str());
+    texts.insert(leaked);
+    leaked
 }
 
 /// A preset on a task with `change` applied to every layer.
@@ -96,44 +115,44 @@ pub fn cases() -> Vec<BugCase> {
     let c = planted(TaskKind::CharLm, "lesson", |l| l.mask = MaskKind::Bidirectional);
     cases.push(BugCase {
         id: "peeking",
-        title: "The best training loss ever",
-        symptom: "This character language model reaches a training loss far below its causal twin, yet what it writes on its own is gibberish.",
-        where_to_look: "Mask inspector (intended vs applied), then Probe for leaks",
+        title: interned(t!("rep-case-peeking-title")),
+        symptom: interned(t!("rep-case-peeking-symptom")),
+        where_to_look: interned(t!("rep-case-peeking-where")),
         bug: Bug::CausalMaskMissing,
-        explanation: "Every layer is bidirectional, so while training each position simply reads the next character, which is its answer. At generation time there is no next character to read. Set the mask back to causal.",
+        explanation: interned(t!("rep-case-peeking-explanation")),
         config: c,
     });
 
     let c = planted(TaskKind::Copy, "tiny", |l| l.mask_reading = MaskReading::MaskedIsTrue);
     cases.push(BugCase {
         id: "inverted",
-        title: "Looking the wrong way",
-        symptom: "Each query puts all its weight on positions after it; the last query has nothing to look at.",
-        where_to_look: "Attention maps and the mask inspector",
+        title: interned(t!("rep-case-inverted-title")),
+        symptom: interned(t!("rep-case-inverted-symptom")),
+        where_to_look: interned(t!("rep-case-inverted-where")),
         bug: Bug::InvertedMask,
-        explanation: "The mask builder says true = may see, but the attention reads true = hidden. Every query sees exactly what it must not. Read the mask with the builder's convention.",
+        explanation: interned(t!("rep-case-inverted-explanation")),
         config: c,
     });
 
     let c = planted(TaskKind::Copy, "tiny", |l| l.diagonal_offset = -1);
     cases.push(BugCase {
         id: "blind-diagonal",
-        title: "The first token sees nothing",
-        symptom: "The inspector flags the first row as having no visible key at all, and no position ever attends to itself.",
-        where_to_look: "Mask inspector: rows with every position masked",
+        title: interned(t!("rep-case-blind-diagonal-title")),
+        symptom: interned(t!("rep-case-blind-diagonal-symptom")),
+        where_to_look: interned(t!("rep-case-blind-diagonal-where")),
         bug: Bug::DiagonalHidesSelf,
-        explanation: "The causal mask was built with k < q instead of k ≤ q, so the diagonal is hidden. Use k ≤ q.",
+        explanation: interned(t!("rep-case-blind-diagonal-explanation")),
         config: c,
     });
 
     let c = planted(TaskKind::CharLm, "lesson", |l| l.diagonal_offset = 1);
     cases.push(BugCase {
         id: "one-ahead",
-        title: "Almost causal",
-        symptom: "The training loss drops to nearly zero within a few hundred steps, the generated text is poor, and the causality probe reports a leak starting at position 0.",
-        where_to_look: "Probe for leaks, then the mask inspector's leaking cells",
+        title: interned(t!("rep-case-one-ahead-title")),
+        symptom: interned(t!("rep-case-one-ahead-symptom")),
+        where_to_look: interned(t!("rep-case-one-ahead-where")),
         bug: Bug::DiagonalSeesAhead,
-        explanation: "The mask was built with k ≤ q + 1: every position sees one token ahead, which is exactly its answer. Use k ≤ q.",
+        explanation: interned(t!("rep-case-one-ahead-explanation")),
         config: c,
     });
 
@@ -143,11 +162,11 @@ pub fn cases() -> Vec<BugCase> {
     });
     cases.push(BugCase {
         id: "padding-axis",
-        title: "Padding that talks",
-        symptom: "Changing only the padding tokens changes the model's outputs at real positions.",
-        where_to_look: "Probe for leaks (padding), then the mask inspector's padded columns",
+        title: interned(t!("rep-case-padding-axis-title")),
+        symptom: interned(t!("rep-case-padding-axis-symptom")),
+        where_to_look: interned(t!("rep-case-padding-axis-where")),
         bug: Bug::PaddingMaskWrongAxis,
-        explanation: "The padding mask was broadcast along the query axis: padded rows are hidden, but every real query still reads the padded keys. Hide padded keys (columns).",
+        explanation: interned(t!("rep-case-padding-axis-explanation")),
         config: c,
     });
 
@@ -157,11 +176,11 @@ pub fn cases() -> Vec<BugCase> {
     });
     cases.push(BugCase {
         id: "padding-missing",
-        title: "Length matters too much",
-        symptom: "The same bracket string gets a different answer depending on how much padding follows it.",
-        where_to_look: "Probe for leaks (padding) and the padded columns of the attention maps",
+        title: interned(t!("rep-case-padding-missing-title")),
+        symptom: interned(t!("rep-case-padding-missing-symptom")),
+        where_to_look: interned(t!("rep-case-padding-missing-where")),
         bug: Bug::PaddingMaskMissing,
-        explanation: "No padding mask is applied, so real tokens attend to padding. Hide padded keys.",
+        explanation: interned(t!("rep-case-padding-missing-explanation")),
         config: c,
     });
 
@@ -169,11 +188,11 @@ pub fn cases() -> Vec<BugCase> {
     c.task.pad_side = PadSide::Left;
     cases.push(BugCase {
         id: "padding-side",
-        title: "Silent first rows",
-        symptom: "The inspector flags several rows at the start of many sequences as having no visible key, and where the answer sits moves from example to example.",
-        where_to_look: "Mask inspector: rows with every position masked",
+        title: interned(t!("rep-case-padding-side-title")),
+        symptom: interned(t!("rep-case-padding-side-symptom")),
+        where_to_look: interned(t!("rep-case-padding-side-where")),
         bug: Bug::PaddingWrongSide,
-        explanation: "The sequences were padded on the left. With a causal mask the padded queries at the start can see nothing, and the real tokens start at a different position in every example. Pad on the right.",
+        explanation: interned(t!("rep-case-padding-side-explanation")),
         config: c,
     });
 
@@ -181,11 +200,11 @@ pub fn cases() -> Vec<BugCase> {
     c.task.shift_labels = false;
     cases.push(BugCase {
         id: "unshifted",
-        title: "Perfect and useless",
-        symptom: "Training and held-out accuracy reach 100% almost at once, yet generating the answer one token at a time gets almost nothing right.",
-        where_to_look: "The accuracy curves against greedy generation",
+        title: interned(t!("rep-case-unshifted-title")),
+        symptom: interned(t!("rep-case-unshifted-symptom")),
+        where_to_look: interned(t!("rep-case-unshifted-where")),
         bug: Bug::LabelsNotShifted,
-        explanation: "Each position was asked to predict its own input token, which it can copy. The target at position t must be the token at t + 1.",
+        explanation: interned(t!("rep-case-unshifted-explanation")),
         config: c,
     });
 
@@ -198,22 +217,22 @@ pub fn cases() -> Vec<BugCase> {
     });
     cases.push(BugCase {
         id: "unscaled",
-        title: "Spiky from the start",
-        symptom: "Even before training, nearly every attention row puts almost all its weight on a single key.",
-        where_to_look: "Attention maps at step 0, and the gradient panel",
+        title: interned(t!("rep-case-unscaled-title")),
+        symptom: interned(t!("rep-case-unscaled-symptom")),
+        where_to_look: interned(t!("rep-case-unscaled-where")),
         bug: Bug::ScoresNotScaled,
-        explanation: "With d_k = 256 the raw dot products are large, so the softmax saturates and its gradients vanish. Divide the scores by √d_k.",
+        explanation: interned(t!("rep-case-unscaled-explanation")),
         config: c,
     });
 
     let c = planted(TaskKind::CharLm, "lesson", |l| l.mask_application = MaskApplication::MultiplyAfterSoftmax);
     cases.push(BugCase {
         id: "mask-after-softmax",
-        title: "Zero weight, still leaking",
-        symptom: "Every future cell of the attention maps is exactly zero, rows sum to less than one, and yet the causality probe reports a leak.",
-        where_to_look: "Probe for leaks, and the row sums in the mask inspector",
+        title: interned(t!("rep-case-mask-after-softmax-title")),
+        symptom: interned(t!("rep-case-mask-after-softmax-symptom")),
+        where_to_look: interned(t!("rep-case-mask-after-softmax-where")),
         bug: Bug::SoftmaxThenMask,
-        explanation: "The softmax was taken over every key and the future zeroed afterwards. The normaliser still contains the future scores, so the past weights depend on future tokens. Mask before the softmax.",
+        explanation: interned(t!("rep-case-mask-after-softmax-explanation")),
         config: c,
     });
 
@@ -228,11 +247,11 @@ pub fn cases() -> Vec<BugCase> {
     c.model.init_scale = 10.0;
     cases.push(BugCase {
         id: "huge-init",
-        title: "Decided before it learned",
-        symptom: "Even though the scores are scaled by 1/√d_k, every attention row is one-hot at step 1, and the held-out accuracy stays near chance.",
-        where_to_look: "Attention maps at step 1, then the gradient panel",
+        title: interned(t!("rep-case-huge-init-title")),
+        symptom: interned(t!("rep-case-huge-init-symptom")),
+        where_to_look: interned(t!("rep-case-huge-init-where")),
         bug: Bug::InitTooLarge,
-        explanation: "The weights and embeddings start ten times larger than PyTorch's default, so the first layer's Q and K are about a hundred times larger and its scores far larger still. The softmax is saturated from the first step and passes almost no gradient. Use an init scale near 1.",
+        explanation: interned(t!("rep-case-huge-init-explanation")),
         config: c,
     });
 
@@ -241,11 +260,11 @@ pub fn cases() -> Vec<BugCase> {
     c.lr = 10.0;
     cases.push(BugCase {
         id: "runaway-lr",
-        title: "Gone in twenty steps",
-        symptom: "The loss climbs steeply for about twenty steps, past 1e30, then the run stops with a non-finite loss, and the status line says at which step.",
-        where_to_look: "The loss and gradient-norm charts, and the status line",
+        title: interned(t!("rep-case-runaway-lr-title")),
+        symptom: interned(t!("rep-case-runaway-lr-symptom")),
+        where_to_look: interned(t!("rep-case-runaway-lr-where")),
         bug: Bug::LearningRateTooHigh,
-        explanation: "Plain SGD with a learning rate of 10 moves each weight by ten times its gradient. The updates overshoot, the weights and scores grow, and within about twenty steps a number overflows. Use a learning rate around 0.1 for SGD, or Adam at 0.001.",
+        explanation: interned(t!("rep-case-runaway-lr-explanation")),
         config: c,
     });
     cases

@@ -8,6 +8,7 @@ use eframe::egui;
 
 use crate::config::ExperimentConfig;
 use crate::runs::write_atomic;
+use crate::t;
 
 /// Read an experiment file; the error names the file and the problem.
 pub fn load_experiment(path: &Path) -> Result<ExperimentConfig, String> {
@@ -25,7 +26,7 @@ pub fn save_png_region(image: &egui::ColorImage, rect: egui::Rect, pixels_per_po
     let [w, h] = region.size;
     let bytes: Vec<u8> = region.pixels.iter().flat_map(|c| c.to_array()).collect();
     let mut encoded = Vec::new();
-    let buffer = image::RgbaImage::from_raw(w as u32, h as u32, bytes).ok_or("empty screenshot region")?;
+    let buffer = image::RgbaImage::from_raw(w as u32, h as u32, bytes).ok_or_else(|| t!("msg-empty-screenshot-region"))?;
     buffer
         .write_to(&mut std::io::Cursor::new(&mut encoded), image::ImageFormat::Png)
         .map_err(|e| e.to_string())?;
@@ -47,16 +48,16 @@ pub enum PathRequest {
 
 impl PathRequest {
     /// The dialog's title, and the path field's heading.
-    pub fn title(self) -> &'static str {
+    pub fn title(self) -> String {
         match self {
-            PathRequest::OpenExperiment => "Open an experiment",
-            PathRequest::SaveExperiment => "Save the experiment",
-            PathRequest::SaveRun => "Save the run into a folder",
-            PathRequest::LoadRun => "Load a run folder",
-            PathRequest::ExportCsv => "Export metrics as CSV",
-            PathRequest::ExportPlots => "Export the plots as PNG",
-            PathRequest::ExportAttention => "Export the attention grid as PNG",
-            PathRequest::OpenLessonPack => "Open a lesson pack",
+            PathRequest::OpenExperiment => t!("msg-dialog-open-experiment"),
+            PathRequest::SaveExperiment => t!("msg-dialog-save-experiment"),
+            PathRequest::SaveRun => t!("msg-dialog-save-run"),
+            PathRequest::LoadRun => t!("msg-dialog-load-run"),
+            PathRequest::ExportCsv => t!("msg-dialog-export-csv"),
+            PathRequest::ExportPlots => t!("msg-dialog-export-plots"),
+            PathRequest::ExportAttention => t!("msg-dialog-export-attention"),
+            PathRequest::OpenLessonPack => t!("msg-dialog-open-lesson-pack"),
         }
     }
 
@@ -73,13 +74,13 @@ impl PathRequest {
     }
 
     /// What a cancel leaves untouched, said plainly.
-    pub fn cancelled(self) -> &'static str {
+    pub fn cancelled(self) -> String {
         match self {
-            PathRequest::OpenExperiment => "Open cancelled: nothing changed.",
-            PathRequest::LoadRun => "Load cancelled: the current run is unchanged.",
-            PathRequest::OpenLessonPack => "Open cancelled: the lessons are unchanged.",
-            PathRequest::SaveExperiment | PathRequest::SaveRun => "Save cancelled: nothing was written.",
-            PathRequest::ExportCsv | PathRequest::ExportPlots | PathRequest::ExportAttention => "Export cancelled: nothing was written.",
+            PathRequest::OpenExperiment => t!("msg-cancelled-open-experiment"),
+            PathRequest::LoadRun => t!("msg-cancelled-load-run"),
+            PathRequest::OpenLessonPack => t!("msg-cancelled-open-lesson-pack"),
+            PathRequest::SaveExperiment | PathRequest::SaveRun => t!("msg-cancelled-save"),
+            PathRequest::ExportCsv | PathRequest::ExportPlots | PathRequest::ExportAttention => t!("msg-cancelled-export"),
         }
     }
 
@@ -87,8 +88,9 @@ impl PathRequest {
     pub fn dialog(self) -> DialogAnswer {
         let start = std::time::Instant::now();
         let title = self.title();
+        let title = title.as_str();
         let path = match self {
-            PathRequest::OpenExperiment => rfd::FileDialog::new().set_title(title).add_filter("experiment", &["json"]).pick_file(),
+            PathRequest::OpenExperiment => rfd::FileDialog::new().set_title(title).add_filter(t!("msg-dialog-filter-experiment"), &["json"]).pick_file(),
             PathRequest::SaveRun | PathRequest::LoadRun | PathRequest::OpenLessonPack => rfd::FileDialog::new().set_title(title).pick_folder(),
             _ => {
                 let extension = self.default_name().rsplit('.').next().unwrap_or("");

@@ -147,6 +147,7 @@ impl WorkbenchApp {
                 self.state.language = Some(lang);
                 crate::i18n::set_lang(lang);
                 self.lessons.set_language(lang);
+                self.bug_cases = crate::bughunt::cases();
             }
             AppAction::Generate { prompt, tokens } => {
                 self.view.generating = true;

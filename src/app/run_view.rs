@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use super::series::Series;
 use crate::probe::LeakReport;
+use crate::t;
 use crate::training::{AttentionSnapshot, BackendInfo, GenerationReport, HeadTraceData, TrainEvent};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,7 +139,7 @@ impl RunView {
     /// Keep the current curves aside (replacing an earlier pin).
     pub fn pin(&mut self) {
         self.pinned = Some(PinnedRun {
-            label: format!("step {}", self.step),
+            label: t!("msg-pinned-label", step = self.step),
             train_loss: self.train_loss.clone(),
             eval_loss: self.eval_loss.clone(),
             train_accuracy: self.train_accuracy.clone(),
@@ -237,7 +238,7 @@ impl RunView {
             TrainEvent::ProbeRejected { message } => self.probe_error = Some(message),
             TrainEvent::Note { message } => self.show_banner(Banner { kind: BannerKind::Info, text: message }),
             TrainEvent::Saved { dir } => {
-                self.show_banner(Banner { kind: BannerKind::Info, text: format!("saved the run to {}", dir.display()) });
+                self.show_banner(Banner { kind: BannerKind::Info, text: t!("msg-saved-run", dir = dir.display().to_string()) });
             }
             TrainEvent::Trace(trace) => self.trace = Some(trace),
             TrainEvent::Generated(report) => {
@@ -254,7 +255,7 @@ impl RunView {
                 _ => self.causality = Some(report),
             },
             TrainEvent::Exported { path } => {
-                self.show_banner(Banner { kind: BannerKind::Info, text: format!("wrote {}", path.display()) });
+                self.show_banner(Banner { kind: BannerKind::Info, text: t!("msg-wrote-file", path = path.display().to_string()) });
             }
             TrainEvent::Finished { step, eval_accuracy, .. } => {
                 self.status = RunStatus::Finished;
@@ -344,10 +345,7 @@ impl RunView {
 pub fn without_spoilers(event: TrainEvent, case_unsolved: bool) -> TrainEvent {
     match event {
         TrainEvent::NonFinite { step, kind, group, .. } if case_unsolved => {
-            let hint = format!(
-                "{} at step {step}; that step was not applied and training is paused. What made the numbers blow up? That is the bug to find.",
-                kind.describe()
-            );
+            let hint = t!("msg-non-finite-bug-hunt", what = kind.describe(), step = step);
             TrainEvent::NonFinite { step, kind, group, hint }
         }
         other => other,

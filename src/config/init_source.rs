@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::t;
+
 /// The file every run folder has (see `runs`).
 const CONFIG_FILE: &str = "config.json";
 
@@ -15,7 +17,7 @@ pub const SHIPPED_MODELS: [&str; 2] = ["pretrained/english", "pretrained/chinese
 pub fn resolve_init_from(from: &str) -> Result<PathBuf, String> {
     if from.starts_with("pretrained/") {
         if !SHIPPED_MODELS.contains(&from) {
-            return Err(format!("there is no shipped model \"{from}\"; the shipped ones are {}", SHIPPED_MODELS.join(" and ")));
+            return Err(t!("msg-init-no-shipped-model", from = from, first = SHIPPED_MODELS[0], second = SHIPPED_MODELS[1]));
         }
         let name = &from["pretrained/".len()..];
         let candidates = [
@@ -23,15 +25,17 @@ pub fn resolve_init_from(from: &str) -> Result<PathBuf, String> {
             PathBuf::from("assets/pretrained").join(name),
         ];
         return candidates.into_iter().find(|dir| dir.join(CONFIG_FILE).is_file()).ok_or_else(|| {
-            format!("the shipped model {from} is not in assets/pretrained/{name}; run the app from the project folder")
+            t!("msg-init-shipped-missing", from = from, name = name)
         });
     }
     let dir = PathBuf::from(from);
     if !dir.join(CONFIG_FILE).is_file() {
-        return Err(format!(
-            "{} is not a run folder (it has no {CONFIG_FILE}); give a folder saved by the app or by `train --save`, or {}",
-            dir.display(),
-            SHIPPED_MODELS.join(" or ")
+        return Err(t!(
+            "msg-init-not-run-folder",
+            dir = dir.display().to_string(),
+            file = CONFIG_FILE,
+            first = SHIPPED_MODELS[0],
+            second = SHIPPED_MODELS[1]
         ));
     }
     Ok(dir)

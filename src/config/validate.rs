@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::{ExperimentConfig, MaskKind, estimate_memory};
+use crate::t;
 
 /// One thing wrong with a config.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,7 +19,7 @@ pub struct ConfigProblem {
 
 impl fmt::Display for ConfigProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}; fix: {}", self.knob, self.message, self.fix)
+        f.write_str(&t!("msg-problem-line", knob = self.knob.as_str(), message = self.message.as_str(), fix = self.fix.as_str()))
     }
 }
 
@@ -37,72 +38,72 @@ pub fn validate(config: &ExperimentConfig) -> Vec<ConfigProblem> {
     let d = model.d_model;
 
     if d == 0 {
-        problems.push(problem("model.d_model", "d_model is 0", "use a positive width such as 64"));
+        problems.push(problem("model.d_model", t!("msg-validate-d-model-zero"), t!("msg-validate-d-model-zero-fix")));
     }
     if model.max_len == 0 {
-        problems.push(problem("model.max_len", "max_len is 0", "use at least the task's sequence length"));
+        problems.push(problem("model.max_len", t!("msg-validate-max-len-zero"), t!("msg-validate-max-len-zero-fix")));
     }
     if model.layers.is_empty() {
-        problems.push(problem("model.layers", "the model has zero layers", "add at least one layer"));
+        problems.push(problem("model.layers", t!("msg-validate-no-layers"), t!("msg-validate-no-layers-fix")));
     }
     if !(0.0..1.0).contains(&model.dropout) {
         problems.push(problem(
             "model.dropout",
-            format!("dropout {} is outside [0, 1)", model.dropout),
-            "use 0 for none, or a probability such as 0.1",
+            t!("msg-validate-dropout", value = model.dropout.to_string()),
+            t!("msg-validate-dropout-fix"),
         ));
     }
     if !(model.init_scale.is_finite() && model.init_scale > 0.0) {
         problems.push(problem(
             "model.init_scale",
-            format!("init scale {} is not a positive number", model.init_scale),
-            "use 1.0 for PyTorch's default initialisation",
+            t!("msg-validate-init-scale", value = model.init_scale.to_string()),
+            t!("msg-validate-init-scale-fix"),
         ));
     }
     for (i, layer) in model.layers.iter().enumerate() {
         let knob = |name: &str| format!("model.layers[{i}].{name}");
         if layer.attention {
             if layer.heads == 0 {
-                problems.push(problem(knob("heads"), "0 heads", "use at least 1 head"));
+                problems.push(problem(knob("heads"), t!("msg-validate-zero-heads"), t!("msg-validate-zero-heads-fix")));
             } else if d > 0 && d % layer.heads != 0 {
                 let divisors: Vec<String> = (1..=d.min(64)).filter(|h| d % h == 0).map(|h| h.to_string()).collect();
                 problems.push(problem(
                     knob("heads"),
-                    format!("d_model {d} is not divisible by {} heads (d_k = d_model / heads must be whole)", layer.heads),
-                    format!("use one of {} heads, or change d_model", divisors.join(", ")),
+                    t!("msg-validate-heads-divide", d = d, heads = layer.heads),
+                    t!("msg-validate-heads-divide-fix", divisors = divisors.join(", ")),
                 ));
             }
             if let Some(head) = layer.ablated_heads.iter().find(|h| **h >= layer.heads) {
                 problems.push(problem(
                     knob("ablated_heads"),
-                    format!("head {head} is ablated but the layer has heads 0–{}", layer.heads.saturating_sub(1)),
-                    "ablate only heads the layer has, or clear the ablation",
+                    t!("msg-validate-ablated", head = *head, last = layer.heads.saturating_sub(1)),
+                    t!("msg-validate-ablated-fix"),
                 ));
             }
             if layer.mask == MaskKind::SlidingWindow && layer.window == 0 {
-                problems.push(problem(knob("window"), "a sliding window of 0 positions", "use a window of at least 1"));
+                problems.push(problem(knob("window"), t!("msg-validate-window-zero"), t!("msg-validate-window-zero-fix")));
             }
         }
         if layer.ffn && layer.d_ff == 0 {
-            problems.push(problem(knob("d_ff"), "the feed-forward width is 0", "use a width such as 4 × d_model, or turn the FFN off"));
+            problems.push(problem(knob("d_ff"), t!("msg-validate-d-ff-zero"), t!("msg-validate-d-ff-zero-fix")));
         }
     }
     if !(config.lr.is_finite() && config.lr > 0.0) {
-        problems.push(problem("lr", format!("learning rate {} is not a positive number", config.lr), "use a value such as 0.001"));
+        problems.push(problem("lr", t!("msg-validate-lr", value = config.lr.to_string()), t!("msg-validate-lr-fix")));
     }
     if config.batch_size == 0 {
-        problems.push(problem("batch_size", "batch size is 0", "use at least 1, such as 64"));
+        problems.push(problem("batch_size", t!("msg-validate-batch-zero"), t!("msg-validate-batch-zero-fix")));
     }
     if config.steps == 0 {
-        problems.push(problem("steps", "0 training steps", "use at least 1 step"));
+        problems.push(problem("steps", t!("msg-validate-steps-zero"), t!("msg-validate-steps-zero-fix")));
     }
     if config.eval_size == 0 {
-        problems.push(problem("eval_size", "the evaluation set is empty", "use at least 1 sequence, such as 256"));
+        problems.push(problem("eval_size", t!("msg-validate-eval-empty"), t!("msg-validate-eval-empty-fix")));
     }
     if let Some(clip) = config.clip_grad_norm
         && !(clip.is_finite() && clip > 0.0)
     {
-        problems.push(problem("clip_grad_norm", format!("clip value {clip} is not positive"), "use a value such as 1.0, or remove it"));
+        problems.push(problem("clip_grad_norm", t!("msg-validate-clip", value = clip.to_string()), t!("msg-validate-clip-fix")));
     }
 
     let task = match config.task.build() {
@@ -112,7 +113,7 @@ pub fn validate(config: &ExperimentConfig) -> Vec<ConfigProblem> {
                 crate::tasks::TaskError::BadSize { knob, .. } => knob.clone(),
                 crate::tasks::TaskError::Corpus { .. } => "task.corpus".to_string(),
             };
-            problems.push(problem(knob, err.to_string(), "change the task's settings"));
+            problems.push(problem(knob, err.to_string(), t!("msg-validate-task-fix")));
             return problems;
         }
     };
@@ -121,8 +122,8 @@ pub fn validate(config: &ExperimentConfig) -> Vec<ConfigProblem> {
     if seq > model.max_len {
         problems.push(problem(
             "model.max_len",
-            format!("the task's sequences have {seq} tokens but max_len is {}", model.max_len),
-            format!("raise max_len to at least {seq}, or shorten task.length"),
+            t!("msg-validate-seq-too-long", seq = seq, max_len = model.max_len),
+            t!("msg-validate-seq-too-long-fix", seq = seq),
         ));
     }
     if let Some(vocab) = model.vocab_size
@@ -130,8 +131,8 @@ pub fn validate(config: &ExperimentConfig) -> Vec<ConfigProblem> {
     {
         problems.push(problem(
             "model.vocab_size",
-            format!("the model has {vocab} tokens but task {} uses {task_vocab}", config.task.kind.name()),
-            format!("set vocab_size to {task_vocab}, or remove it to follow the task"),
+            t!("msg-validate-vocab", vocab = vocab, task = config.task.kind.name(), task_vocab = task_vocab),
+            t!("msg-validate-vocab-fix", task_vocab = task_vocab),
         ));
     }
     let estimate = estimate_memory(config, config.model_vocab_size(task_vocab), seq);
@@ -141,18 +142,18 @@ pub fn validate(config: &ExperimentConfig) -> Vec<ConfigProblem> {
         let knob = if estimate.attention_bytes * 2 > estimate.total_bytes() { "task.length" } else { "batch_size" };
         problems.push(problem(
             knob,
-            format!(
-                "training needs about {:.0} MiB ({:.0} MiB of it attention matrices), over the {} MiB limit",
-                estimate.total_mib(),
-                estimate.attention_bytes as f64 / 1048576.0,
-                config.memory_limit_mib
+            t!(
+                "msg-validate-memory",
+                total = format!("{:.0}", estimate.total_mib()),
+                attention = format!("{:.0}", estimate.attention_bytes as f64 / 1048576.0),
+                limit = config.memory_limit_mib
             ),
-            "lower batch_size, task.length, heads or layers (attention memory grows with length²)",
+            t!("msg-validate-memory-fix"),
         ));
     }
     if let Some(from) = config.init_source() {
         if let Err(why) = super::resolve_init_from(from) {
-            problems.push(problem("init_from", why, "choose random weights, a shipped model, or a folder saved by the app"));
+            problems.push(problem("init_from", why, t!("msg-validate-init-from-fix")));
         }
     }
     problems

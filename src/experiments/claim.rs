@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::condition::{Condition, ConditionResult, Op, Operand, Side};
 use super::metric::{Measured, Measuring, Metric};
 use crate::config::ExperimentConfig;
+use crate::t;
 use crate::training::{AttentionSnapshot, Session, SessionError, StepOutcome};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -47,11 +48,10 @@ pub struct Divergence {
 
 impl fmt::Display for Divergence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "diverged at step {}", self.step)?;
-        if let Some(group) = &self.group {
-            write!(f, " ({group})")?;
+        match &self.group {
+            Some(group) => f.write_str(&t!("rep-diverged-at-in", step = self.step, group = group.as_str())),
+            None => f.write_str(&t!("rep-diverged-at", step = self.step)),
         }
-        Ok(())
     }
 }
 

@@ -7,6 +7,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::metric::Metric;
+use crate::t;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Side {
@@ -44,7 +45,7 @@ impl Condition {
     /// The condition in plain words: "b: milliseconds per step > 4 × a: milliseconds per step".
     pub fn plain(&self) -> String {
         let operand = |o: &Operand| match o {
-            Operand::Metric(side, metric) => format!("{}: {}", if *side == Side::A { "a" } else { "b" }, metric.words()),
+            Operand::Metric(side, metric) => t!("rep-cond-operand", side = if *side == Side::A { "a" } else { "b" }, metric = metric.words()),
             Operand::Number(n) => plain_number(*n),
         };
         let op = match self.op {
@@ -84,10 +85,10 @@ impl ConditionResult {
     /// no number.
     pub fn describe(&self) -> String {
         match &self.undefined {
-            Some(why) => format!("{}: no value ({why})", self.plain),
+            Some(why) => t!("rep-cond-no-value", plain = self.plain.as_str(), why = why.as_str()),
             None => {
                 let op = self.plain.split(' ').find(|w| ["<", "≤", ">", "≥"].contains(w)).unwrap_or("vs");
-                format!("{} — measured {}, needed {op} {}", self.plain, plain_number(self.lhs), plain_number(self.rhs))
+                t!("rep-cond-measured", plain = self.plain.as_str(), measured = plain_number(self.lhs), op = op, needed = plain_number(self.rhs))
             }
         }
     }
@@ -96,7 +97,7 @@ impl ConditionResult {
 /// A number as a learner reads it: 0.981, 12.5, 0.00012, 104273.
 pub fn plain_number(x: f64) -> String {
     if !x.is_finite() {
-        return "undefined".to_string();
+        return t!("rep-cond-undefined");
     }
     let a = x.abs();
     if a == 0.0 || (0.001..1e6).contains(&a) {

@@ -1,5 +1,6 @@
 //! Numbers a claim can be about, each measured from a trained session.
 
+use crate::t;
 use crate::training::{AttentionSnapshot, EvalMetrics, GenerationReport, Session};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -120,33 +121,34 @@ impl Metric {
         }
     }
 
-    /// The metric in plain words, as the window's claim reports say it.
-    pub fn words(self) -> &'static str {
+    /// The metric in plain words, as the window's claim reports say it (in the
+    /// current language; `name` is the one conditions use).
+    pub fn words(self) -> String {
         match self {
-            Metric::TrainLoss => "training loss",
-            Metric::EvalLoss => "held-out loss",
-            Metric::EvalAccuracy => "held-out accuracy",
-            Metric::SequenceAccuracy => "share of held-out sequences fully right",
-            Metric::GenerationAccuracy => "accuracy when generating token by token",
-            Metric::CausalLeak => "causality leak",
-            Metric::PaddingLeak => "padding leak",
-            Metric::AttentionEntropy => "attention spread (entropy, 1 = even)",
-            Metric::FirstGradNorm => "gradient norm at step 1",
-            Metric::HiddenWeight => "weight on hidden positions",
-            Metric::HeadDiversity => "difference between heads",
-            Metric::GenerationLoss => "generation loss",
-            Metric::Parameters => "parameter count",
-            Metric::GradRatio => "first-to-last layer gradient ratio",
-            Metric::Diverged => "diverged (1 = yes)",
-            Metric::MaxCurveGap => "largest gap between the two loss curves",
-            Metric::SharpHeadWeight => "sharpest head's weight on one key",
-            Metric::SharpHeadAblationDrop => "accuracy lost when the sharpest head is zeroed",
-            Metric::StepMs => "milliseconds per step",
-            Metric::UncachedMsPerToken => "milliseconds per generated token without a cache",
-            Metric::CachedMsPerToken => "milliseconds per generated token with the KV cache",
-            Metric::CacheMismatches => "tokens where cached and uncached generation differ",
-            Metric::PhaseStep => "step of the steepest fall of the loss",
-            Metric::PhaseDrop => "how far the loss fell in its steepest 50 steps",
+            Metric::TrainLoss => t!("rep-metric-train-loss"),
+            Metric::EvalLoss => t!("rep-metric-eval-loss"),
+            Metric::EvalAccuracy => t!("rep-metric-eval-accuracy"),
+            Metric::SequenceAccuracy => t!("rep-metric-sequence-accuracy"),
+            Metric::GenerationAccuracy => t!("rep-metric-generation-accuracy"),
+            Metric::CausalLeak => t!("rep-metric-causal-leak"),
+            Metric::PaddingLeak => t!("rep-metric-padding-leak"),
+            Metric::AttentionEntropy => t!("rep-metric-attention-entropy"),
+            Metric::FirstGradNorm => t!("rep-metric-first-grad-norm"),
+            Metric::HiddenWeight => t!("rep-metric-hidden-weight"),
+            Metric::HeadDiversity => t!("rep-metric-head-diversity"),
+            Metric::GenerationLoss => t!("rep-metric-generation-loss"),
+            Metric::Parameters => t!("rep-metric-parameters"),
+            Metric::GradRatio => t!("rep-metric-grad-ratio"),
+            Metric::Diverged => t!("rep-metric-diverged"),
+            Metric::MaxCurveGap => t!("rep-metric-max-curve-gap"),
+            Metric::SharpHeadWeight => t!("rep-metric-sharp-head-weight"),
+            Metric::SharpHeadAblationDrop => t!("rep-metric-sharp-head-ablation-drop"),
+            Metric::StepMs => t!("rep-metric-step-ms"),
+            Metric::UncachedMsPerToken => t!("rep-metric-uncached-ms-per-token"),
+            Metric::CachedMsPerToken => t!("rep-metric-cached-ms-per-token"),
+            Metric::CacheMismatches => t!("rep-metric-cache-mismatches"),
+            Metric::PhaseStep => t!("rep-metric-phase-step"),
+            Metric::PhaseDrop => t!("rep-metric-phase-drop"),
         }
     }
 
@@ -158,7 +160,7 @@ impl Metric {
     /// runner answers `diverged` itself).
     pub fn measure(self, on: &mut Measuring) -> Measured {
         let value = match self {
-            Metric::TrainLoss => on.session.recent_train_loss(20).ok_or("no training step was taken")? as f64,
+            Metric::TrainLoss => on.session.recent_train_loss(20).ok_or_else(|| t!("rep-metric-no-step"))? as f64,
             Metric::EvalLoss => on.eval().loss as f64,
             Metric::EvalAccuracy => on.eval().accuracy as f64,
             Metric::SequenceAccuracy => on.eval().sequence_accuracy as f64,
@@ -167,17 +169,17 @@ impl Metric {
             Metric::GenerationAccuracy => on.session.generation_accuracy() as f64,
             Metric::CausalLeak => max_score(&on.session.causality_probe())?,
             Metric::PaddingLeak => max_score(&on.session.padding_probe())?,
-            Metric::AttentionEntropy => normalised_entropy(on.snapshot()).ok_or("no attention row sees two or more keys")?,
-            Metric::FirstGradNorm => on.session.history().steps.first().ok_or("no training step was taken")?.grad_norm as f64,
-            Metric::HiddenWeight => hidden_weight(on.snapshot()).ok_or("no layer has attention")?,
-            Metric::HeadDiversity => head_diversity(on.snapshot()).ok_or("no layer has two or more heads")?,
+            Metric::AttentionEntropy => normalised_entropy(on.snapshot()).ok_or_else(|| t!("rep-metric-no-wide-row"))?,
+            Metric::FirstGradNorm => on.session.history().steps.first().ok_or_else(|| t!("rep-metric-no-step"))?.grad_norm as f64,
+            Metric::HiddenWeight => hidden_weight(on.snapshot()).ok_or_else(|| t!("rep-metric-no-attention"))?,
+            Metric::HeadDiversity => head_diversity(on.snapshot()).ok_or_else(|| t!("rep-metric-one-head"))?,
             Metric::Parameters => on.session.parameters() as f64,
-            Metric::GradRatio => on.session.first_to_last_grad_ratio().ok_or("needs a training step and two or more layers")? as f64,
+            Metric::GradRatio => on.session.first_to_last_grad_ratio().ok_or_else(|| t!("rep-metric-grad-ratio-needs"))? as f64,
             Metric::Diverged => 0.0,
             // The claim fills these in from its training loop (both sides' curves;
             // this side's step times).
             Metric::MaxCurveGap | Metric::StepMs => 0.0,
-            Metric::SharpHeadWeight => sharpest_head(on.snapshot()).ok_or(NO_SHARP_HEAD)?.2,
+            Metric::SharpHeadWeight => sharpest_head(on.snapshot()).ok_or_else(|| crate::i18n::message(NO_SHARP_HEAD, None))?.2,
             Metric::UncachedMsPerToken => on.writing()?.uncached.mean_ms,
             Metric::CachedMsPerToken => {
                 let report = on.writing()?;
@@ -191,17 +193,17 @@ impl Metric {
             }
             Metric::PhaseStep | Metric::PhaseDrop => {
                 let losses: Vec<f32> = on.session.history().steps.iter().map(|s| s.loss).collect();
-                let (step, drop) = steepest_fall(&losses).ok_or(format!("needs at least {} training steps", FALL_WINDOW + FALL_SPAN))?;
+                let (step, drop) = steepest_fall(&losses).ok_or_else(|| t!("rep-metric-needs-steps", steps = FALL_WINDOW + FALL_SPAN))?;
                 if self == Metric::PhaseStep { step as f64 } else { drop }
             }
             Metric::SharpHeadAblationDrop => {
-                let (layer, head, _) = sharpest_head(on.snapshot()).ok_or(NO_SHARP_HEAD)?;
+                let (layer, head, _) = sharpest_head(on.snapshot()).ok_or_else(|| crate::i18n::message(NO_SHARP_HEAD, None))?;
                 let full = on.eval().accuracy as f64;
-                let ablated = on.session.evaluate_with_head_ablated(layer, head).ok_or(NO_SHARP_HEAD)?;
+                let ablated = on.session.evaluate_with_head_ablated(layer, head).ok_or_else(|| crate::i18n::message(NO_SHARP_HEAD, None))?;
                 full - ablated.accuracy as f64
             }
         };
-        if value.is_finite() { Ok(value) } else { Err(format!("measured {value}, not a finite number")) }
+        if value.is_finite() { Ok(value) } else { Err(t!("rep-metric-not-finite", value = value.to_string())) }
     }
 }
 
@@ -263,7 +265,8 @@ pub fn steepest_fall(losses: &[f32]) -> Option<(usize, f64)> {
     Some((start + (FALL_WINDOW + FALL_SPAN) / 2 + 1, fall))
 }
 
-const NO_SHARP_HEAD: &str = "no softmax head has a query row that sees two or more keys";
+/// Message key of the reason the sharp-head metrics have no value.
+const NO_SHARP_HEAD: &str = "rep-metric-no-sharp-head";
 
 /// (layer, head, mean largest weight) of the head whose probe rows are most
 /// concentrated; rows that see a single key (trivially 1) are skipped.
@@ -291,10 +294,10 @@ pub fn sharpest_head(snapshot: &AttentionSnapshot) -> Option<(usize, usize, f64)
 
 fn max_score(report: &crate::probe::LeakReport) -> Measured {
     if report.layers.is_empty() {
-        return Err(report.note.clone().unwrap_or_else(|| "the probe measured no layer".to_string()));
+        return Err(report.note.clone().unwrap_or_else(|| t!("rep-metric-probe-no-layer")));
     }
     if report.layers.iter().any(|l| !l.score.is_finite()) {
-        return Err("the model's outputs are not finite numbers, so the probe cannot tell".to_string());
+        return Err(t!("rep-metric-probe-not-finite"));
     }
     Ok(report.layers.iter().map(|l| l.score as f64).fold(0.0, f64::max))
 }

@@ -62,7 +62,7 @@ impl Lang {
     }
 
     /// The Fluent files of this language (one per area of the interface).
-    pub fn sources(self) -> [&'static str; 5] {
+    pub fn sources(self) -> [&'static str; 6] {
         match self {
             Lang::En => [
                 include_str!("../../assets/i18n/en/app.ftl"),
@@ -70,6 +70,7 @@ impl Lang {
                 include_str!("../../assets/i18n/en/editor.ftl"),
                 include_str!("../../assets/i18n/en/views.ftl"),
                 include_str!("../../assets/i18n/en/messages.ftl"),
+                include_str!("../../assets/i18n/en/reports.ftl"),
             ],
             Lang::Zh => [
                 include_str!("../../assets/i18n/zh/app.ftl"),
@@ -77,6 +78,7 @@ impl Lang {
                 include_str!("../../assets/i18n/zh/editor.ftl"),
                 include_str!("../../assets/i18n/zh/views.ftl"),
                 include_str!("../../assets/i18n/zh/messages.ftl"),
+                include_str!("../../assets/i18n/zh/reports.ftl"),
             ],
         }
     }
@@ -220,11 +222,13 @@ mod tests {
 
     #[test]
     fn arguments_fill_in_and_a_missing_translation_falls_back_to_english() {
-        set_lang(Lang::Zh);
-        assert_eq!(message("lang-name", None), "中文（简体）");
-        set_lang(Lang::En);
-        assert_eq!(message("lang-name", None), "English");
-        assert_eq!(crate::t!("test-greeting", name = "Ada"), "Hello, Ada");
+        // Per language, without touching the process-wide setting other tests read.
+        assert_eq!(format_in(Lang::Zh, "lang-name", None).as_deref(), Some("中文（简体）"));
+        assert_eq!(format_in(Lang::En, "lang-name", None).as_deref(), Some("English"));
+        let mut args = FluentArgs::new();
+        args.set("name", "Ada");
+        assert_eq!(format_in(Lang::En, "test-greeting", Some(&args)).as_deref(), Some("Hello, Ada"));
+        assert_eq!(format_in(Lang::Zh, "test-greeting", Some(&args)).as_deref(), Some("你好，Ada"));
         assert_eq!(message("no-such-key", None), "no-such-key");
         assert_eq!(Lang::from_locale("zh_CN.UTF-8"), Lang::Zh);
         assert_eq!(Lang::from_locale("C.UTF-8"), Lang::En);

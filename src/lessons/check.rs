@@ -7,6 +7,7 @@
 //! - `attention(layer=0, head=*) is anti-diagonal` (patterns: anti-diagonal,
 //!   diagonal, previous-token, uniform); `head=*` means any head.
 
+use crate::t;
 use crate::training::AttentionSnapshot;
 
 /// The live facts a check looks at.
@@ -157,20 +158,23 @@ impl Term {
                     "step" => Some(facts.step as f32),
                     other => metric_value(facts, other),
                 };
-                let not_yet = match name.as_str() {
-                    n if EVAL_METRICS.contains(&n) => "measured at the next evaluation",
-                    "cache_speedup" => "press Write in the Generate tab at this step",
-                    _ => "not measured yet",
+                let shown = match now {
+                    Some(v) => t!("rep-check-now", value = crate::experiments::plain_number(v as f64)),
+                    None => match name.as_str() {
+                        n if EVAL_METRICS.contains(&n) => t!("rep-check-next-evaluation"),
+                        "cache_speedup" => t!("rep-check-press-write"),
+                        _ => t!("rep-check-not-measured"),
+                    },
                 };
-                let shown = now.map_or(not_yet.to_string(), |v| format!("now {}", crate::experiments::plain_number(v as f64)));
-                format!("{name} {op} {} ({shown})", crate::experiments::plain_number(*value as f64))
+                t!("rep-check-term", name = name.as_str(), op = op.as_str(), value = crate::experiments::plain_number(*value as f64), shown = shown)
             }
             Term::Attention { layer, head, pattern } => {
-                let what = format!("{} attention in layer {layer}, {}", pattern.name(), head.map_or("any head".to_string(), |h| format!("head {h}")));
+                let head = head.map_or_else(|| t!("rep-check-any-head"), |h| t!("rep-check-head", head = h));
+                let what = t!("rep-check-attention", pattern = pattern.name(), layer = *layer, head = head);
                 match self.evaluate(facts) {
-                    None => format!("{what} (no attention map of that layer yet)"),
-                    Some(true) => format!("{what} (seen now)"),
-                    Some(false) => format!("{what} (not yet)"),
+                    None => t!("rep-check-attention-no-map", what = what),
+                    Some(true) => t!("rep-check-attention-seen", what = what),
+                    Some(false) => t!("rep-check-attention-not-yet", what = what),
                 }
             }
         }

@@ -18,6 +18,7 @@ use super::attention::SelfAttention;
 use super::block::Block;
 use super::rows::linear_rows;
 use crate::config::{AttentionKind, LayerConfig, MaskApplication, MaskKind, MaskReading};
+use crate::t;
 
 /// Each attention layer's keys and values so far, `[batch, heads, len, d_k]`.
 pub struct KvCache {
@@ -49,10 +50,7 @@ impl Transformer {
         for (index, layer) in self.config.layers.iter().enumerate().filter(|(_, l)| l.attention) {
             let why = layer_cache_blocker(layer);
             if let Some(why) = why {
-                return Err(format!(
-                    "layer {index} {why}, so a cache of earlier keys and values would not give the same result \
-                     (write without the cache)"
-                ));
+                return Err(t!("msg-cache-unsupported", index = index, why = why));
             }
         }
         Ok(())
@@ -86,17 +84,17 @@ impl Transformer {
 
 /// Why one attention layer's output at a position depends on more than the
 /// tokens up to it (or is not a softmax over them).
-fn layer_cache_blocker(layer: &LayerConfig) -> Option<&'static str> {
+fn layer_cache_blocker(layer: &LayerConfig) -> Option<String> {
     if layer.mask == MaskKind::Bidirectional {
-        Some("is bidirectional (every token sees the later ones)")
+        Some(t!("msg-cache-blocker-bidirectional"))
     } else if layer.diagonal_offset != 0 {
-        Some("has its causal diagonal shifted")
+        Some(t!("msg-cache-blocker-diagonal"))
     } else if layer.mask_reading != MaskReading::KeepIsTrue {
-        Some("reads its mask inverted")
+        Some(t!("msg-cache-blocker-mask-inverted"))
     } else if layer.mask_application == MaskApplication::MultiplyAfterSoftmax {
-        Some("masks after the softmax (its weights depend on the hidden later keys)")
+        Some(t!("msg-cache-blocker-after-softmax"))
     } else if layer.attention_kind != AttentionKind::Softmax {
-        Some("averages uniformly instead of using softmax attention")
+        Some(t!("msg-cache-blocker-uniform"))
     } else {
         None
     }

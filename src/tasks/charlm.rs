@@ -3,6 +3,7 @@
 
 use super::vocab::char_label;
 use super::{Example, Rng, Split, Task, TaskError, TaskKind, Vocab};
+use crate::t;
 
 /// The corpora shipped in `datasets/`, by name: two short texts (a few KB, for
 /// lessons that train in seconds) and two of over 100 KB written for the project
@@ -51,11 +52,7 @@ impl CharLmTask {
         if chars.len() < needed {
             return Err(TaskError::Corpus {
                 path: name.to_string(),
-                why: format!(
-                    "has {} characters; a window of {window} needs at least {needed} \
-                     (a tenth is held out); use a longer text or a smaller task.length",
-                    chars.len()
-                ),
+                why: t!("msg-corpus-too-short", chars = chars.len(), window = window, needed = needed),
             });
         }
         let ids: Vec<u32> = chars
@@ -76,16 +73,16 @@ impl CharLmTask {
 fn read_text_file(path: &str) -> Result<String, TaskError> {
     let fail = |why: String| TaskError::Corpus { path: path.to_string(), why };
     let bytes = std::fs::read(path).map_err(|e| {
-        fail(format!("{e} (use \"english\", \"chinese\", \"english_large\", \"chinese_large\" or the path of a UTF-8 text file)"))
+        fail(t!("msg-corpus-unreadable", error = e.to_string()))
     })?;
     if bytes.is_empty() {
-        return Err(fail("is empty; choose a file with text in it".to_string()));
+        return Err(fail(t!("msg-corpus-empty")));
     }
     if bytes.contains(&0) {
-        return Err(fail("looks like a binary file (it contains zero bytes), not text; choose a .txt file".to_string()));
+        return Err(fail(t!("msg-corpus-binary")));
     }
     String::from_utf8(bytes).map_err(|e| {
-        fail(format!("is not UTF-8 text (invalid byte at position {}); save it as UTF-8 and try again", e.utf8_error().valid_up_to()))
+        fail(t!("msg-corpus-not-utf8", position = e.utf8_error().valid_up_to()))
     })
 }
 

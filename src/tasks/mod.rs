@@ -26,6 +26,8 @@ pub use vocab::Vocab;
 
 use serde::{Deserialize, Serialize};
 
+use crate::t;
+
 /// Which split an example comes from: held-out examples never appear in training,
 /// for every task (see `split.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,17 +85,17 @@ impl TaskKind {
     }
 
     /// One line on what the task asks of the model.
-    pub fn describe(self) -> &'static str {
+    pub fn describe(self) -> String {
         match self {
-            TaskKind::Copy => "repeat a random sequence after a separator",
-            TaskKind::Reverse => "write a random sequence backwards after a separator",
-            TaskKind::Sort => "write a random sequence in sorted order after a separator",
-            TaskKind::Lookup => "key-value pairs, then a key: answer its value",
-            TaskKind::Induction => "a random sequence shown twice: predict the repeat",
-            TaskKind::ModAdd => "a + b = ? modulo a prime",
-            TaskKind::Brackets => "is a bracket string balanced? (variable length, padded)",
-            TaskKind::WordOrder => "\"cat chases dog\": who does the chasing?",
-            TaskKind::CharLm => "predict the next character of a small text",
+            TaskKind::Copy => t!("msg-task-describe-copy"),
+            TaskKind::Reverse => t!("msg-task-describe-reverse"),
+            TaskKind::Sort => t!("msg-task-describe-sort"),
+            TaskKind::Lookup => t!("msg-task-describe-lookup"),
+            TaskKind::Induction => t!("msg-task-describe-induction"),
+            TaskKind::ModAdd => t!("msg-task-describe-mod-add"),
+            TaskKind::Brackets => t!("msg-task-describe-brackets"),
+            TaskKind::WordOrder => t!("msg-task-describe-word-order"),
+            TaskKind::CharLm => t!("msg-task-describe-char-lm"),
         }
     }
 }
@@ -192,28 +194,25 @@ impl TaskConfig {
         if self.length < min_len || self.length > max_len {
             return bad(
                 "task.length",
-                format!("{} needs a length from {min_len} to {max_len}", self.kind.name()),
+                t!("msg-task-length-range", task = self.kind.name(), min = min_len, max = max_len),
             );
         }
         if self.symbols < min_sym || self.symbols > max_sym {
             return bad(
                 "task.symbols",
-                format!("{} needs symbols from {min_sym} to {max_sym}", self.kind.name()),
+                t!("msg-task-symbols-range", task = self.kind.name(), min = min_sym, max = max_sym),
             );
         }
         if self.kind == TaskKind::Lookup && self.length > self.symbols {
             return bad(
                 "task.length",
-                format!(
-                    "lookup needs distinct keys: {} pairs need at least {} symbols",
-                    self.length, self.length
-                ),
+                t!("msg-task-lookup-distinct-keys", pairs = self.length),
             );
         }
         if self.kind == TaskKind::ModAdd && !modadd::is_prime(self.symbols) {
             return bad(
                 "task.symbols",
-                format!("mod_add needs a prime modulus, {} is not prime", self.symbols),
+                t!("msg-task-mod-add-prime", modulus = self.symbols),
             );
         }
         Ok(())
@@ -237,13 +236,24 @@ impl TaskKind {
 }
 
 /// Something a task could not be built from.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum TaskError {
-    #[error("{knob}: {why}")]
     BadSize { knob: String, why: String },
-    #[error("corpus {path}: {why}")]
     Corpus { path: String, why: String },
 }
+
+impl std::fmt::Display for TaskError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TaskError::BadSize { knob, why } => write!(f, "{knob}: {why}"),
+            TaskError::Corpus { path, why } => {
+                f.write_str(&t!("msg-task-corpus-error", path = path.as_str(), why = why.as_str()))
+            }
+        }
+    }
+}
+
+impl std::error::Error for TaskError {}
 
 /// A toy task: vocabulary, example generator, probe example.
 pub trait Task: Send + Sync {
@@ -314,14 +324,10 @@ impl Task for Unshifted {
 pub fn parse_probe(task: &dyn Task, text: &str) -> Result<Example, String> {
     let tokens = task.vocab().parse(text)?;
     if tokens.is_empty() {
-        return Err("type at least one token".to_string());
+        return Err(t!("msg-probe-empty"));
     }
     if tokens.len() > task.seq_len() {
-        return Err(format!(
-            "{} tokens is longer than this task's sequences ({}); shorten the probe",
-            tokens.len(),
-            task.seq_len()
-        ));
+        return Err(t!("msg-probe-too-long", tokens = tokens.len(), seq_len = task.seq_len()));
     }
     Ok(Example::next_token(tokens, 1))
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::config::ExperimentConfig;
+use crate::t;
 
 /// Where a run is executing, and why, if not where it was asked to.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -151,10 +152,10 @@ pub enum NonFiniteKind {
 
 impl NonFiniteKind {
     /// "the loss became NaN or infinite", in plain words.
-    pub fn describe(self) -> &'static str {
+    pub fn describe(self) -> String {
         match self {
-            NonFiniteKind::Loss => "The loss became NaN or infinite",
-            NonFiniteKind::Gradient => "A gradient became NaN or infinite",
+            NonFiniteKind::Loss => t!("msg-non-finite-loss"),
+            NonFiniteKind::Gradient => t!("msg-non-finite-gradient"),
         }
     }
 }

@@ -16,6 +16,7 @@ use super::session::read_floats;
 use crate::config::{ExperimentConfig, resolve_init_from};
 use crate::model::{Transformer, transfer_matching};
 use crate::runs::{CONFIG_FILE, WEIGHTS_FILE, read_json, read_weights};
+use crate::t;
 use crate::tasks::Vocab;
 
 /// What starting from trained weights kept.
@@ -36,15 +37,16 @@ impl InitReport {
     /// One line for the status strip or the CLI.
     pub fn describe(&self) -> String {
         let fresh = if self.fresh.is_empty() {
-            "every weight".to_string()
+            t!("msg-init-every-weight")
         } else {
-            format!("{} weights ({} start fresh: {})", self.kept, self.fresh.len(), self.fresh.join(", "))
+            t!("msg-init-some-weights", kept = self.kept, fresh = self.fresh.len(), names = self.fresh.join(", "))
         };
-        format!(
-            "started from {}: kept {fresh}; {} of this task's tokens (characters) were known to it, {} are new",
-            self.from,
-            self.tokens_known,
-            self.tokens_new
+        t!(
+            "msg-init-report",
+            from = self.from.as_str(),
+            kept = fresh,
+            known = self.tokens_known,
+            new = self.tokens_new
         )
     }
 }
@@ -67,10 +69,11 @@ pub fn start_from(from: &str, vocab: &Vocab, fresh: Transformer, device: &Device
     let (mut model, transfer) = transfer_matching(&source, fresh);
     let d = model.config.d_model;
     if d != source.config.d_model {
-        return Err(format!(
-            "{} has d_model {} but this experiment has {d}: set model.d_model (and the layers) to the source's",
-            dir.display(),
-            source.config.d_model
+        return Err(t!(
+            "msg-init-d-model-differs",
+            dir = dir.display().to_string(),
+            source = source.config.d_model,
+            d = d
         ));
     }
     let rows = label_rows(source_vocab, vocab);
@@ -92,11 +95,11 @@ pub fn start_from(from: &str, vocab: &Vocab, fresh: Transformer, device: &Device
     let fresh: Vec<String> = transfer.fresh.into_iter().filter(|p| !remapped.contains(&p.as_str())).collect();
     let kept = total - fresh.len();
     if fresh.len() > kept {
-        return Err(format!(
-            "{} has a different model: {} of its weights do not fit this experiment's ({}); load its config, or match its layers and widths",
-            dir.display(),
-            fresh.len(),
-            fresh.join(", ")
+        return Err(t!(
+            "msg-init-different-model",
+            dir = dir.display().to_string(),
+            count = fresh.len(),
+            names = fresh.join(", ")
         ));
     }
     let tokens_known = rows.iter().filter(|r| r.is_some()).count();

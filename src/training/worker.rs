@@ -14,6 +14,7 @@ use super::events::{TrainCommand, TrainEvent};
 use super::session::{Session, StepOutcome};
 use crate::config::ExperimentConfig;
 use crate::runs;
+use crate::t;
 
 const SNAPSHOT_MIN_GAP: Duration = Duration::from_millis(200);
 const GRADIENT_EVERY: usize = 10;
@@ -211,7 +212,7 @@ impl Worker {
             TrainCommand::Save(dir) => {
                 let Some(session) = &self.session else {
                     return self.emit(TrainEvent::Error {
-                        message: "nothing to save: the config is invalid".to_string(),
+                        message: t!("msg-worker-nothing-to-save"),
                     });
                 };
                 match runs::save_run(&dir, session) {
@@ -230,7 +231,7 @@ impl Worker {
                 let Some(session) = &self.session else { return };
                 match session.trace_head(layer, head) {
                     Some(trace) => self.emit(TrainEvent::Trace(trace)),
-                    None => self.emit(TrainEvent::Error { message: format!("layer {layer} has no attention head {head} to trace") }),
+                    None => self.emit(TrainEvent::Error { message: t!("msg-worker-no-head-to-trace", layer = layer, head = head) }),
                 }
             }
             TrainCommand::Generate { prompt, tokens } => {
@@ -260,7 +261,7 @@ impl Worker {
     fn start(&mut self) {
         if self.session.is_none() {
             return self.emit(TrainEvent::Error {
-                message: "cannot start: fix the config first".to_string(),
+                message: t!("msg-worker-cannot-start"),
             });
         }
         if self.run_started.is_none() || self.state == RunState::Idle {
@@ -302,15 +303,15 @@ impl Worker {
             Ok(report) => {
                 let kept_weights = report.kept_everything();
                 let message = if kept_weights {
-                    "Change applied. The model keeps everything it has learned so far.".to_string()
+                    t!("msg-worker-applied-kept-all")
                 } else if report.kept.is_empty() {
-                    "Change applied. The model's shape changed, so it starts again from fresh weights.".to_string()
+                    t!("msg-worker-applied-all-fresh")
                 } else {
-                    format!(
-                        "Change applied. {} of {} weight matrices keep what they learned; the {} whose shape changed start fresh.",
-                        report.kept.len(),
-                        report.kept.len() + report.fresh.len(),
-                        report.fresh.len()
+                    t!(
+                        "msg-worker-applied-some-fresh",
+                        kept = report.kept.len(),
+                        total = report.kept.len() + report.fresh.len(),
+                        fresh = report.fresh.len()
                     )
                 };
                 let done = session.is_done();
@@ -367,13 +368,10 @@ impl Worker {
                 }
             }
             StepOutcome::NonFinite { step, kind, group } => {
-                let hint = format!(
-                    "{} at step {step}{}; that step was not applied and training is paused. \
-                     Usual causes: a learning rate that is too high, initial weights that are too large (init scale), \
-                     or unscaled scores with a large d_k. Lower the learning rate or the init scale, then Resume.",
-                    kind.describe(),
-                    group.as_ref().map(|g| format!(" (first in {g})")).unwrap_or_default()
-                );
+                let hint = match &group {
+                    Some(g) => t!("msg-worker-non-finite-in-group", what = kind.describe(), step = step, group = g.as_str()),
+                    None => t!("msg-worker-non-finite", what = kind.describe(), step = step),
+                };
                 self.emit(TrainEvent::NonFinite { step, kind, group, hint });
                 self.pause();
             }

@@ -5,14 +5,18 @@
 /// The tooltip of the knob whose help key is `key`, in the current language,
 /// followed by the glossary entries that explain that knob.
 pub fn text(key: &str) -> String {
-    let mut text = crate::i18n::message(key, None);
+    text_in(key, crate::i18n::lang())
+}
+
+/// `text` in a given language.
+pub fn text_in(key: &str, lang: crate::i18n::Lang) -> String {
+    let mut text = crate::i18n::format_in(lang, key, None).unwrap_or_else(|| crate::i18n::message(key, None));
     let knob = key.trim_start_matches("editor-help-").replace('-', "_");
     let knob = match knob.as_str() {
         "ablate" => "ablated_heads".to_string(),
         "warmup" => "warmup_steps".to_string(),
         other => other.to_string(),
     };
-    let lang = crate::i18n::lang();
     for term in crate::i18n::glossary::for_knob(&knob) {
         text.push_str(&format!("\n• {}: {}", term.name(lang), term.meaning(lang)));
     }
@@ -58,12 +62,11 @@ mod tests {
 
     #[test]
     fn a_knob_tooltip_carries_the_glossary_terms_for_it() {
-        crate::i18n::set_lang(crate::i18n::Lang::En);
-        let tip = text(MASK);
-        assert!(tip.starts_with(&crate::i18n::message(MASK, None)));
+        use crate::i18n::Lang;
+        let tip = text_in(MASK, Lang::En);
+        assert!(tip.starts_with(&crate::i18n::format_in(Lang::En, MASK, None).unwrap()));
         assert!(tip.contains("causal mask (因果掩码)"), "{tip}");
-        crate::i18n::set_lang(crate::i18n::Lang::Zh);
-        assert!(text(HEADS).contains("多头注意力（multi-head attention）"), "{}", text(HEADS));
-        crate::i18n::set_lang(crate::i18n::Lang::En);
+        let zh = text_in(HEADS, Lang::Zh);
+        assert!(zh.contains("多头注意力（multi-head attention）"), "{zh}");
     }
 }

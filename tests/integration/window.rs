@@ -497,7 +497,10 @@ fn the_pinned_run_and_the_current_one_are_compared_map_by_map() {
     assert!(harness.query_by_label_contains("largest change").is_some(), "the difference map says how large the change is");
 }
 
+/// Switches the process-wide language, so it runs on its own (.ci/test runs it after
+/// the others): under `cargo test` other window tests share its process.
 #[test]
+#[ignore = "switches the process-wide language; .ci/test runs it on its own"]
 fn switching_to_chinese_changes_the_window_and_the_lesson_at_once_and_is_remembered() {
     use attention_workbench::app::actions::AppAction;
     use attention_workbench::i18n::Lang;

@@ -1,1 +1,124 @@
 # messages strings (English).
+
+## src/config/validate.rs
+msg-problem-line = { $knob }: { $message }; fix: { $fix }
+msg-validate-d-model-zero = d_model is 0
+msg-validate-d-model-zero-fix = use a positive width such as 64
+msg-validate-max-len-zero = max_len is 0
+msg-validate-max-len-zero-fix = use at least the task's sequence length
+msg-validate-no-layers = the model has zero layers
+msg-validate-no-layers-fix = add at least one layer
+msg-validate-dropout = dropout { $value } is outside [0, 1)
+msg-validate-dropout-fix = use 0 for none, or a probability such as 0.1
+msg-validate-init-scale = init scale { $value } is not a positive number
+msg-validate-init-scale-fix = use 1.0 for PyTorch's default initialisation
+msg-validate-zero-heads = 0 heads
+msg-validate-zero-heads-fix = use at least 1 head
+msg-validate-heads-divide = d_model { $d } is not divisible by { $heads } heads (d_k = d_model / heads must be whole)
+msg-validate-heads-divide-fix = use one of { $divisors } heads, or change d_model
+msg-validate-ablated = head { $head } is ablated but the layer has heads 0–{ $last }
+msg-validate-ablated-fix = ablate only heads the layer has, or clear the ablation
+msg-validate-window-zero = a sliding window of 0 positions
+msg-validate-window-zero-fix = use a window of at least 1
+msg-validate-d-ff-zero = the feed-forward width is 0
+msg-validate-d-ff-zero-fix = use a width such as 4 × d_model, or turn the FFN off
+msg-validate-lr = learning rate { $value } is not a positive number
+msg-validate-lr-fix = use a value such as 0.001
+msg-validate-batch-zero = batch size is 0
+msg-validate-batch-zero-fix = use at least 1, such as 64
+msg-validate-steps-zero = 0 training steps
+msg-validate-steps-zero-fix = use at least 1 step
+msg-validate-eval-empty = the evaluation set is empty
+msg-validate-eval-empty-fix = use at least 1 sequence, such as 256
+msg-validate-clip = clip value { $value } is not positive
+msg-validate-clip-fix = use a value such as 1.0, or remove it
+msg-validate-task-fix = change the task's settings
+msg-validate-seq-too-long = the task's sequences have { $seq } tokens but max_len is { $max_len }
+msg-validate-seq-too-long-fix = raise max_len to at least { $seq }, or shorten task.length
+msg-validate-vocab = the model has { $vocab } tokens but task { $task } uses { $task_vocab }
+msg-validate-vocab-fix = set vocab_size to { $task_vocab }, or remove it to follow the task
+msg-validate-memory = training needs about { $total } MiB ({ $attention } MiB of it attention matrices), over the { $limit } MiB limit
+msg-validate-memory-fix = lower batch_size, task.length, heads or layers (attention memory grows with length²)
+msg-validate-init-from-fix = choose random weights, a shipped model, or a folder saved by the app
+
+## src/config/init_source.rs
+msg-init-no-shipped-model = there is no shipped model "{ $from }"; the shipped ones are { $first } and { $second }
+msg-init-shipped-missing = the shipped model { $from } is not in assets/pretrained/{ $name }; run the app from the project folder
+msg-init-not-run-folder = { $dir } is not a run folder (it has no { $file }); give a folder saved by the app or by `train --save`, or { $first } or { $second }
+
+## src/training/init_from.rs
+msg-init-every-weight = every weight
+msg-init-some-weights = { $kept } weights ({ $fresh } start fresh: { $names })
+msg-init-report = started from { $from }: kept { $kept }; { $known } of this task's tokens (characters) were known to it, { $new } are new
+msg-init-d-model-differs = { $dir } has d_model { $source } but this experiment has { $d }: set model.d_model (and the layers) to the source's
+msg-init-different-model = { $dir } has a different model: { $count } of its weights do not fit this experiment's ({ $names }); load its config, or match its layers and widths
+
+## src/training/worker.rs
+msg-worker-nothing-to-save = nothing to save: the config is invalid
+msg-worker-no-head-to-trace = layer { $layer } has no attention head { $head } to trace
+msg-worker-cannot-start = cannot start: fix the config first
+msg-worker-applied-kept-all = Change applied. The model keeps everything it has learned so far.
+msg-worker-applied-all-fresh = Change applied. The model's shape changed, so it starts again from fresh weights.
+msg-worker-applied-some-fresh = Change applied. { $kept } of { $total } weight matrices keep what they learned; the { $fresh } whose shape changed start fresh.
+msg-worker-non-finite = { $what } at step { $step }; that step was not applied and training is paused. Usual causes: a learning rate that is too high, initial weights that are too large (init scale), or unscaled scores with a large d_k. Lower the learning rate or the init scale, then Resume.
+msg-worker-non-finite-in-group = { $what } at step { $step } (first in { $group }); that step was not applied and training is paused. Usual causes: a learning rate that is too high, initial weights that are too large (init scale), or unscaled scores with a large d_k. Lower the learning rate or the init scale, then Resume.
+
+## src/training/events.rs
+msg-non-finite-loss = The loss became NaN or infinite
+msg-non-finite-gradient = A gradient became NaN or infinite
+
+## src/app/run_view.rs
+msg-pinned-label = step { $step }
+msg-saved-run = saved the run to { $dir }
+msg-wrote-file = wrote { $path }
+msg-non-finite-bug-hunt = { $what } at step { $step }; that step was not applied and training is paused. What made the numbers blow up? That is the bug to find.
+
+## src/app/files.rs
+msg-empty-screenshot-region = empty screenshot region
+msg-dialog-open-experiment = Open an experiment
+msg-dialog-save-experiment = Save the experiment
+msg-dialog-save-run = Save the run into a folder
+msg-dialog-load-run = Load a run folder
+msg-dialog-export-csv = Export metrics as CSV
+msg-dialog-export-plots = Export the plots as PNG
+msg-dialog-export-attention = Export the attention grid as PNG
+msg-dialog-open-lesson-pack = Open a lesson pack
+msg-dialog-filter-experiment = experiment
+msg-cancelled-open-experiment = Open cancelled: nothing changed.
+msg-cancelled-load-run = Load cancelled: the current run is unchanged.
+msg-cancelled-open-lesson-pack = Open cancelled: the lessons are unchanged.
+msg-cancelled-save = Save cancelled: nothing was written.
+msg-cancelled-export = Export cancelled: nothing was written.
+
+## src/tasks/mod.rs
+msg-task-describe-copy = repeat a random sequence after a separator
+msg-task-describe-reverse = write a random sequence backwards after a separator
+msg-task-describe-sort = write a random sequence in sorted order after a separator
+msg-task-describe-lookup = key-value pairs, then a key: answer its value
+msg-task-describe-induction = a random sequence shown twice: predict the repeat
+msg-task-describe-mod-add = a + b = ? modulo a prime
+msg-task-describe-brackets = is a bracket string balanced? (variable length, padded)
+msg-task-describe-word-order = "cat chases dog": who does the chasing?
+msg-task-describe-char-lm = predict the next character of a small text
+msg-task-length-range = { $task } needs a length from { $min } to { $max }
+msg-task-symbols-range = { $task } needs symbols from { $min } to { $max }
+msg-task-lookup-distinct-keys = lookup needs distinct keys: { $pairs } pairs need at least { $pairs } symbols
+msg-task-mod-add-prime = mod_add needs a prime modulus, { $modulus } is not prime
+msg-task-corpus-error = corpus { $path }: { $why }
+msg-probe-empty = type at least one token
+msg-probe-too-long = { $tokens } tokens is longer than this task's sequences ({ $seq_len }); shorten the probe
+
+## src/tasks/charlm.rs
+msg-corpus-too-short = has { $chars } characters; a window of { $window } needs at least { $needed } (a tenth is held out); use a longer text or a smaller task.length
+msg-corpus-unreadable = { $error } (use "english", "chinese", "english_large", "chinese_large" or the path of a UTF-8 text file)
+msg-corpus-empty = is empty; choose a file with text in it
+msg-corpus-binary = looks like a binary file (it contains zero bytes), not text; choose a .txt file
+msg-corpus-not-utf8 = is not UTF-8 text (invalid byte at position { $position }); save it as UTF-8 and try again
+
+## src/model/decode.rs
+msg-cache-unsupported = layer { $index } { $why }, so a cache of earlier keys and values would not give the same result (write without the cache)
+msg-cache-blocker-bidirectional = is bidirectional (every token sees the later ones)
+msg-cache-blocker-diagonal = has its causal diagonal shifted
+msg-cache-blocker-mask-inverted = reads its mask inverted
+msg-cache-blocker-after-softmax = masks after the softmax (its weights depend on the hidden later keys)
+msg-cache-blocker-uniform = averages uniformly instead of using softmax attention

@@ -1,1 +1,124 @@
 # messages 的界面文字（简体中文）。
+
+## src/config/validate.rs
+msg-problem-line = { $knob }：{ $message }；修改方法：{ $fix }
+msg-validate-d-model-zero = d_model 为 0
+msg-validate-d-model-zero-fix = 使用一个正的宽度，例如 64
+msg-validate-max-len-zero = max_len 为 0
+msg-validate-max-len-zero-fix = 至少设为任务的序列长度
+msg-validate-no-layers = 模型一层都没有
+msg-validate-no-layers-fix = 至少添加一层
+msg-validate-dropout = dropout { $value } 不在 [0, 1) 范围内
+msg-validate-dropout-fix = 用 0 表示不用 dropout，或者用一个概率，例如 0.1
+msg-validate-init-scale = 初始化缩放 { $value } 不是正数
+msg-validate-init-scale-fix = 用 1.0 即为 PyTorch 的默认初始化
+msg-validate-zero-heads = 注意力头数为 0
+msg-validate-zero-heads-fix = 至少使用 1 个注意力头
+msg-validate-heads-divide = d_model { $d } 不能被 { $heads } 个注意力头整除（d_k = d_model / heads 必须是整数）
+msg-validate-heads-divide-fix = 把注意力头数改为 { $divisors } 之一，或者修改 d_model
+msg-validate-ablated = 注意力头 { $head } 被消融了，但这一层只有注意力头 0–{ $last }
+msg-validate-ablated-fix = 只消融这一层确实有的注意力头，或者清除消融
+msg-validate-window-zero = 滑动窗口只有 0 个位置
+msg-validate-window-zero-fix = 窗口至少设为 1
+msg-validate-d-ff-zero = 前馈网络的宽度为 0
+msg-validate-d-ff-zero-fix = 使用例如 4 × d_model 的宽度，或者关闭前馈网络
+msg-validate-lr = 学习率 { $value } 不是正数
+msg-validate-lr-fix = 使用例如 0.001 这样的值
+msg-validate-batch-zero = 批大小为 0
+msg-validate-batch-zero-fix = 至少设为 1，例如 64
+msg-validate-steps-zero = 训练步数为 0
+msg-validate-steps-zero-fix = 至少训练 1 步
+msg-validate-eval-empty = 评估集是空的
+msg-validate-eval-empty-fix = 至少使用 1 个序列，例如 256
+msg-validate-clip = 梯度裁剪值 { $value } 不是正数
+msg-validate-clip-fix = 使用例如 1.0 这样的值，或者去掉它
+msg-validate-task-fix = 修改任务的设置
+msg-validate-seq-too-long = 任务的序列有 { $seq } 个词元，但 max_len 只有 { $max_len }
+msg-validate-seq-too-long-fix = 把 max_len 提高到至少 { $seq }，或者缩短 task.length
+msg-validate-vocab = 模型有 { $vocab } 个词元，但任务 { $task } 用到 { $task_vocab } 个
+msg-validate-vocab-fix = 把 vocab_size 设为 { $task_vocab }，或者删掉它，让它跟随任务
+msg-validate-memory = 训练大约需要 { $total } MiB（其中注意力矩阵占 { $attention } MiB），超过了 { $limit } MiB 的上限
+msg-validate-memory-fix = 降低 batch_size、task.length、注意力头数或层数（注意力占用的内存随长度² 增长）
+msg-validate-init-from-fix = 选择随机权重、随应用附带的模型，或由本应用保存的文件夹
+
+## src/config/init_source.rs
+msg-init-no-shipped-model = 没有名为“{ $from }”的附带模型；附带的模型是 { $first } 和 { $second }
+msg-init-shipped-missing = 附带模型 { $from } 不在 assets/pretrained/{ $name } 里；请在项目文件夹中运行本应用
+msg-init-not-run-folder = { $dir } 不是运行文件夹（里面没有 { $file }）；请给出由本应用或 `train --save` 保存的文件夹，或者 { $first } 或 { $second }
+
+## src/training/init_from.rs
+msg-init-every-weight = 保留了全部权重
+msg-init-some-weights = 保留了 { $kept } 个权重（{ $fresh } 个从新开始：{ $names }）
+msg-init-report = 从 { $from } 开始：{ $kept }；这个任务的词元（字符）中有 { $known } 个是它认识的，{ $new } 个是新的
+msg-init-d-model-differs = { $dir } 的 d_model 是 { $source }，而这个实验是 { $d }：请把 model.d_model（以及各层）设成和来源一致
+msg-init-different-model = { $dir } 的模型不一样：它有 { $count } 个权重与这个实验的模型不匹配（{ $names }）；请载入它的配置，或者让层数和宽度与它一致
+
+## src/training/worker.rs
+msg-worker-nothing-to-save = 没有可保存的内容：配置无效
+msg-worker-no-head-to-trace = 第 { $layer } 层没有可追踪的注意力头 { $head }
+msg-worker-cannot-start = 无法开始：请先修正配置
+msg-worker-applied-kept-all = 修改已应用。模型保留了到目前为止学到的一切。
+msg-worker-applied-all-fresh = 修改已应用。模型的形状变了，所以从新的权重重新开始。
+msg-worker-applied-some-fresh = 修改已应用。{ $total } 个权重矩阵中有 { $kept } 个保留了学到的内容；形状改变的 { $fresh } 个从新的权重开始。
+msg-worker-non-finite = 第 { $step } 步：{ $what }；这一步没有被应用，训练已暂停。常见原因：学习率太高、初始权重太大（初始化缩放），或者 d_k 很大而分数没有缩放。请降低学习率或初始化缩放，然后点“继续”。
+msg-worker-non-finite-in-group = 第 { $step } 步：{ $what }（最先出现在 { $group }）；这一步没有被应用，训练已暂停。常见原因：学习率太高、初始权重太大（初始化缩放），或者 d_k 很大而分数没有缩放。请降低学习率或初始化缩放，然后点“继续”。
+
+## src/training/events.rs
+msg-non-finite-loss = 损失变成了 NaN 或无穷大
+msg-non-finite-gradient = 有梯度变成了 NaN 或无穷大
+
+## src/app/run_view.rs
+msg-pinned-label = 第 { $step } 步
+msg-saved-run = 已把运行保存到 { $dir }
+msg-wrote-file = 已写入 { $path }
+msg-non-finite-bug-hunt = 第 { $step } 步：{ $what }；这一步没有被应用，训练已暂停。是什么让数值爆掉了？这就是要找的 Bug。
+
+## src/app/files.rs
+msg-empty-screenshot-region = 截图区域是空的
+msg-dialog-open-experiment = 打开实验
+msg-dialog-save-experiment = 保存实验
+msg-dialog-save-run = 把运行保存到文件夹
+msg-dialog-load-run = 载入运行文件夹
+msg-dialog-export-csv = 把指标导出为 CSV
+msg-dialog-export-plots = 把图表导出为 PNG
+msg-dialog-export-attention = 把注意力网格导出为 PNG
+msg-dialog-open-lesson-pack = 打开课程包
+msg-dialog-filter-experiment = 实验
+msg-cancelled-open-experiment = 已取消打开：什么都没有改变。
+msg-cancelled-load-run = 已取消载入：当前运行保持不变。
+msg-cancelled-open-lesson-pack = 已取消打开：课程保持不变。
+msg-cancelled-save = 已取消保存：没有写入任何内容。
+msg-cancelled-export = 已取消导出：没有写入任何内容。
+
+## src/tasks/mod.rs
+msg-task-describe-copy = 在分隔符之后重复一段随机序列
+msg-task-describe-reverse = 在分隔符之后把一段随机序列倒着写出来
+msg-task-describe-sort = 在分隔符之后把一段随机序列按顺序排好写出来
+msg-task-describe-lookup = 先给出若干键值对，再给出一个键：回答它对应的值
+msg-task-describe-induction = 一段随机序列出现两次：预测重复的部分
+msg-task-describe-mod-add = a + b = ?，对一个素数取模
+msg-task-describe-brackets = 一串括号是否配对平衡？（长度可变，带填充）
+msg-task-describe-word-order = “猫 追 狗”：是谁在追？
+msg-task-describe-char-lm = 预测一小段文本中的下一个字符
+msg-task-length-range = { $task } 需要的长度在 { $min } 到 { $max } 之间
+msg-task-symbols-range = { $task } 需要的符号数在 { $min } 到 { $max } 之间
+msg-task-lookup-distinct-keys = lookup 需要互不相同的键：{ $pairs } 个键值对至少需要 { $pairs } 个符号
+msg-task-mod-add-prime = mod_add 需要一个素数作模数，{ $modulus } 不是素数
+msg-task-corpus-error = 语料 { $path }：{ $why }
+msg-probe-empty = 请至少输入一个词元
+msg-probe-too-long = { $tokens } 个词元超过了这个任务的序列长度（{ $seq_len }）；请缩短探针序列
+
+## src/tasks/charlm.rs
+msg-corpus-too-short = 只有 { $chars } 个字符；窗口为 { $window } 时至少需要 { $needed } 个（十分之一留作留出集）；请换一段更长的文本，或者减小 task.length
+msg-corpus-unreadable = { $error }（请使用 "english"、"chinese"、"english_large"、"chinese_large"，或一个 UTF-8 文本文件的路径）
+msg-corpus-empty = 是空的；请选择一个有文字的文件
+msg-corpus-binary = 看起来是二进制文件（含有零字节），不是文本；请选择一个 .txt 文件
+msg-corpus-not-utf8 = 不是 UTF-8 文本（位置 { $position } 处有无效字节）；请把它另存为 UTF-8 后再试
+
+## src/model/decode.rs
+msg-cache-unsupported = 第 { $index } 层{ $why }，所以缓存之前的键和值无法得到相同的结果（请不用缓存来生成）
+msg-cache-blocker-bidirectional = 是双向的（每个词元都能看到后面的词元）
+msg-cache-blocker-diagonal = 的因果对角线被移动了
+msg-cache-blocker-mask-inverted = 把掩码读反了
+msg-cache-blocker-after-softmax = 在 softmax 之后才施加掩码（它的权重依赖于被隐藏的后面的键）
+msg-cache-blocker-uniform = 用均匀平均代替了 softmax 注意力
