@@ -338,7 +338,7 @@ impl WorkbenchApp {
                     }
                 }
                 CentralView::Attention => {
-                    ui.label("The attention panel is hidden (View menu).");
+                    ui.label(crate::t!("attention-hidden"));
                 }
                 CentralView::MaskInspector => {
                     let probes = [self.view.causality.as_ref(), self.view.padding_probe.as_ref()];

@@ -101,6 +101,17 @@ pub struct AttentionOutput {
 }
 
 impl SelfAttention {
+    /// context: `[batch, heads, seq, d_k]` with the ablated heads' rows zeroed.
+    pub(super) fn silence_ablated(&self, context: Tensor<4>) -> Tensor<4> {
+        if self.ablated.is_empty() {
+            return context;
+        }
+        let heads = self.heads;
+        let keep: Vec<f32> = (0..heads).map(|h| if self.ablated.contains(&h) { 0.0 } else { 1.0 }).collect();
+        let keep = Tensor::<4>::from_data(TensorData::new(keep, [1, heads, 1, 1]), &context.device()); // [1, heads, 1, 1]
+        context * keep // [batch, heads, seq, d_k]: ablated heads give 0
+    }
+
     /// x: `[batch, seq, d_model]`; `trace_head` asks for one head's intermediates.
     pub fn forward(&self, x: Tensor<3>, mask: &MaskTensors, trace_head: Option<usize>) -> AttentionOutput {
         let [batch, seq, d_model] = x.dims();
@@ -155,13 +166,7 @@ impl SelfAttention {
             }
         };
         let context = weights.clone().matmul(v.clone()); // [batch, heads, seq, d_k]
-        let context = if self.ablated.is_empty() {
-            context
-        } else {
-            let keep: Vec<f32> = (0..heads).map(|h| if self.ablated.contains(&h) { 0.0 } else { 1.0 }).collect();
-            let keep = Tensor::<4>::from_data(TensorData::new(keep, [1, heads, 1, 1]), &context.device()); // [1, heads, 1, 1]
-            context * keep // [batch, heads, seq, d_k]: ablated heads give 0
-        };
+        let context = self.silence_ablated(context); // [batch, heads, seq, d_k]
         let trace = trace_head.filter(|_| tracing).map(|h| {
             let head = |t: Tensor<4>| t.slice_dim(1, h..h + 1).squeeze_dim::<3>(1); // [batch, seq, *]
             let zeros = || Tensor::<3>::zeros([batch, seq, seq], &v.device());

@@ -149,14 +149,7 @@ impl SelfAttention {
         let bias = visible_bias(layer, start, n); // n · total
         let bias = Tensor::<4>::from_data(TensorData::new(bias, [1, 1, n, total]), &scores.device()); // [1, 1, n, total]
         let weights = softmax(scores + bias, 3); // [batch, heads, n, total]
-        let context = weights.matmul(v); // [batch, heads, n, d_k]
-        let context = if self.ablated.is_empty() {
-            context
-        } else {
-            let keep: Vec<f32> = (0..heads).map(|h| if self.ablated.contains(&h) { 0.0 } else { 1.0 }).collect();
-            let keep = Tensor::<4>::from_data(TensorData::new(keep, [1, heads, 1, 1]), &context.device()); // [1, heads, 1, 1]
-            context * keep // [batch, heads, n, d_k]
-        };
+        let context = self.silence_ablated(weights.matmul(v)); // [batch, heads, n, d_k]
         let merged = context.swap_dims(1, 2).reshape([batch, n, d_model]); // [batch, n, d_model]
         linear_rows(&self.wo, merged) // [batch, n, d_model]
     }

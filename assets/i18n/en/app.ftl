@@ -158,3 +158,4 @@ hint-paused = Paused: Resume (Space), train one step (S), or inspect the panels.
 hint-other = Messages about your run appear here. F1 lists the keyboard shortcuts.
 compare-pinned = pinned
 compare-now = now
+attention-hidden = The attention panel is hidden (View menu).

@@ -158,3 +158,4 @@ hint-paused = 已暂停：“继续”（空格键），训练一步（S），�
 hint-other = 关于这次运行的消息会显示在这里。F1 列出键盘快捷键。
 compare-pinned = 固定的
 compare-now = 当前
+attention-hidden = 注意力面板已隐藏（在“视图”菜单里打开）。
