@@ -15,6 +15,7 @@ use super::BackendArg;
 use super::torch_compare;
 use crate::config::{BackendChoice, PRESET_NAMES, preset};
 use crate::experiments::{LengthOutcome, measure_length};
+use crate::t;
 use crate::tasks::{TaskConfig, TaskKind};
 use crate::training::backend::set_cpu_threads;
 use crate::training::{Session, StepOutcome};
@@ -118,8 +119,13 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
             println!("{line}");
         } else {
             println!(
-                "{name:<8} {used:<14} {threads} threads  {median:8.2} steps/s  {:10.0} tokens/s",
-                median * tokens_per_step
+                "{name:<8} {used:<14} {}",
+                t!(
+                    "cli-bench-rate",
+                    threads = threads,
+                    steps = format!("{median:8.2}"),
+                    tokens = format!("{:10.0}", median * tokens_per_step)
+                )
             );
         }
     }
@@ -130,8 +136,23 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
 fn lengths(name: &str, lengths: &[usize], steps: usize, json: bool) -> anyhow::Result<ExitCode> {
     let base = preset(name).ok_or_else(|| anyhow::anyhow!("unknown preset \"{name}\"; the presets are: {}", PRESET_NAMES.join(", ")))?;
     if !json {
-        println!("preset {name} on char_lm, batch {}, {} threads, median of {steps} steps", base.batch_size, rayon::current_num_threads());
-        println!("{:>7} {:>10} {:>15} {:>11}", "length", "step ms", "attention MiB", "total MiB");
+        println!(
+            "{}",
+            t!(
+                "cli-bench-lengths-intro",
+                preset = name,
+                batch = base.batch_size,
+                threads = rayon::current_num_threads(),
+                steps = steps
+            )
+        );
+        println!(
+            "{:>7} {:>10} {:>15} {:>11}",
+            t!("cli-bench-length"),
+            t!("cli-bench-step-ms"),
+            t!("cli-bench-attention-mib"),
+            t!("cli-bench-total-mib")
+        );
     }
     for &length in lengths {
         let outcome = measure_length(&base, length, steps);
@@ -141,7 +162,7 @@ fn lengths(name: &str, lengths: &[usize], steps: usize, json: bool) -> anyhow::R
         }
         match outcome {
             LengthOutcome::Measured(c) => println!("{:>7} {:>10.2} {:>15.1} {:>11.1}", c.length, c.step_ms, c.attention_mib, c.total_mib),
-            LengthOutcome::Refused { length, message } => println!("{length:>7} refused: {message}"),
+            LengthOutcome::Refused { length, message } => println!("{length:>7} {}", t!("cli-bench-refused", message = message.as_str())),
         }
     }
     Ok(ExitCode::SUCCESS)

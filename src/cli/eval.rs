@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::runs::load_run;
+use crate::t;
 use crate::training::backend::set_cpu_threads;
 
 #[derive(Args, Debug)]
@@ -39,13 +40,16 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         println!("{line}");
     } else {
         println!(
-            "{} ({} after {} steps): held-out loss {:.4}, accuracy {:.1}%, whole sequences right {:.1}%",
-            args.dir.display(),
-            session.config().task.kind.name(),
-            eval.step,
-            eval.loss,
-            100.0 * eval.accuracy,
-            100.0 * eval.sequence_accuracy
+            "{}",
+            t!(
+                "cli-eval-result",
+                dir = args.dir.display().to_string(),
+                task = session.config().task.kind.name(),
+                step = eval.step,
+                loss = format!("{:.4}", eval.loss),
+                accuracy = format!("{:.1}", 100.0 * eval.accuracy),
+                sequences = format!("{:.1}", 100.0 * eval.sequence_accuracy)
+            )
         );
     }
     Ok(ExitCode::SUCCESS)

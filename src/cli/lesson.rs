@@ -8,6 +8,7 @@ use clap::{Args, Subcommand};
 
 use crate::experiments::plain_number;
 use crate::lessons::{self, Lesson, Loaded, verify_lesson};
+use crate::t;
 use crate::training::backend::set_cpu_threads;
 
 #[derive(Args, Debug)]
@@ -56,7 +57,7 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
                     Ok(lesson) => lesson,
                     Err(err) => {
                         failed += 1;
-                        eprintln!("error: {err}");
+                        eprintln!("{}", t!("cli-error", message = err.to_string()));
                         continue;
                     }
                 };
@@ -82,7 +83,8 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
             }
             if claims == 0 {
                 failed += 1;
-                eprintln!("error: {}: no claim to verify; every lesson pack needs at least one ```claim block", target.as_deref().unwrap_or("lessons"));
+                let target = target.clone().unwrap_or_else(|| t!("cli-lesson-all-lessons"));
+                eprintln!("{}", t!("cli-error", message = t!("cli-lesson-no-claim-to-verify", target = target)));
             }
             Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
@@ -92,12 +94,15 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
             for result in &loaded {
                 match result {
                     Ok(lesson) => println!(
-                        "ok   {} ({}): {} tries, {} checks, {} claims",
-                        lesson.id,
-                        lesson.source,
-                        lesson.tries().count(),
-                        lesson.checks().count(),
-                        lesson.claims().count()
+                        "ok   {}",
+                        t!(
+                            "cli-lesson-check-ok",
+                            id = lesson.id.as_str(),
+                            source = lesson.source.as_str(),
+                            tries = lesson.tries().count(),
+                            checks = lesson.checks().count(),
+                            claims = lesson.claims().count()
+                        )
                     ),
                     Err(err) => {
                         bad += 1;
@@ -110,7 +115,10 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
                 let translated = lessons::load_path_in(Path::new(&path), lang).map_err(anyhow::Error::msg)?;
                 for (original, result) in loaded.iter().zip(&translated) {
                     match (original, result) {
-                        (Ok(o), Ok(t)) if t.source != o.source => println!("ok   {} ({}): pairs with {}", t.id, t.source, o.source),
+                        (Ok(o), Ok(tr)) if tr.source != o.source => println!(
+                            "ok   {}",
+                            t!("cli-lesson-pairs-with", id = tr.id.as_str(), source = tr.source.as_str(), original = o.source.as_str())
+                        ),
                         (Ok(_), Err(err)) => {
                             bad += 1;
                             println!("FAIL {err}");
@@ -122,15 +130,15 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
             let claims: usize = loaded.iter().flatten().map(|l| l.claims().count()).sum();
             if claims == 0 && bad == 0 {
                 bad += 1;
-                println!("FAIL {path}: no lesson has a claim; every lesson pack needs at least one ```claim block");
+                println!("FAIL {}", t!("cli-lesson-no-claim", path = path.as_str()));
             }
             Ok(if bad == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
         LessonCommand::List => {
             for loaded in lessons::builtin_in(crate::i18n::lang()) {
                 match loaded {
-                    Ok(l) => println!("{:<28} {} ({} min)", l.id, l.title, l.minutes),
-                    Err(err) => println!("error: {err}"),
+                    Ok(l) => println!("{:<28} {}", l.id, t!("cli-lesson-list-entry", title = l.title.as_str(), minutes = l.minutes)),
+                    Err(err) => println!("{}", t!("cli-error", message = err.to_string())),
                 }
             }
             Ok(ExitCode::SUCCESS)
@@ -141,31 +149,40 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
 /// A claim's verdict for one seed, its measurements, and each failed condition.
 fn print_report(report: &lessons::ClaimReport) {
     let verdict = if report.passed { "PASS" } else { "FAIL" };
-    println!("{verdict} {} (seed {}, {:.1}s): {}", report.lesson, report.seed, report.seconds, report.claim);
+    println!(
+        "{verdict} {}",
+        t!(
+            "cli-lesson-report",
+            lesson = report.lesson.as_str(),
+            seed = report.seed.to_string(),
+            seconds = format!("{:.1}", report.seconds),
+            claim = report.claim.as_str()
+        )
+    );
     let measured: Vec<String> = report
         .measured
         .iter()
         .map(|(k, v)| match report.undefined.get(k) {
-            Some(why) => format!("{k} = undefined ({why})"),
+            Some(why) => t!("cli-lesson-undefined", name = k.as_str(), why = why.as_str()),
             None => format!("{k} = {}", plain_number(*v)),
         })
         .collect();
-    println!("     measured: {}", measured.join(", "));
+    println!("     {}", t!("cli-lesson-measured", values = measured.join(", ")));
     for (side, divergence) in &report.diverged {
-        println!("     side {side} {divergence}");
+        println!("     {}", t!("cli-lesson-side", side = side.as_str(), divergence = divergence.as_str()));
     }
     for c in report.conditions.iter().filter(|c| !c.passed) {
-        println!("     failed: {}", c.describe());
+        println!("     {}", t!("cli-lesson-failed", condition = c.describe()));
     }
 }
 
 /// Lessons named by an id prefix ("05", "05-positional-encoding") or a path.
 fn select(target: Option<&str>) -> anyhow::Result<Vec<Loaded>> {
-    let Some(target) = target else { return Ok(lessons::builtin()) };
+    let Some(target) = target else { return Ok(lessons::builtin_in(crate::i18n::lang())) };
     if Path::new(target).exists() {
         return lessons::load_path(Path::new(target)).map_err(anyhow::Error::msg);
     }
-    let matching: Vec<Loaded> = lessons::builtin()
+    let matching: Vec<Loaded> = lessons::builtin_in(crate::i18n::lang())
         .into_iter()
         .filter(|l| match l {
             Ok(lesson) => lesson.id == target || lesson.id.starts_with(&format!("{target}-")),
@@ -173,8 +190,8 @@ fn select(target: Option<&str>) -> anyhow::Result<Vec<Loaded>> {
         })
         .collect();
     if matching.is_empty() {
-        let ids: Vec<String> = lessons::builtin().into_iter().filter_map(|l| l.ok().map(|l: Lesson| l.id)).collect();
-        anyhow::bail!("no lesson \"{target}\"; the lessons are: {}", ids.join(", "));
+        let ids: Vec<String> = lessons::builtin_in(crate::i18n::lang()).into_iter().filter_map(|l| l.ok().map(|l: Lesson| l.id)).collect();
+        anyhow::bail!("{}", t!("cli-lesson-unknown", target = target, lessons = ids.join(", ")));
     }
     Ok(matching)
 }

@@ -14,6 +14,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::config::{BackendChoice, ExperimentConfig, PRESET_NAMES, preset};
+use crate::t;
 use crate::tasks::{TaskConfig, TaskKind};
 
 #[derive(Parser, Debug)]
@@ -73,27 +74,30 @@ pub fn run(command: Command) -> ExitCode {
         }),
     };
     result.unwrap_or_else(|err| {
-        eprintln!("error: {err:#}");
+        eprintln!("{}", t!("cli-error", message = format!("{err:#}")));
         ExitCode::from(2)
     })
 }
 
 fn list() {
-    println!("tasks:");
+    println!("{}", t!("cli-list-tasks"));
     for kind in TaskKind::ALL {
         println!("  {:<11} {}", kind.name(), kind.describe());
     }
-    println!("presets:");
+    println!("{}", t!("cli-list-presets"));
     for name in PRESET_NAMES {
         let config = preset(name).expect("listed preset");
         let m = &config.model;
         println!(
-            "  {:<11} d_model {}, {} heads, d_ff {}, {} layers",
+            "  {:<11} {}",
             name,
-            m.d_model,
-            m.layers[0].heads,
-            m.layers[0].d_ff,
-            m.layers.len()
+            t!(
+                "cli-list-preset",
+                d_model = m.d_model,
+                heads = m.layers[0].heads,
+                d_ff = m.layers[0].d_ff,
+                layers = m.layers.len()
+            )
         );
     }
 }
@@ -105,19 +109,19 @@ pub(crate) fn base_config(
     task: Option<&str>,
 ) -> anyhow::Result<ExperimentConfig> {
     let mut config = match (preset_name, config_file) {
-        (Some(_), Some(_)) => anyhow::bail!("give either --preset or --config, not both"),
+        (Some(_), Some(_)) => anyhow::bail!("{}", t!("cli-preset-or-config")),
         (_, Some(path)) => crate::runs::read_json::<ExperimentConfig>(path)?,
         (name, None) => {
             let name = name.unwrap_or("lesson");
             preset(name).ok_or_else(|| {
-                anyhow::anyhow!("unknown preset \"{name}\"; the presets are: {}", PRESET_NAMES.join(", "))
+                anyhow::anyhow!("{}", t!("cli-unknown-preset", name = name, presets = PRESET_NAMES.join(", ")))
             })?
         }
     };
     if let Some(name) = task {
         let kind = TaskKind::from_name(name).ok_or_else(|| {
             let names: Vec<&str> = TaskKind::ALL.iter().map(|k| k.name()).collect();
-            anyhow::anyhow!("unknown task \"{name}\"; the tasks are: {}", names.join(", "))
+            anyhow::anyhow!("{}", t!("cli-unknown-task", name = name, tasks = names.join(", ")))
         })?;
         if kind != config.task.kind {
             config.task = TaskConfig::for_kind(kind);

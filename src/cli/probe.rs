@@ -8,6 +8,7 @@ use clap::{Args, ValueEnum};
 
 use crate::probe::LeakReport;
 use crate::runs::{load_run, read_json};
+use crate::t;
 use crate::training::Session;
 use crate::training::backend::set_cpu_threads;
 
@@ -46,7 +47,7 @@ pub fn run(args: ProbeArgs) -> anyhow::Result<ExitCode> {
     let session = match (&args.config, &args.run) {
         (Some(path), None) => Session::new(read_json(path)?).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
         (None, Some(dir)) => load_run(dir)?,
-        _ => anyhow::bail!("give --config FILE or --run DIR"),
+        _ => anyhow::bail!("{}", t!("cli-probe-give-source")),
     };
     let report = match args.kind {
         ProbeKind::Causality => session.causality_probe(),
@@ -62,15 +63,21 @@ pub fn run(args: ProbeArgs) -> anyhow::Result<ExitCode> {
 
 fn print_report(report: &LeakReport) {
     if let Some(note) = &report.note {
-        println!("{} probe: {note}", report.probe);
+        println!("{}", t!("cli-probe-note", probe = report.probe, note = note.as_str()));
         return;
     }
-    let verdict = if report.leak { "LEAK" } else { "no leak" };
-    println!("{} probe: {verdict} (tolerance {:e})", report.probe, report.tolerance);
+    let verdict = if report.leak { t!("cli-probe-leak") } else { t!("cli-probe-no-leak") };
+    println!(
+        "{}",
+        t!("cli-probe-verdict", probe = report.probe, verdict = verdict, tolerance = format!("{:e}", report.tolerance))
+    );
     for layer in &report.layers {
         let first = layer
             .first_leaking_position
             .map_or("-".to_string(), |p| p.to_string());
-        println!("  layer {}: largest change {:.3e}, first leaking position {first}", layer.layer, layer.score);
+        println!(
+            "  {}",
+            t!("cli-probe-layer", layer = layer.layer, score = format!("{:.3e}", layer.score), first = first)
+        );
     }
 }

@@ -8,6 +8,7 @@ use clap::Args;
 
 use super::{BackendArg, base_config};
 use crate::config::validate;
+use crate::t;
 use crate::training::{TrainCommand, TrainEvent, TrainerHandle, backend::set_cpu_threads};
 
 #[derive(Args, Debug)]
@@ -73,7 +74,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     let problems = validate(&config);
     if !problems.is_empty() {
         let lines: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
-        anyhow::bail!("invalid config: {}", lines.join("; "));
+        anyhow::bail!("{}", t!("cli-invalid-config", problems = lines.join("; ")));
     }
 
     let (events_tx, events) = channel();
@@ -127,46 +128,62 @@ impl Printer {
         match event {
             TrainEvent::Ready { parameters, backend, seq_len, vocab } => {
                 println!(
-                    "training {task} on {}: {parameters} parameters, sequences of {seq_len} tokens, vocabulary of {}",
-                    backend.used,
-                    vocab.len()
+                    "{}",
+                    t!(
+                        "cli-train-ready",
+                        task = task,
+                        backend = backend.used.as_str(),
+                        parameters = *parameters,
+                        seq_len = *seq_len,
+                        vocab = vocab.len()
+                    )
                 );
                 if let Some(reason) = &backend.fallback_reason {
-                    println!("note: {reason}");
+                    println!("{}", t!("cli-note", message = reason.as_str()));
                 }
                 if let Some(adapter) = &backend.adapter {
-                    println!("adapter: {adapter}");
+                    println!("{}", t!("cli-train-adapter", adapter = adapter.as_str()));
                 }
             }
             TrainEvent::Step(m) if m.step % 100 == 0 || m.step == 1 => {
                 let remaining = self.total_steps.saturating_sub(m.step) as f32;
                 let eta = if m.steps_per_s > 0.0 { remaining / m.steps_per_s } else { 0.0 };
                 println!(
-                    "step {:>6}/{}  loss {:.4}  accuracy {:5.1}%  {:.1} steps/s  ETA {}",
-                    m.step,
-                    self.total_steps,
-                    m.loss,
-                    100.0 * m.accuracy,
-                    m.steps_per_s,
-                    format_secs(eta)
+                    "{}",
+                    t!(
+                        "cli-train-step",
+                        step = format!("{:>6}", m.step),
+                        total = self.total_steps,
+                        loss = format!("{:.4}", m.loss),
+                        accuracy = format!("{:5.1}", 100.0 * m.accuracy),
+                        speed = format!("{:.1}", m.steps_per_s),
+                        eta = format_secs(eta)
+                    )
                 );
             }
-            TrainEvent::Note { message } => println!("note: {message}"),
+            TrainEvent::Note { message } => println!("{}", t!("cli-note", message = message.as_str())),
             TrainEvent::Eval(e) => println!(
-                "eval @ {:>6}  loss {:.4}  accuracy {:5.1}%  whole sequences right {:5.1}%",
-                e.step,
-                e.loss,
-                100.0 * e.accuracy,
-                100.0 * e.sequence_accuracy
+                "{}",
+                t!(
+                    "cli-train-eval",
+                    step = format!("{:>6}", e.step),
+                    loss = format!("{:.4}", e.loss),
+                    accuracy = format!("{:5.1}", 100.0 * e.accuracy),
+                    sequences = format!("{:5.1}", 100.0 * e.sequence_accuracy)
+                )
             ),
-            TrainEvent::NonFinite { hint, .. } => eprintln!("stopped: {hint}"),
+            TrainEvent::NonFinite { hint, .. } => eprintln!("{}", t!("cli-train-stopped", hint = hint.as_str())),
             TrainEvent::Finished { step, eval_accuracy, elapsed_secs, .. } => println!(
-                "finished {step} steps in {}: held-out accuracy {:.1}%",
-                format_secs(*elapsed_secs),
-                100.0 * eval_accuracy
+                "{}",
+                t!(
+                    "cli-train-finished",
+                    step = *step,
+                    time = format_secs(*elapsed_secs),
+                    accuracy = format!("{:.1}", 100.0 * eval_accuracy)
+                )
             ),
-            TrainEvent::Saved { dir } => println!("saved the run to {}", dir.display()),
-            TrainEvent::Error { message } => eprintln!("error: {message}"),
+            TrainEvent::Saved { dir } => println!("{}", t!("cli-train-saved", dir = dir.display().to_string())),
+            TrainEvent::Error { message } => eprintln!("{}", t!("cli-error", message = message.as_str())),
             _ => {}
         }
     }

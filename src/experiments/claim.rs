@@ -152,7 +152,7 @@ impl Claim {
         for (side, times) in &mut step_times {
             if let Some(Ok(_)) = measured.get(&(*side, Metric::StepMs)) {
                 let skip = if times.len() > 2 { 2 } else { 0 };
-                let value = Some(super::median(&mut times[skip..])).filter(|m| m.is_finite()).ok_or_else(|| "no step was timed".to_string());
+                let value = Some(super::median(&mut times[skip..])).filter(|m| m.is_finite()).ok_or_else(|| t!("err-claim-no-step-timed"));
                 measured.insert((*side, Metric::StepMs), value);
             }
         }
@@ -160,9 +160,9 @@ impl Claim {
         for side in [Side::A, Side::B] {
             if let Some(Ok(_)) = measured.get(&(side, Metric::MaxCurveGap)) {
                 let gap = match (curves.get(&Side::A), curves.get(&Side::B)) {
-                    _ if !diverged.is_empty() => Err("a side diverged, so its curve stops early".to_string()),
-                    (Some(a), Some(b)) => Some(max_curve_gap(a, b)).filter(|g| g.is_finite()).ok_or_else(|| "a loss on the curve is not a finite number".to_string()),
-                    _ => Err("the curve gap compares two sides; add a [b] table".to_string()),
+                    _ if !diverged.is_empty() => Err(t!("err-claim-curve-diverged")),
+                    (Some(a), Some(b)) => Some(max_curve_gap(a, b)).filter(|g| g.is_finite()).ok_or_else(|| t!("err-claim-curve-not-finite")),
+                    _ => Err(t!("err-claim-curve-needs-b")),
                 };
                 measured.insert((side, Metric::MaxCurveGap), gap);
             }
@@ -173,7 +173,7 @@ impl Claim {
                 Operand::Metric(side, metric) => measured
                     .get(&(*side, *metric))
                     .cloned()
-                    .unwrap_or_else(|| Err("not measured".to_string())),
+                    .unwrap_or_else(|| Err(t!("err-claim-not-measured"))),
             }
         };
         let conditions: Vec<ConditionResult> = self
@@ -242,7 +242,7 @@ fn train_side(session: &mut Session, steps: usize, threads: Option<usize>) -> Re
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads.max(1))
                 .build()
-                .map_err(|e| SessionError::Runtime(format!("could not start {threads} training threads: {e}")))?;
+                .map_err(|e| SessionError::Runtime(t!("err-claim-threads-failed", threads = threads, why = e.to_string())))?;
             Ok(pool.install(|| run(session)))
         }
     }

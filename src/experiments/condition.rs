@@ -127,7 +127,7 @@ pub fn parse_condition(text: &str) -> Result<Condition, String> {
     let (op, at, len) = [(">=", Op::GreaterEq), ("<=", Op::LessEq), (">", Op::Greater), ("<", Op::Less)]
         .iter()
         .find_map(|(sym, op)| text.find(sym).map(|at| (*op, at, sym.len())))
-        .ok_or_else(|| format!("\"{text}\": expected a comparison (<, <=, >, >=)"))?;
+        .ok_or_else(|| t!("err-cond-expected-comparison", text = text))?;
     let lhs = parse_operand(text[..at].trim())?;
     let right = text[at + len..].trim();
     // An optional "+ n" or "- n" after a metric on the right.
@@ -135,7 +135,7 @@ pub fn parse_condition(text: &str) -> Result<Condition, String> {
         Some(space) if right[..space].trim_end().ends_with(['+', '-']) => {
             let sign_at = right[..space].trim_end().len() - 1;
             let sign = if &right[sign_at..sign_at + 1] == "-" { -1.0 } else { 1.0 };
-            let n: f64 = right[space..].trim().parse().map_err(|_| format!("\"{text}\": the offset after {} must be a number", &right[sign_at..sign_at + 1]))?;
+            let n: f64 = right[space..].trim().parse().map_err(|_| t!("err-cond-offset-not-number", text = text, sign = &right[sign_at..sign_at + 1]))?;
             (right[..sign_at].trim(), sign * n)
         }
         _ => (right, 0.0),
@@ -143,14 +143,14 @@ pub fn parse_condition(text: &str) -> Result<Condition, String> {
     // An optional "n *" before it.
     let (rhs_text, factor) = match rhs_text.split_once('*') {
         Some((n, rest)) => {
-            let n: f64 = n.trim().parse().map_err(|_| format!("\"{text}\": the factor before * must be a number"))?;
+            let n: f64 = n.trim().parse().map_err(|_| t!("err-cond-factor-not-number", text = text))?;
             (rest.trim(), n)
         }
         None => (rhs_text, 1.0),
     };
     let rhs = parse_operand(rhs_text)?;
     if matches!((&lhs, &rhs), (Operand::Number(_), Operand::Number(_))) {
-        return Err(format!("\"{text}\" compares two numbers, so it cannot fail or pass because of a run; name a measured metric such as a.eval_accuracy"));
+        return Err(t!("err-cond-two-numbers", text = text));
     }
     Ok(Condition { text: text.to_string(), lhs, op, rhs, factor, offset })
 }
@@ -161,15 +161,15 @@ fn parse_operand(text: &str) -> Result<Operand, String> {
     }
     let (side, metric) = text
         .split_once('.')
-        .ok_or_else(|| format!("\"{text}\": expected a number or a.METRIC / b.METRIC"))?;
+        .ok_or_else(|| t!("err-cond-expected-operand", text = text))?;
     let side = match side.trim() {
         "a" | "A" => Side::A,
         "b" | "B" => Side::B,
-        other => return Err(format!("\"{other}\": the side must be a or b")),
+        other => return Err(t!("err-cond-bad-side", side = other)),
     };
     let names: Vec<&str> = Metric::ALL.iter().map(|m| m.name()).collect();
     let metric = Metric::from_name(metric.trim())
-        .ok_or_else(|| format!("unknown metric \"{}\"; the metrics are: {}", metric.trim(), names.join(", ")))?;
+        .ok_or_else(|| t!("err-unknown-metric", name = metric.trim(), metrics = names.join(", ")))?;
     Ok(Operand::Metric(side, metric))
 }
 

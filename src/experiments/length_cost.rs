@@ -8,6 +8,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::config::{ExperimentConfig, estimate_memory, validate};
+use crate::t;
 use crate::tasks::{TaskConfig, TaskKind};
 use crate::training::{Session, StepOutcome};
 
@@ -68,7 +69,7 @@ pub fn measure_length(base: &ExperimentConfig, length: usize, steps: usize) -> L
     for index in 0..steps.max(1) + 2 {
         let start = Instant::now();
         if let StepOutcome::NonFinite { step, .. } = session.step(false) {
-            return refused(format!("training went non-finite at step {step}"));
+            return refused(t!("err-length-non-finite", step = step));
         }
         if index >= 2 {
             times.push(start.elapsed().as_secs_f64() * 1000.0);

@@ -62,7 +62,7 @@ impl Lang {
     }
 
     /// The Fluent files of this language (one per area of the interface).
-    pub fn sources(self) -> [&'static str; 6] {
+    pub fn sources(self) -> [&'static str; 8] {
         match self {
             Lang::En => [
                 include_str!("../../assets/i18n/en/app.ftl"),
@@ -71,6 +71,8 @@ impl Lang {
                 include_str!("../../assets/i18n/en/views.ftl"),
                 include_str!("../../assets/i18n/en/messages.ftl"),
                 include_str!("../../assets/i18n/en/reports.ftl"),
+                include_str!("../../assets/i18n/en/cli.ftl"),
+                include_str!("../../assets/i18n/en/errors.ftl"),
             ],
             Lang::Zh => [
                 include_str!("../../assets/i18n/zh/app.ftl"),
@@ -79,6 +81,8 @@ impl Lang {
                 include_str!("../../assets/i18n/zh/views.ftl"),
                 include_str!("../../assets/i18n/zh/messages.ftl"),
                 include_str!("../../assets/i18n/zh/reports.ftl"),
+                include_str!("../../assets/i18n/zh/cli.ftl"),
+                include_str!("../../assets/i18n/zh/errors.ftl"),
             ],
         }
     }

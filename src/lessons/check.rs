@@ -88,34 +88,34 @@ pub fn parse_check(text: &str) -> Result<CheckCondition, String> {
 
 fn parse_term(text: &str) -> Result<Term, String> {
     if let Some(rest) = text.strip_prefix("attention(") {
-        let (args, pattern) = rest.split_once(')').ok_or("attention(...) needs a closing parenthesis")?;
-        let pattern = pattern.trim().strip_prefix("is").ok_or("expected `attention(...) is PATTERN`")?.trim();
+        let (args, pattern) = rest.split_once(')').ok_or_else(|| t!("err-check-no-closing-parenthesis"))?;
+        let pattern = pattern.trim().strip_prefix("is").ok_or_else(|| t!("err-check-expected-is-pattern"))?.trim();
         let pattern = match pattern {
             "anti-diagonal" => Pattern::AntiDiagonal,
             "diagonal" => Pattern::Diagonal,
             "previous-token" => Pattern::PreviousToken,
             "uniform" => Pattern::Uniform,
-            other => return Err(format!("unknown pattern \"{other}\"; use anti-diagonal, diagonal, previous-token or uniform")),
+            other => return Err(t!("err-check-unknown-pattern", pattern = other)),
         };
         let (mut layer, mut head) = (None, None);
         for arg in args.split(',') {
-            let (key, value) = arg.split_once('=').ok_or_else(|| format!("\"{arg}\": expected layer=N or head=N|*"))?;
+            let (key, value) = arg.split_once('=').ok_or_else(|| t!("err-check-expected-layer-head", arg = arg))?;
             match (key.trim(), value.trim()) {
-                ("layer", v) => layer = Some(v.parse::<usize>().map_err(|_| format!("layer \"{v}\" is not a number"))?),
+                ("layer", v) => layer = Some(v.parse::<usize>().map_err(|_| t!("err-check-layer-not-number", value = v))?),
                 ("head", "*") => head = None,
-                ("head", v) => head = Some(v.parse::<usize>().map_err(|_| format!("head \"{v}\" is not a number or *"))?),
-                (k, _) => return Err(format!("unknown argument \"{k}\"; use layer and head")),
+                ("head", v) => head = Some(v.parse::<usize>().map_err(|_| t!("err-check-head-not-number", value = v))?),
+                (k, _) => return Err(t!("err-check-unknown-argument", name = k)),
             }
         }
-        return Ok(Term::Attention { layer: layer.ok_or("attention(...) needs layer=N")?, head, pattern });
+        return Ok(Term::Attention { layer: layer.ok_or_else(|| t!("err-check-needs-layer"))?, head, pattern });
     }
-    let op = [">=", "<=", ">", "<"].into_iter().find(|op| text.contains(op)).ok_or_else(|| format!("\"{text}\": expected METRIC OP NUMBER, e.g. eval_accuracy >= 0.9"))?;
+    let op = [">=", "<=", ">", "<"].into_iter().find(|op| text.contains(op)).ok_or_else(|| t!("err-check-expected-metric-op", text = text))?;
     let (name, value) = text.split_once(op).expect("op found");
     let name = name.trim().to_string();
     if !METRICS.contains(&name.as_str()) {
-        return Err(format!("unknown metric \"{name}\"; the metrics are: {}", METRICS.join(", ")));
+        return Err(t!("err-unknown-metric", name = name.as_str(), metrics = METRICS.join(", ")));
     }
-    let value = value.trim().parse::<f32>().map_err(|_| format!("\"{}\" is not a number", value.trim()))?;
+    let value = value.trim().parse::<f32>().map_err(|_| t!("err-check-not-number", value = value.trim()))?;
     Ok(Term::Metric { name, op: op.to_string(), value })
 }
 

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use crate::config::ExperimentConfig;
 use crate::experiments::Claim;
 use crate::i18n::Lang;
+use crate::t;
 
 #[derive(Clone, Debug)]
 pub struct Lesson {
@@ -87,7 +88,7 @@ impl TryBlock {
     pub fn apply_to(&self, current: &ExperimentConfig) -> Result<ExperimentConfig, String> {
         let mut config = match &self.preset {
             Some(name) => {
-                let mut p = crate::config::preset(name).ok_or_else(|| format!("unknown preset \"{name}\""))?;
+                let mut p = crate::config::preset(name).ok_or_else(|| t!("err-lesson-unknown-preset", name = name.as_str()))?;
                 p.task = current.task.clone();
                 p.seed = current.seed;
                 p.backend = current.backend;
@@ -96,7 +97,7 @@ impl TryBlock {
             None => current.clone(),
         };
         if let Some(task) = &self.task {
-            let kind = crate::tasks::TaskKind::from_name(task).ok_or_else(|| format!("unknown task \"{task}\""))?;
+            let kind = crate::tasks::TaskKind::from_name(task).ok_or_else(|| t!("err-lesson-unknown-task", name = task.as_str()))?;
             config.task = crate::tasks::TaskConfig::for_kind(kind);
         }
         let mut config = apply_settings(&config, &self.settings)?;
@@ -224,7 +225,7 @@ pub fn load_path_in(path: &Path, lang: Lang) -> Result<Vec<Loaded>, String> {
 pub fn load_path(path: &Path) -> Result<Vec<Loaded>, String> {
     let files = lesson_files(path)?;
     if files.is_empty() {
-        return Err(format!("{}: no lesson.md found (a lesson pack holds one folder per lesson, each with a lesson.md)", path.display()));
+        return Err(t!("err-lessons-none-found", path = path.display().to_string()));
     }
     Ok(files
         .iter()
@@ -232,7 +233,7 @@ pub fn load_path(path: &Path) -> Result<Vec<Loaded>, String> {
             let shown = file.display().to_string();
             match std::fs::read_to_string(file) {
                 Ok(text) => parse_lesson(&shown, &text),
-                Err(e) => Err(LessonError { file: shown, line: 0, message: format!("cannot read: {e}") }),
+                Err(e) => Err(LessonError { file: shown, line: 0, message: t!("err-cannot-read", why = e.to_string()) }),
             }
         })
         .collect())
@@ -243,7 +244,7 @@ fn lesson_files(path: &Path) -> Result<Vec<PathBuf>, String> {
         return Ok(vec![path.to_path_buf()]);
     }
     if !path.is_dir() {
-        return Err(format!("{}: no such file or folder", path.display()));
+        return Err(t!("err-lessons-no-such-path", path = path.display().to_string()));
     }
     let direct = path.join("lesson.md");
     if direct.is_file() {

@@ -9,6 +9,7 @@ use super::patch::{Settings, apply};
 use super::{CheckBlock, ClaimBlock, Lesson, Segment, TryBlock};
 use crate::config::{ExperimentConfig, preset};
 use crate::experiments::{Claim, Side, SideRun, parse_condition};
+use crate::t;
 use crate::tasks::{TaskConfig, TaskKind};
 
 /// A parse error: `file:line: message`.
@@ -97,20 +98,20 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
     let err = |line: usize, message: String| LessonError { file: file.to_string(), line, message };
     let lines: Vec<&str> = text.lines().collect();
     if lines.first().map(|l| l.trim()) != Some("+++") {
-        return Err(err(1, "expected the front matter to open with a line of +++".into()));
+        return Err(err(1, t!("err-lesson-front-matter-open")));
     }
     let close = lines
         .iter()
         .skip(1)
         .position(|l| l.trim() == "+++")
         .map(|i| i + 1)
-        .ok_or_else(|| err(1, "the front matter (+++) is never closed with another +++ line".into()))?;
+        .ok_or_else(|| err(1, t!("err-lesson-front-matter-unclosed")))?;
     let front_text = lines[1..close].join("\n");
-    let front: FrontMatter = toml::from_str(&front_text).map_err(|e| err(2 + toml_line(&front_text, &e), format!("front matter: {}", e.message())))?;
+    let front: FrontMatter = toml::from_str(&front_text).map_err(|e| err(2 + toml_line(&front_text, &e), t!("err-lesson-front-matter", why = e.message())))?;
     if front.start.seed_offset.is_some() || front.start.threads.is_some() {
-        return Err(err(2, "[start]: seed_offset and threads belong in a claim's [a] or [b] table".into()));
+        return Err(err(2, t!("err-lesson-start-side-knobs")));
     }
-    let start = build_experiment(&ExperimentSpec { ..front.start }, None).map_err(|m| err(2, format!("[start]: {m}")))?;
+    let start = build_experiment(&ExperimentSpec { ..front.start }, None).map_err(|m| err(2, t!("err-lesson-start", why = m)))?;
 
     let mut body = Vec::new();
     let mut markdown = String::new();
@@ -130,12 +131,12 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
             .iter()
             .position(|l| l.trim() == "```")
             .map(|p| i + 1 + p)
-            .ok_or_else(|| err(block_line, format!("the ```{kind} block is never closed with ```")))?;
+            .ok_or_else(|| err(block_line, t!("err-lesson-block-unclosed", kind = kind)))?;
         let block_text = lines[i + 1..end].join("\n");
         let at = |e: &toml::de::Error| block_line + 1 + toml_line(&block_text, e);
         let what = |e: &toml::de::Error| {
             let line = lines.get(at(e) - 1).map(|l| l.trim()).unwrap_or("");
-            format!("{} (at `{line}`)", e.message().trim())
+            t!("err-lesson-toml-at", why = e.message().trim(), line = line)
         };
         if !markdown.trim().is_empty() {
             body.push(Segment::Markdown(std::mem::take(&mut markdown)));
@@ -143,31 +144,31 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
         markdown.clear();
         let segment = match kind {
             "try" => {
-                let spec: TrySpec = toml::from_str(&block_text).map_err(|e| err(at(&e), format!("try block: {}", what(&e))))?;
+                let spec: TrySpec = toml::from_str(&block_text).map_err(|e| err(at(&e), t!("err-lesson-try-block", why = what(&e))))?;
                 // Check the change applies to the lesson's start (paths and values).
                 let base = ExperimentSpec { preset: spec.preset.clone(), task: spec.task.clone(), set: spec.set.clone(), steps: None, ..ExperimentSpec::default() };
-                build_experiment(&base, Some(&start)).map_err(|m| err(block_line, format!("try block: {m}")))?;
+                build_experiment(&base, Some(&start)).map_err(|m| err(block_line, t!("err-lesson-try-block", why = m)))?;
                 Segment::Try(TryBlock { label: spec.label, preset: spec.preset, task: spec.task, settings: spec.set, steps: spec.steps, line: block_line })
             }
             "check" => {
-                let spec: CheckSpec = toml::from_str(&block_text).map_err(|e| err(at(&e), format!("check block: {}", what(&e))))?;
-                let condition = parse_check(&spec.condition).map_err(|m| err(block_line, format!("check condition: {m}")))?;
+                let spec: CheckSpec = toml::from_str(&block_text).map_err(|e| err(at(&e), t!("err-lesson-check-block", why = what(&e))))?;
+                let condition = parse_check(&spec.condition).map_err(|m| err(block_line, t!("err-lesson-check-condition", why = m)))?;
                 Segment::Check(CheckBlock { label: spec.label, condition, hint: spec.hint, line: block_line })
             }
             _ => {
-                let spec: ClaimSpec = toml::from_str(&block_text).map_err(|e| err(at(&e), format!("claim block: {}", what(&e))))?;
+                let spec: ClaimSpec = toml::from_str(&block_text).map_err(|e| err(at(&e), t!("err-lesson-claim-block", why = what(&e))))?;
                 let conditions = spec
                     .expect
                     .iter()
                     .map(|c| parse_condition(c))
                     .collect::<Result<Vec<_>, _>>()
-                    .map_err(|m| err(block_line, format!("claim expect: {m}")))?;
+                    .map_err(|m| err(block_line, t!("err-lesson-claim-expect", why = m)))?;
                 if conditions.is_empty() {
-                    return Err(err(block_line, "claim block: expect needs at least one condition".into()));
+                    return Err(err(block_line, t!("err-lesson-claim-no-condition")));
                 }
-                let a = build_experiment(&spec.a, Some(&start)).map_err(|m| err(block_line, format!("claim [a]: {m}")))?;
+                let a = build_experiment(&spec.a, Some(&start)).map_err(|m| err(block_line, t!("err-lesson-claim-side", side = "a", why = m)))?;
                 let b = match &spec.b {
-                    Some(b) => Some(build_experiment(b, Some(&start)).map_err(|m| err(block_line, format!("claim [b]: {m}")))?),
+                    Some(b) => Some(build_experiment(b, Some(&start)).map_err(|m| err(block_line, t!("err-lesson-claim-side", side = "b", why = m)))?),
                     None => None,
                 };
                 let claim = Claim {
@@ -179,7 +180,7 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
                     run_b: spec.b.as_ref().map(ExperimentSpec::side_run).unwrap_or_default(),
                     conditions,
                 };
-                claim_problem(&claim).map_or(Ok(()), |m| Err(err(block_line, format!("claim block: {m}"))))?;
+                claim_problem(&claim).map_or(Ok(()), |m| Err(err(block_line, t!("err-lesson-claim-block", why = m))))?;
                 Segment::Claim(ClaimBlock { claim, line: block_line })
             }
         };
@@ -204,24 +205,24 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
 /// condition on a `b` that does not exist, or a `b` identical to `a`.
 fn claim_problem(claim: &Claim) -> Option<String> {
     if claim.run_a.threads == Some(0) || claim.run_b.threads == Some(0) {
-        return Some("threads must be at least 1".into());
+        return Some(t!("err-claim-threads-zero"));
     }
     let steps = |side: Option<usize>| side.unwrap_or(claim.steps);
     if claim.steps == 0 || steps(claim.run_a.steps) == 0 || (claim.b.is_some() && steps(claim.run_b.steps) == 0) {
-        return Some("steps must be at least 1 on every side: a claim about an untrained model says nothing about training (use steps = 1 to look at fresh weights)".into());
+        return Some(t!("err-claim-steps-zero"));
     }
     let uses_b = claim.sides().contains(&Side::B);
     match &claim.b {
-        None if uses_b => Some("a condition names b.… but the claim has no [b] table; add [b] with the change to compare, or use a.… only".into()),
+        None if uses_b => Some(t!("err-claim-no-b-table")),
         Some(b)
             if same_run(b, &claim.a)
                 && steps(claim.run_a.steps) == steps(claim.run_b.steps)
                 && claim.run_a.seed_offset == claim.run_b.seed_offset
                 && claim.run_a.threads == claim.run_b.threads =>
         {
-            Some("[b] is the same experiment as [a] with the same steps, seed and threads, so the claim compares a run with itself; make [b] differ (a knob in set, a task, steps, seed_offset or threads)".into())
+            Some(t!("err-claim-b-same-as-a"))
         }
-        Some(_) if !uses_b => Some("the claim has a [b] table but no condition names b.…; compare the sides, or remove [b]".into()),
+        Some(_) if !uses_b => Some(t!("err-claim-b-unused")),
         _ => None,
     }
 }
@@ -248,7 +249,7 @@ fn toml_line(text: &str, error: &toml::de::Error) -> usize {
 /// A preset (or `base`), then a task, then knob settings; validated.
 fn build_experiment(spec: &ExperimentSpec, base: Option<&ExperimentConfig>) -> Result<ExperimentConfig, String> {
     let mut config = match (&spec.preset, base) {
-        (Some(name), _) => preset(name).ok_or_else(|| format!("unknown preset \"{name}\""))?,
+        (Some(name), _) => preset(name).ok_or_else(|| t!("err-lesson-unknown-preset", name = name.as_str()))?,
         (None, Some(base)) => base.clone(),
         (None, None) => preset("lesson").expect("lesson preset"),
     };
@@ -256,7 +257,7 @@ fn build_experiment(spec: &ExperimentSpec, base: Option<&ExperimentConfig>) -> R
         config.task = base.task.clone();
     }
     if let Some(task) = &spec.task {
-        let kind = TaskKind::from_name(task).ok_or_else(|| format!("unknown task \"{task}\""))?;
+        let kind = TaskKind::from_name(task).ok_or_else(|| t!("err-lesson-unknown-task", name = task.as_str()))?;
         config.task = TaskConfig::for_kind(kind);
     }
     let mut config = apply(&config, &spec.set)?;
@@ -266,7 +267,7 @@ fn build_experiment(spec: &ExperimentSpec, base: Option<&ExperimentConfig>) -> R
     }
     let problems = crate::config::validate(&config);
     if let Some(p) = problems.first() {
-        return Err(format!("the experiment is not valid: {p}"));
+        return Err(t!("err-lesson-experiment-invalid", problem = p.to_string()));
     }
     Ok(config)
 }

@@ -6,6 +6,7 @@
 
 use super::{Lesson, LessonError, Segment};
 use crate::i18n::Lang;
+use crate::t;
 
 /// The file name of a lesson in `lang` ("lesson.md" for English).
 pub fn file_name(lang: Lang) -> String {
@@ -21,19 +22,19 @@ pub fn file_name(lang: Lang) -> String {
 pub fn pair(original: &Lesson, mut translated: Lesson) -> Result<Lesson, LessonError> {
     let fail = |line: usize, message: String| LessonError { file: translated.source.clone(), line, message };
     if translated.id != original.id {
-        return Err(fail(0, format!("id \"{}\" differs from {}'s \"{}\"", translated.id, original.source, original.id)));
+        return Err(fail(0, t!("err-pair-id-differs", id = translated.id.as_str(), original = original.source.as_str(), original_id = original.id.as_str())));
     }
     if translated.start != original.start || translated.minutes != original.minutes {
-        return Err(fail(0, format!("the [start] experiment or minutes differ from {}; only title and summary may change", original.source)));
+        return Err(fail(0, t!("err-pair-start-differs", original = original.source.as_str())));
     }
     let blocks = |l: &Lesson| l.body.iter().filter(|s| !matches!(s, Segment::Markdown(_))).cloned().collect::<Vec<_>>();
     let (ours, theirs) = (blocks(original), blocks(&translated));
     if ours.len() != theirs.len() {
-        return Err(fail(0, format!("has {} try/check/claim blocks but {} has {}; translate every block and add none", theirs.len(), original.source, ours.len())));
+        return Err(fail(0, t!("err-pair-block-count", theirs = theirs.len(), original = original.source.as_str(), ours = ours.len())));
     }
     for (o, t) in ours.iter().zip(&theirs) {
         if let Some(why) = differs(o, t) {
-            return Err(fail(line_of(t), format!("{why} (compared with {} line {}); only label, hint and statement may be translated", original.source, line_of(o) + 1)));
+            return Err(fail(line_of(t), t!("err-pair-block-differs", why = why, original = original.source.as_str(), line = line_of(o) + 1)));
         }
     }
     let mut lines = ours.iter().map(line_of);
@@ -62,13 +63,13 @@ fn line_of(segment: &Segment) -> usize {
 fn differs(original: &Segment, translated: &Segment) -> Option<String> {
     match (original, translated) {
         (Segment::Try(o), Segment::Try(t)) => (o.preset != t.preset || o.task != t.task || o.settings != t.settings || o.steps != t.steps)
-            .then(|| "a try block changes different knobs or steps".to_string()),
-        (Segment::Check(o), Segment::Check(t)) => (o.condition != t.condition).then(|| "a check block has another condition".to_string()),
+            .then(|| t!("err-pair-try-differs")),
+        (Segment::Check(o), Segment::Check(t)) => (o.condition != t.condition).then(|| t!("err-pair-check-differs")),
         (Segment::Claim(o), Segment::Claim(t)) => {
             let mut same = t.claim.clone();
             same.statement = o.claim.statement.clone();
-            (format!("{:?}", o.claim) != format!("{same:?}")).then(|| "a claim block has other sides, steps or conditions".to_string())
+            (format!("{:?}", o.claim) != format!("{same:?}")).then(|| t!("err-pair-claim-differs"))
         }
-        _ => Some("the blocks are in another order".to_string()),
+        _ => Some(t!("err-pair-order-differs")),
     }
 }

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::{ClaimBlock, Lesson};
 use crate::experiments::ClaimResult;
+use crate::t;
 
 /// The seeds a claim is verified with, by `lesson verify` and by the window's
 /// "Verify it" alike: a claim must hold for each.
@@ -48,7 +49,7 @@ pub fn verify_lesson(lesson: &Lesson, seeds: &[u64]) -> Vec<ClaimReport> {
                 },
                 Err(message) => ClaimReport {
                     lesson: lesson.id.clone(),
-                    claim: format!("{} (could not run: {message})", block.claim.statement),
+                    claim: t!("err-verify-could-not-run", statement = block.claim.statement.as_str(), why = message),
                     seed,
                     passed: false,
                     measured: Default::default(),

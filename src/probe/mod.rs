@@ -12,6 +12,7 @@ use burn::tensor::{Device, Int, Tensor, TensorData};
 use serde::Serialize;
 
 use crate::model::{Capture, Dropout, Transformer};
+use crate::t;
 use crate::tasks::{Rng, Split, Task};
 
 /// Output changes below this are float noise, not a leak.
@@ -75,7 +76,7 @@ pub fn padding(model: &Transformer, task: &dyn Task, device: &Device, examples: 
             leak: false,
             tolerance: TOLERANCE,
             layers: Vec::new(),
-            note: Some("this task's sequences have no padding; try the brackets task".to_string()),
+            note: Some(t!("err-probe-no-padding")),
         };
     }
     let vocab = task.vocab().len();

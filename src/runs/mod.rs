@@ -21,6 +21,7 @@ use burn::module::Module;
 use serde::{Deserialize, Serialize};
 
 use crate::config::ExperimentConfig;
+use crate::t;
 use crate::training::{MetricsHistory, Session, SessionError};
 
 pub const CONFIG_FILE: &str = "config.json";
@@ -43,7 +44,7 @@ const FORMAT: &str = "attention-workbench run";
 
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
-    #[error("{0}: not a run folder (it does not exist or is not a folder)")]
+    #[error("{}", not_a_run_folder(.0))]
     NotAFolder(PathBuf),
     #[error("{path}: {why}")]
     File { path: PathBuf, why: String },
@@ -53,8 +54,16 @@ pub enum RunError {
         #[source]
         source: SessionError,
     },
-    #[error("{path}: the weights do not fit the architecture in config.json: {why}")]
+    #[error("{}", weights_mismatch(.path, .why))]
     Mismatch { path: PathBuf, why: String },
+}
+
+fn not_a_run_folder(path: &Path) -> String {
+    format!("{}: {}", path.display(), t!("err-run-not-a-folder"))
+}
+
+fn weights_mismatch(path: &Path, why: &str) -> String {
+    format!("{}: {}", path.display(), t!("err-run-weights-mismatch", why = why))
 }
 
 fn file_error(path: &Path, why: impl Into<String>) -> RunError {
@@ -66,7 +75,7 @@ fn file_error(path: &Path, why: impl Into<String>) -> RunError {
 
 /// Save the session as a run folder (created if needed; files are replaced atomically).
 pub fn save_run(dir: &Path, session: &Session) -> Result<(), RunError> {
-    std::fs::create_dir_all(dir).map_err(|e| file_error(dir, format!("cannot create the folder: {e}")))?;
+    std::fs::create_dir_all(dir).map_err(|e| file_error(dir, t!("err-run-cannot-create-folder", why = e.to_string())))?;
     write_json(&dir.join(CONFIG_FILE), session.config())?;
     write_json(&dir.join(METRICS_FILE), session.history())?;
     weights::save(&dir.join(WEIGHTS_FILE), session.model().valid())?;
@@ -112,7 +121,7 @@ pub fn load_run(dir: &Path) -> Result<Session, RunError> {
 
 /// Read the config of a run folder (or an experiment file) with file-named errors.
 pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, RunError> {
-    let text = std::fs::read_to_string(path).map_err(|e| file_error(path, format!("cannot read: {e}")))?;
+    let text = std::fs::read_to_string(path).map_err(|e| file_error(path, t!("err-cannot-read", why = e.to_string())))?;
     parse_json(&text).map_err(|why| file_error(path, why))
 }
 
@@ -124,7 +133,7 @@ pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Strin
         let field = err.path().to_string();
         let inner = err.into_inner();
         if field.is_empty() || field == "." || field == "?" {
-            format!("not valid JSON for this file: {inner}")
+            t!("err-run-invalid-json", why = inner.to_string())
         } else {
             format!("{field}: {inner}")
         }

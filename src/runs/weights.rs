@@ -9,10 +9,11 @@ use burn::module::Module;
 use super::atomic::write_atomic_with;
 use super::{RunError, file_error};
 use crate::model::{Transformer, param_shapes};
+use crate::t;
 
 pub fn save(path: &Path, model: Transformer) -> Result<(), RunError> {
     write_atomic_with(path, |temp| model.save_file(temp).map_err(|e| e.to_string()))
-        .map_err(|why| file_error(path, format!("cannot write the weights: {why}")))
+        .map_err(|why| file_error(path, t!("err-weights-cannot-write", why = why)))
 }
 
 /// Load weights into a model of the architecture `like` has.
@@ -24,15 +25,16 @@ pub fn load(path: &Path, like: &Transformer) -> Result<Transformer, RunError> {
             None => {
                 return Err(RunError::Mismatch {
                     path: path.to_path_buf(),
-                    why: format!("parameter {} (shape {:?}) is missing from the file", param.path, param.shape),
+                    why: t!("err-weights-parameter-missing", parameter = param.path.as_str(), shape = format!("{:?}", param.shape)),
                 });
             }
             Some(shape) if *shape != param.shape => {
                 return Err(RunError::Mismatch {
                     path: path.to_path_buf(),
-                    why: format!(
-                        "parameter {} has shape {:?} in the file but the config needs {:?}",
-                        param.path, shape, param.shape
+                    why: t!("err-weights-shape-differs",
+                        parameter = param.path.as_str(),
+                        stored = format!("{shape:?}"),
+                        needed = format!("{:?}", param.shape)
                     ),
                 });
             }
@@ -42,15 +44,15 @@ pub fn load(path: &Path, like: &Transformer) -> Result<Transformer, RunError> {
     if let Some(extra) = stored.keys().find(|k| !expected.iter().any(|p| &p.path == *k)) {
         return Err(RunError::Mismatch {
             path: path.to_path_buf(),
-            why: format!("the file has parameter {extra}, which the config's model does not"),
+            why: t!("err-weights-extra-parameter", parameter = extra.as_str()),
         });
     }
     let fresh = like.clone();
     let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| fresh.try_load_file(path)));
     match loaded {
         Ok(Ok(model)) => Ok(model),
-        Ok(Err(err)) => Err(file_error(path, format!("cannot load the weights: {err}"))),
-        Err(_) => Err(file_error(path, "cannot load the weights: the reader failed on this file")),
+        Ok(Err(err)) => Err(file_error(path, t!("err-weights-cannot-load", why = err.to_string()))),
+        Err(_) => Err(file_error(path, t!("err-weights-reader-failed-on-file"))),
     }
 }
 
@@ -59,11 +61,11 @@ fn read_shapes(path: &Path) -> Result<HashMap<String, Vec<usize>>, RunError> {
     let not_weights = |detail: String| {
         file_error(
             path,
-            format!("not a readable weights file (truncated, or not saved by Attention Workbench): {detail}"),
+            t!("err-weights-unreadable", why = detail),
         )
     };
     if !path.is_file() {
-        return Err(file_error(path, "the weights file is missing"));
+        return Err(file_error(path, t!("err-weights-missing")));
     }
     let read = std::panic::catch_unwind(|| -> Result<HashMap<String, Vec<usize>>, String> {
         let reader = burn_pack::Reader::from_file(path).map_err(|e| e.to_string())?;
@@ -79,6 +81,6 @@ fn read_shapes(path: &Path) -> Result<HashMap<String, Vec<usize>>, RunError> {
     match read {
         Ok(Ok(shapes)) => Ok(shapes),
         Ok(Err(detail)) => Err(not_weights(detail)),
-        Err(_) => Err(not_weights("the reader failed".to_string())),
+        Err(_) => Err(not_weights(t!("err-weights-reader-failed"))),
     }
 }

@@ -6,6 +6,7 @@
 //! (Character LM splits its text instead: the last tenth is held out.)
 
 use super::{Example, Rng, Split, Task};
+use crate::t;
 
 /// One example in this many is held out for evaluation.
 pub const HELD_OUT_ONE_IN: u64 = 5;
@@ -54,11 +55,10 @@ pub fn check_both_splits(task: &dyn Task) -> Result<(), String> {
             return Ok(());
         }
     }
-    Err(format!(
-        "{} has too few distinct examples to hold any out for evaluation ({} of {SPLIT_CHECK_DRAWS} draws were held out); \
-         raise task.length or task.symbols",
-        task.kind().name(),
-        held_out
+    Err(t!("err-split-too-few-examples",
+        task = task.kind().name(),
+        held_out = held_out as usize,
+        draws = SPLIT_CHECK_DRAWS
     ))
 }
 

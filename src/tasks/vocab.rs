@@ -1,5 +1,7 @@
 //! A task's vocabulary: token ids with readable labels for the pictures.
 
+use crate::t;
+
 /// Token labels by id; `pad` is the padding token, when the task pads.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Vocab {
@@ -87,10 +89,10 @@ impl Vocab {
             .map(|p| {
                 self.id(p).ok_or_else(|| {
                     let shown: Vec<&str> = self.labels.iter().take(40).map(String::as_str).collect();
-                    format!(
-                        "unknown token \"{p}\"; this task's tokens are: {}{}",
-                        shown.join(" "),
-                        if self.labels.len() > 40 { " …" } else { "" }
+                    t!("err-vocab-unknown-token",
+                        token = p.as_str(),
+                        tokens = shown.join(" "),
+                        more = if self.labels.len() > 40 { " …" } else { "" }
                     )
                 })
             })

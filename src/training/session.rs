@@ -22,6 +22,7 @@ use super::loss::scored_cross_entropy;
 use super::timer::StepTimer;
 use crate::config::{ConfigProblem, ExperimentConfig, OptimizerKind, validate};
 use crate::model::{Capture, Dropout, SelfAttention, TransferReport, Transformer, transfer_matching};
+use crate::t;
 use crate::tasks::{Batch, Example, Rng, Split, Task, TaskError, parse_probe};
 
 /// Largest evaluation chunk pushed through the model at once.
@@ -29,7 +30,7 @@ const EVAL_CHUNK: usize = 256;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
-    #[error("invalid config:\n{}", .0.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
+    #[error("{}", invalid_config(.0))]
     Invalid(Vec<ConfigProblem>),
     #[error(transparent)]
     Task(#[from] TaskError),
@@ -39,6 +40,12 @@ pub enum SessionError {
     /// The machine could not run the session (e.g. no threads could be started).
     #[error("{0}")]
     Runtime(String),
+}
+
+/// "invalid config:" and one "  - problem" line per problem.
+fn invalid_config(problems: &[ConfigProblem]) -> String {
+    let lines = problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n");
+    format!("{}\n{lines}", t!("err-session-invalid-config"))
 }
 
 /// The result of one step.
@@ -296,10 +303,9 @@ impl Session {
     pub fn set_probe(&mut self, text: &str) -> Result<(), String> {
         let probe = parse_probe(self.task.as_ref(), text)?;
         if probe.len() > self.config.model.max_len {
-            return Err(format!(
-                "the probe has {} tokens but the model's max_len is {}",
-                probe.len(),
-                self.config.model.max_len
+            return Err(t!("err-session-probe-too-long",
+                tokens = probe.len(),
+                max_len = self.config.model.max_len
             ));
         }
         self.probe = probe;

@@ -1,0 +1,55 @@
+# cli strings (English).
+
+## src/cli/mod.rs
+cli-error = error: { $message }
+cli-list-tasks = tasks:
+cli-list-presets = presets:
+cli-list-preset = d_model { $d_model }, { $heads } heads, d_ff { $d_ff }, { $layers } layers
+cli-preset-or-config = give either --preset or --config, not both
+cli-unknown-preset = unknown preset "{ $name }"; the presets are: { $presets }
+cli-unknown-task = unknown task "{ $name }"; the tasks are: { $tasks }
+
+## src/cli/train.rs
+cli-invalid-config = invalid config: { $problems }
+cli-train-ready = training { $task } on { $backend }: { $parameters } parameters, sequences of { $seq_len } tokens, vocabulary of { $vocab }
+cli-note = note: { $message }
+cli-train-adapter = adapter: { $adapter }
+cli-train-step = step { $step }/{ $total }  loss { $loss }  accuracy { $accuracy }%  { $speed } steps/s  ETA { $eta }
+cli-train-eval = eval @ { $step }  loss { $loss }  accuracy { $accuracy }%  whole sequences right { $sequences }%
+cli-train-stopped = stopped: { $hint }
+cli-train-finished = finished { $step } steps in { $time }: held-out accuracy { $accuracy }%
+cli-train-saved = saved the run to { $dir }
+
+## src/cli/eval.rs
+cli-eval-result = { $dir } ({ $task } after { $step } steps): held-out loss { $loss }, accuracy { $accuracy }%, whole sequences right { $sequences }%
+
+## src/cli/probe.rs
+cli-probe-give-source = give --config FILE or --run DIR
+cli-probe-note = { $probe } probe: { $note }
+cli-probe-leak = LEAK
+cli-probe-no-leak = no leak
+cli-probe-verdict = { $probe } probe: { $verdict } (tolerance { $tolerance })
+cli-probe-layer = layer { $layer }: largest change { $score }, first leaking position { $first }
+
+## src/cli/lesson.rs
+cli-lesson-all-lessons = lessons
+cli-lesson-no-claim-to-verify = { $target }: no claim to verify; every lesson pack needs at least one ```claim block
+cli-lesson-check-ok = { $id } ({ $source }): { $tries } tries, { $checks } checks, { $claims } claims
+cli-lesson-pairs-with = { $id } ({ $source }): pairs with { $original }
+cli-lesson-no-claim = { $path }: no lesson has a claim; every lesson pack needs at least one ```claim block
+cli-lesson-list-entry = { $title } ({ $minutes } min)
+cli-lesson-report = { $lesson } (seed { $seed }, { $seconds }s): { $claim }
+cli-lesson-undefined = { $name } = undefined ({ $why })
+cli-lesson-measured = measured: { $values }
+cli-lesson-side = side { $side } { $divergence }
+cli-lesson-failed = failed: { $condition }
+cli-lesson-unknown = no lesson "{ $target }"; the lessons are: { $lessons }
+
+## src/cli/bench.rs
+cli-bench-rate = { $threads } threads  { $steps } steps/s  { $tokens } tokens/s
+cli-bench-lengths-intro = preset { $preset } on char_lm, batch { $batch }, { $threads } threads, median of { $steps } steps
+cli-bench-length = length
+cli-bench-step-ms = step ms
+cli-bench-attention-mib = attention MiB
+cli-bench-total-mib = total MiB
+cli-bench-refused = refused: { $message }

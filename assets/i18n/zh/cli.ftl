@@ -1,0 +1,55 @@
+# cli 的文字（简体中文）。
+
+## src/cli/mod.rs
+cli-error = 错误：{ $message }
+cli-list-tasks = 任务：
+cli-list-presets = 预设：
+cli-list-preset = d_model { $d_model }，{ $heads } 个注意力头，d_ff { $d_ff }，{ $layers } 层
+cli-preset-or-config = --preset 和 --config 只能给一个，不能同时给
+cli-unknown-preset = 没有预设“{ $name }”；可用的预设有：{ $presets }
+cli-unknown-task = 没有任务“{ $name }”；可用的任务有：{ $tasks }
+
+## src/cli/train.rs
+cli-invalid-config = 配置无效：{ $problems }
+cli-train-ready = 在 { $backend } 上训练 { $task }：{ $parameters } 个参数，序列长 { $seq_len } 个词元，词表 { $vocab } 个
+cli-note = 提示：{ $message }
+cli-train-adapter = 适配器：{ $adapter }
+cli-train-step = 步数 { $step }/{ $total }  损失 { $loss }  准确率 { $accuracy }%  { $speed } 步/秒  剩余约 { $eta }
+cli-train-eval = 评估 @ { $step }  损失 { $loss }  准确率 { $accuracy }%  整条序列全对 { $sequences }%
+cli-train-stopped = 已停止：{ $hint }
+cli-train-finished = 完成 { $step } 步，用时 { $time }：留出集准确率 { $accuracy }%
+cli-train-saved = 已把这次运行保存到 { $dir }
+
+## src/cli/eval.rs
+cli-eval-result = { $dir }（{ $task }，训练 { $step } 步后）：留出集损失 { $loss }，准确率 { $accuracy }%，整条序列全对 { $sequences }%
+
+## src/cli/probe.rs
+cli-probe-give-source = 请给出 --config FILE 或 --run DIR
+cli-probe-note = { $probe } 探针：{ $note }
+cli-probe-leak = 有泄漏
+cli-probe-no-leak = 无泄漏
+cli-probe-verdict = { $probe } 探针：{ $verdict }（容差 { $tolerance }）
+cli-probe-layer = 第 { $layer } 层：最大变化 { $score }，最早泄漏的位置 { $first }
+
+## src/cli/lesson.rs
+cli-lesson-all-lessons = 课程
+cli-lesson-no-claim-to-verify = { $target }：没有可验证的论断；每个课程包至少需要一个 ```claim 块
+cli-lesson-check-ok = { $id }（{ $source }）：{ $tries } 个试一试，{ $checks } 个检查，{ $claims } 个论断
+cli-lesson-pairs-with = { $id }（{ $source }）：对应 { $original }
+cli-lesson-no-claim = { $path }：没有一课含有论断；每个课程包至少需要一个 ```claim 块
+cli-lesson-list-entry = { $title }（{ $minutes } 分钟）
+cli-lesson-report = { $lesson }（随机种子 { $seed }，{ $seconds } 秒）：{ $claim }
+cli-lesson-undefined = { $name } = 未定义（{ $why }）
+cli-lesson-measured = 测得：{ $values }
+cli-lesson-side = { $side } 侧：{ $divergence }
+cli-lesson-failed = 未通过：{ $condition }
+cli-lesson-unknown = 没有课程“{ $target }”；可用的课程有：{ $lessons }
+
+## src/cli/bench.rs
+cli-bench-rate = { $threads } 个线程  { $steps } 步/秒  { $tokens } 词元/秒
+cli-bench-lengths-intro = 预设 { $preset }，任务 char_lm，批大小 { $batch }，{ $threads } 个线程，取 { $steps } 步的中位数
+cli-bench-length = 长度
+cli-bench-step-ms = 每步毫秒
+cli-bench-attention-mib = 注意力 MiB
+cli-bench-total-mib = 总计 MiB
+cli-bench-refused = 已拒绝：{ $message }
