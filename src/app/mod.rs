@@ -60,8 +60,13 @@ pub fn run() -> eframe::Result<()> {
         options,
         Box::new(|cc| {
             install_fonts(&cc.egui_ctx);
-            let stored = cc.storage.and_then(|s| s.get_string(STORAGE_KEY)).map(|s| PersistedState::from_stored(&s));
-            let mut app = WorkbenchApp::new(cc.egui_ctx.clone(), stored.unwrap_or_default());
+            let stored = cc.storage.and_then(|s| s.get_string(STORAGE_KEY)).map(|s| PersistedState::from_stored_keeping(&s));
+            let (stored, dropped) = stored.unwrap_or_default();
+            let mut app = WorkbenchApp::new(cc.egui_ctx.clone(), stored);
+            if !dropped.is_empty() {
+                let text = crate::t!("msg-state-dropped", parts = dropped.join(", "));
+                app.view.show_banner(run_view::Banner { kind: run_view::BannerKind::Warning, text });
+            }
             env_hooks::apply(&mut app);
             Ok(Box::new(app))
         }),

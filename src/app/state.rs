@@ -128,9 +128,36 @@ impl PersistedState {
         serde_json::to_string(self).expect("state serialises")
     }
 
-    /// Parse a stored state; anything unreadable gives the defaults.
+    /// Parse a stored state; what cannot be read gives the defaults.
     pub fn from_stored(text: &str) -> Self {
-        serde_json::from_str(text).unwrap_or_default()
+        Self::from_stored_keeping(text).0
+    }
+
+    /// Parse a stored state part by part: each top-level part that reads is kept
+    /// (lesson progress survives a renamed knob in the experiment), and the names
+    /// of the parts that were dropped come back so the window can say so once.
+    pub fn from_stored_keeping(text: &str) -> (Self, Vec<String>) {
+        use serde_json::Value;
+        let Ok(Value::Object(stored)) = serde_json::from_str::<Value>(text) else {
+            return (Self::default(), vec!["everything (the saved state is not readable JSON)".to_string()]);
+        };
+        let Ok(Value::Object(mut kept)) = serde_json::to_value(Self::default()) else {
+            return (Self::default(), Vec::new());
+        };
+        let mut dropped = Vec::new();
+        for (part, value) in stored {
+            if !kept.contains_key(&part) {
+                continue; // a part this version no longer has
+            }
+            let mut trial = kept.clone();
+            trial.insert(part.clone(), value);
+            if serde_json::from_value::<Self>(Value::Object(trial.clone())).is_ok() {
+                kept = trial;
+            } else {
+                dropped.push(part);
+            }
+        }
+        (serde_json::from_value(Value::Object(kept)).unwrap_or_default(), dropped)
     }
 }
 
@@ -147,6 +174,21 @@ mod tests {
         assert_eq!(PersistedState::from_stored(&state.to_stored()), state);
         assert_eq!(PersistedState::from_stored("{ broken"), PersistedState::default());
         // a save from an older version without some fields still loads
+        // One unreadable part (a knob renamed inside the experiment) drops that part
+        // only: lesson progress and solved bugs survive, and the part is named.
+        let mut progress = PersistedState::default();
+        progress.solved_bugs.insert("inverted".into());
+        progress.lesson_progress.entry("01-why-attention".into()).or_default().insert(55);
+        let mut stored: serde_json::Value = serde_json::from_str(&progress.to_stored()).unwrap();
+        stored["config"]["model"]["renamed_knob"] = serde_json::json!(3);
+        stored["dark_mode"] = serde_json::json!("not a bool");
+        let (kept, dropped) = PersistedState::from_stored_keeping(&stored.to_string());
+        assert_eq!(kept.solved_bugs, progress.solved_bugs);
+        assert_eq!(kept.lesson_progress, progress.lesson_progress);
+        assert_eq!(kept.config, PersistedState::default().config, "the unreadable experiment falls back");
+        let mut dropped = dropped;
+        dropped.sort();
+        assert_eq!(dropped, ["config", "dark_mode"]);
         let partial = PersistedState::from_stored(r#"{"dark_mode": false}"#);
         assert!(!partial.dark_mode);
         assert!(partial.layout.attention);

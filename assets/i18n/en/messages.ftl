@@ -122,3 +122,5 @@ msg-cache-blocker-diagonal = has its causal diagonal shifted
 msg-cache-blocker-mask-inverted = reads its mask inverted
 msg-cache-blocker-after-softmax = masks after the softmax (its weights depend on the hidden later keys)
 msg-cache-blocker-uniform = averages uniformly instead of using softmax attention
+
+msg-state-dropped = Some saved settings could not be read and were reset to their defaults: { $parts }. Everything else (lesson progress, solved bugs) was kept.
