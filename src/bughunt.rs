@@ -44,20 +44,20 @@ impl Bug {
 
     /// The name offered in the "what is the bug?" list, in the current language
     /// (answers are matched on the `Bug` value, never on this text).
-    pub fn name(self) -> &'static str {
+    pub fn name(self) -> String {
         match self {
-            Bug::CausalMaskMissing => interned(t!("rep-bug-causal-mask-missing")),
-            Bug::InvertedMask => interned(t!("rep-bug-inverted-mask")),
-            Bug::DiagonalHidesSelf => interned(t!("rep-bug-diagonal-hides-self")),
-            Bug::DiagonalSeesAhead => interned(t!("rep-bug-diagonal-sees-ahead")),
-            Bug::PaddingMaskWrongAxis => interned(t!("rep-bug-padding-mask-wrong-axis")),
-            Bug::PaddingMaskMissing => interned(t!("rep-bug-padding-mask-missing")),
-            Bug::PaddingWrongSide => interned(t!("rep-bug-padding-wrong-side")),
-            Bug::LabelsNotShifted => interned(t!("rep-bug-labels-not-shifted")),
-            Bug::ScoresNotScaled => interned(t!("rep-bug-scores-not-scaled")),
-            Bug::SoftmaxThenMask => interned(t!("rep-bug-softmax-then-mask")),
-            Bug::InitTooLarge => interned(t!("rep-bug-init-too-large")),
-            Bug::LearningRateTooHigh => interned(t!("rep-bug-learning-rate-too-high")),
+            Bug::CausalMaskMissing => t!("rep-bug-causal-mask-missing"),
+            Bug::InvertedMask => t!("rep-bug-inverted-mask"),
+            Bug::DiagonalHidesSelf => t!("rep-bug-diagonal-hides-self"),
+            Bug::DiagonalSeesAhead => t!("rep-bug-diagonal-sees-ahead"),
+            Bug::PaddingMaskWrongAxis => t!("rep-bug-padding-mask-wrong-axis"),
+            Bug::PaddingMaskMissing => t!("rep-bug-padding-mask-missing"),
+            Bug::PaddingWrongSide => t!("rep-bug-padding-wrong-side"),
+            Bug::LabelsNotShifted => t!("rep-bug-labels-not-shifted"),
+            Bug::ScoresNotScaled => t!("rep-bug-scores-not-scaled"),
+            Bug::SoftmaxThenMask => t!("rep-bug-softmax-then-mask"),
+            Bug::InitTooLarge => t!("rep-bug-init-too-large"),
+            Bug::LearningRateTooHigh => t!("rep-bug-learning-rate-too-high"),
         }
     }
 }
@@ -67,31 +67,15 @@ impl Bug {
 #[derive(Clone, Debug)]
 pub struct BugCase {
     pub id: &'static str,
-    pub title: &'static str,
+    pub title: String,
     /// What the learner observes (no spoilers).
-    pub symptom: &'static str,
+    pub symptom: String,
     /// Which panel shows it best.
-    pub where_to_look: &'static str,
+    pub where_to_look: String,
     pub bug: Bug,
     /// The answer, shown on request or when named.
-    pub explanation: &'static str,
+    pub explanation: String,
     pub config: ExperimentConfig,
-}
-
-/// A translated text kept for the life of the process, so the cases and the bug
-/// names can stay `&'static str`: each distinct text (per language) is stored
-/// once, however often it is asked for.
-fn interned(text: String) -> &'static str {
-    use std::collections::HashSet;
-    use std::sync::{Mutex, OnceLock};
-    static TEXTS: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-    let mut texts = TEXTS.get_or_init(Mutex::default).lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(&known) = texts.get(text.as_str()) {
-        return known;
-    }
-    let leaked: &'static str = Box::leak(text.into_boxed_str());
-    texts.insert(leaked);
-    leaked
 }
 
 /// A preset on a task with `change` applied to every layer.
@@ -115,44 +99,44 @@ pub fn cases() -> Vec<BugCase> {
     let c = planted(TaskKind::CharLm, "lesson", |l| l.mask = MaskKind::Bidirectional);
     cases.push(BugCase {
         id: "peeking",
-        title: interned(t!("rep-case-peeking-title")),
-        symptom: interned(t!("rep-case-peeking-symptom")),
-        where_to_look: interned(t!("rep-case-peeking-where")),
+        title: t!("rep-case-peeking-title"),
+        symptom: t!("rep-case-peeking-symptom"),
+        where_to_look: t!("rep-case-peeking-where"),
         bug: Bug::CausalMaskMissing,
-        explanation: interned(t!("rep-case-peeking-explanation")),
+        explanation: t!("rep-case-peeking-explanation"),
         config: c,
     });
 
     let c = planted(TaskKind::Copy, "tiny", |l| l.mask_reading = MaskReading::MaskedIsTrue);
     cases.push(BugCase {
         id: "inverted",
-        title: interned(t!("rep-case-inverted-title")),
-        symptom: interned(t!("rep-case-inverted-symptom")),
-        where_to_look: interned(t!("rep-case-inverted-where")),
+        title: t!("rep-case-inverted-title"),
+        symptom: t!("rep-case-inverted-symptom"),
+        where_to_look: t!("rep-case-inverted-where"),
         bug: Bug::InvertedMask,
-        explanation: interned(t!("rep-case-inverted-explanation")),
+        explanation: t!("rep-case-inverted-explanation"),
         config: c,
     });
 
     let c = planted(TaskKind::Copy, "tiny", |l| l.diagonal_offset = -1);
     cases.push(BugCase {
         id: "blind-diagonal",
-        title: interned(t!("rep-case-blind-diagonal-title")),
-        symptom: interned(t!("rep-case-blind-diagonal-symptom")),
-        where_to_look: interned(t!("rep-case-blind-diagonal-where")),
+        title: t!("rep-case-blind-diagonal-title"),
+        symptom: t!("rep-case-blind-diagonal-symptom"),
+        where_to_look: t!("rep-case-blind-diagonal-where"),
         bug: Bug::DiagonalHidesSelf,
-        explanation: interned(t!("rep-case-blind-diagonal-explanation")),
+        explanation: t!("rep-case-blind-diagonal-explanation"),
         config: c,
     });
 
     let c = planted(TaskKind::CharLm, "lesson", |l| l.diagonal_offset = 1);
     cases.push(BugCase {
         id: "one-ahead",
-        title: interned(t!("rep-case-one-ahead-title")),
-        symptom: interned(t!("rep-case-one-ahead-symptom")),
-        where_to_look: interned(t!("rep-case-one-ahead-where")),
+        title: t!("rep-case-one-ahead-title"),
+        symptom: t!("rep-case-one-ahead-symptom"),
+        where_to_look: t!("rep-case-one-ahead-where"),
         bug: Bug::DiagonalSeesAhead,
-        explanation: interned(t!("rep-case-one-ahead-explanation")),
+        explanation: t!("rep-case-one-ahead-explanation"),
         config: c,
     });
 
@@ -162,11 +146,11 @@ pub fn cases() -> Vec<BugCase> {
     });
     cases.push(BugCase {
         id: "padding-axis",
-        title: interned(t!("rep-case-padding-axis-title")),
-        symptom: interned(t!("rep-case-padding-axis-symptom")),
-        where_to_look: interned(t!("rep-case-padding-axis-where")),
+        title: t!("rep-case-padding-axis-title"),
+        symptom: t!("rep-case-padding-axis-symptom"),
+        where_to_look: t!("rep-case-padding-axis-where"),
         bug: Bug::PaddingMaskWrongAxis,
-        explanation: interned(t!("rep-case-padding-axis-explanation")),
+        explanation: t!("rep-case-padding-axis-explanation"),
         config: c,
     });
 
@@ -176,11 +160,11 @@ pub fn cases() -> Vec<BugCase> {
     });
     cases.push(BugCase {
         id: "padding-missing",
-        title: interned(t!("rep-case-padding-missing-title")),
-        symptom: interned(t!("rep-case-padding-missing-symptom")),
-        where_to_look: interned(t!("rep-case-padding-missing-where")),
+        title: t!("rep-case-padding-missing-title"),
+        symptom: t!("rep-case-padding-missing-symptom"),
+        where_to_look: t!("rep-case-padding-missing-where"),
         bug: Bug::PaddingMaskMissing,
-        explanation: interned(t!("rep-case-padding-missing-explanation")),
+        explanation: t!("rep-case-padding-missing-explanation"),
         config: c,
     });
 
@@ -188,11 +172,11 @@ pub fn cases() -> Vec<BugCase> {
     c.task.pad_side = PadSide::Left;
     cases.push(BugCase {
         id: "padding-side",
-        title: interned(t!("rep-case-padding-side-title")),
-        symptom: interned(t!("rep-case-padding-side-symptom")),
-        where_to_look: interned(t!("rep-case-padding-side-where")),
+        title: t!("rep-case-padding-side-title"),
+        symptom: t!("rep-case-padding-side-symptom"),
+        where_to_look: t!("rep-case-padding-side-where"),
         bug: Bug::PaddingWrongSide,
-        explanation: interned(t!("rep-case-padding-side-explanation")),
+        explanation: t!("rep-case-padding-side-explanation"),
         config: c,
     });
 
@@ -200,11 +184,11 @@ pub fn cases() -> Vec<BugCase> {
     c.task.shift_labels = false;
     cases.push(BugCase {
         id: "unshifted",
-        title: interned(t!("rep-case-unshifted-title")),
-        symptom: interned(t!("rep-case-unshifted-symptom")),
-        where_to_look: interned(t!("rep-case-unshifted-where")),
+        title: t!("rep-case-unshifted-title"),
+        symptom: t!("rep-case-unshifted-symptom"),
+        where_to_look: t!("rep-case-unshifted-where"),
         bug: Bug::LabelsNotShifted,
-        explanation: interned(t!("rep-case-unshifted-explanation")),
+        explanation: t!("rep-case-unshifted-explanation"),
         config: c,
     });
 
@@ -217,22 +201,22 @@ pub fn cases() -> Vec<BugCase> {
     });
     cases.push(BugCase {
         id: "unscaled",
-        title: interned(t!("rep-case-unscaled-title")),
-        symptom: interned(t!("rep-case-unscaled-symptom")),
-        where_to_look: interned(t!("rep-case-unscaled-where")),
+        title: t!("rep-case-unscaled-title"),
+        symptom: t!("rep-case-unscaled-symptom"),
+        where_to_look: t!("rep-case-unscaled-where"),
         bug: Bug::ScoresNotScaled,
-        explanation: interned(t!("rep-case-unscaled-explanation")),
+        explanation: t!("rep-case-unscaled-explanation"),
         config: c,
     });
 
     let c = planted(TaskKind::CharLm, "lesson", |l| l.mask_application = MaskApplication::MultiplyAfterSoftmax);
     cases.push(BugCase {
         id: "mask-after-softmax",
-        title: interned(t!("rep-case-mask-after-softmax-title")),
-        symptom: interned(t!("rep-case-mask-after-softmax-symptom")),
-        where_to_look: interned(t!("rep-case-mask-after-softmax-where")),
+        title: t!("rep-case-mask-after-softmax-title"),
+        symptom: t!("rep-case-mask-after-softmax-symptom"),
+        where_to_look: t!("rep-case-mask-after-softmax-where"),
         bug: Bug::SoftmaxThenMask,
-        explanation: interned(t!("rep-case-mask-after-softmax-explanation")),
+        explanation: t!("rep-case-mask-after-softmax-explanation"),
         config: c,
     });
 
@@ -247,11 +231,11 @@ pub fn cases() -> Vec<BugCase> {
     c.model.init_scale = 10.0;
     cases.push(BugCase {
         id: "huge-init",
-        title: interned(t!("rep-case-huge-init-title")),
-        symptom: interned(t!("rep-case-huge-init-symptom")),
-        where_to_look: interned(t!("rep-case-huge-init-where")),
+        title: t!("rep-case-huge-init-title"),
+        symptom: t!("rep-case-huge-init-symptom"),
+        where_to_look: t!("rep-case-huge-init-where"),
         bug: Bug::InitTooLarge,
-        explanation: interned(t!("rep-case-huge-init-explanation")),
+        explanation: t!("rep-case-huge-init-explanation"),
         config: c,
     });
 
@@ -260,11 +244,11 @@ pub fn cases() -> Vec<BugCase> {
     c.lr = 10.0;
     cases.push(BugCase {
         id: "runaway-lr",
-        title: interned(t!("rep-case-runaway-lr-title")),
-        symptom: interned(t!("rep-case-runaway-lr-symptom")),
-        where_to_look: interned(t!("rep-case-runaway-lr-where")),
+        title: t!("rep-case-runaway-lr-title"),
+        symptom: t!("rep-case-runaway-lr-symptom"),
+        where_to_look: t!("rep-case-runaway-lr-where"),
         bug: Bug::LearningRateTooHigh,
-        explanation: interned(t!("rep-case-runaway-lr-explanation")),
+        explanation: t!("rep-case-runaway-lr-explanation"),
         config: c,
     });
     cases

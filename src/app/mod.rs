@@ -8,6 +8,9 @@ pub mod inspection;
 pub mod lesson_runner;
 mod perform;
 pub mod frame_times;
+mod checked;
+pub mod fonts;
+mod notice;
 pub mod run_view;
 mod env_hooks;
 pub mod series;
@@ -20,13 +23,15 @@ use std::time::{Duration, Instant};
 
 use eframe::egui;
 
+pub use fonts::install_fonts;
 use actions::AppAction;
+use checked::Checked;
 use frame_times::FrameTimes;
 use run_view::{Banner, RunStatus, RunView};
 use state::{PersistedState, STORAGE_KEY};
 use undo::UndoStack;
 
-use crate::config::{ConfigProblem, ExperimentConfig, keeps_all_weights, validate};
+use crate::config::{ExperimentConfig, keeps_all_weights};
 use crate::training::{TrainCommand, TrainEvent, TrainerHandle};
 use crate::ui;
 use crate::ui::attention_panel::{AttentionAction, AttentionPanel};
@@ -38,7 +43,6 @@ use crate::ui::saturation_panel::SaturationPanel;
 use crate::ui::step_through::StepThrough;
 use lesson_runner::LessonRunner;
 use state::CentralView;
-use crate::ui::model_editor::TaskFacts;
 
 /// What the preset menu shows for a config that came from a file or an exercise.
 const CUSTOM: &str = "custom";
@@ -59,7 +63,7 @@ pub fn run() -> eframe::Result<()> {
         "Attention Workbench",
         options,
         Box::new(|cc| {
-            install_fonts(&cc.egui_ctx);
+            fonts::install_fonts(&cc.egui_ctx);
             let stored = cc.storage.and_then(|s| s.get_string(STORAGE_KEY)).map(|s| PersistedState::from_stored_keeping(&s));
             let (stored, dropped) = stored.unwrap_or_default();
             let mut app = WorkbenchApp::new(cc.egui_ctx.clone(), stored);
@@ -71,41 +75,6 @@ pub fn run() -> eframe::Result<()> {
             Ok(Box::new(app))
         }),
     )
-}
-
-/// A subset of Noto Sans CJK SC shipped with the app (licence in `assets/fonts/`):
-/// Chinese, the white-space stand-ins (␣ ⏎) and symbols, on machines with no CJK font.
-const CJK_FONT: &[u8] = include_bytes!("../../assets/fonts/NotoSansSC-subset.otf");
-const CJK_FONT_NAME: &str = "NotoSansSC-subset";
-
-/// egui's bundled fonts, then fallbacks: the monospace font (Hack) for the
-/// proportional family too (it carries arrows and symbols such as →, ◀, ᵀ), and
-/// the shipped CJK font last in both families, so Chinese and the token stand-ins
-/// render even on machines without system fonts.
-pub fn install_fonts(ctx: &egui::Context) {
-    let mut fonts = egui::FontDefinitions::default();
-    fonts.font_data.insert(CJK_FONT_NAME.to_owned(), std::sync::Arc::new(egui::FontData::from_static(CJK_FONT)));
-    if let Some(family) = fonts.families.get_mut(&egui::FontFamily::Proportional) {
-        family.push("Hack".to_owned());
-    }
-    for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
-        fonts.families.entry(family).or_default().push(CJK_FONT_NAME.to_owned());
-    }
-    ctx.set_fonts(fonts);
-}
-
-/// The validation of the edited config, recomputed only when it changes.
-struct Checked {
-    config: ExperimentConfig,
-    problems: Vec<ConfigProblem>,
-    facts: Option<TaskFacts>,
-}
-
-impl Checked {
-    fn of(config: &ExperimentConfig) -> Self {
-        let facts = config.task.build().ok().map(|t| TaskFacts { vocab: t.vocab().len(), seq_len: t.seq_len() });
-        Self { config: config.clone(), problems: validate(config), facts }
-    }
 }
 
 pub struct WorkbenchApp {

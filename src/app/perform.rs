@@ -133,7 +133,7 @@ impl WorkbenchApp {
                     self.edit(|c| *c = config);
                     self.state.preset = CUSTOM.to_string();
                     self.state.probe_text.clear();
-                    self.notice(BannerKind::Info, t!("lesson-msg-bug-case-loaded", title = case.title));
+                    self.notice(BannerKind::Info, t!("lesson-msg-bug-case-loaded", title = case.title.as_str()));
                     self.bug_case = Some(case.id.to_string());
                     if self.can_start() {
                         self.send_config();

@@ -19,38 +19,7 @@ pub enum RunStatus {
     Finished,
 }
 
-/// A message in the status strip under the top bar. Notes and warnings fade after
-/// `Banner::FADE_SECS`; errors stay until dismissed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Banner {
-    pub kind: BannerKind,
-    pub text: String,
-}
-
-impl Banner {
-    /// Seconds a note or warning stays before it fades.
-    pub const FADE_SECS: f64 = 8.0;
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BannerKind {
-    Info,
-    Warning,
-    Error,
-}
-
-/// A run's loss and accuracy curves kept aside, to compare the next run against.
-#[derive(Clone, Debug, Default)]
-pub struct PinnedRun {
-    /// Which run it was ("step 300").
-    pub label: String,
-    pub train_loss: Series,
-    pub eval_loss: Series,
-    pub train_accuracy: Series,
-    pub eval_accuracy: Series,
-    /// Its last attention snapshot, to compare the next run's maps with.
-    pub attention: Option<AttentionSnapshot>,
-}
+pub use super::notice::{Banner, BannerKind, PinnedRun};
 
 #[derive(Clone, Debug)]
 pub struct RunView {

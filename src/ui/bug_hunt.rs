@@ -45,9 +45,9 @@ impl BugHuntPanel {
             ui.separator();
             let Some(case) = cases.get(self.selected) else { return };
             ui.vertical(|ui| {
-                ui.strong(case.title);
-                ui.label(t!("views-bug-symptom", symptom = case.symptom));
-                ui.label(t!("views-bug-where", where_to_look = case.where_to_look));
+                ui.strong(&case.title);
+                ui.label(t!("views-bug-symptom", symptom = case.symptom.as_str()));
+                ui.label(t!("views-bug-where", where_to_look = case.where_to_look.as_str()));
                 if ui.button(t!("views-bug-load")).on_hover_text(t!("views-bug-load-tip")).clicked() {
                     actions.push(AppAction::LoadBugCase(case.id.to_string()));
                 }
@@ -78,7 +78,7 @@ impl BugHuntPanel {
                 match self.feedback {
                     Some(true) => {
                         ui.colored_label(egui::Color32::from_rgb(90, 200, 120), t!("views-bug-right"));
-                        ui.label(case.explanation);
+                        ui.label(&case.explanation);
                     }
                     Some(false) => {
                         ui.colored_label(ui.visuals().warn_fg_color, t!("views-bug-wrong"));
@@ -87,7 +87,7 @@ impl BugHuntPanel {
                 }
                 if self.feedback != Some(true) {
                     if self.revealed.contains(case.id) {
-                        ui.label(t!("views-bug-answer", bug = case.bug.name(), explanation = case.explanation));
+                        ui.label(t!("views-bug-answer", bug = case.bug.name(), explanation = case.explanation.as_str()));
                     } else if ui.button(t!("views-bug-reveal")).clicked() {
                         self.revealed.insert(case.id);
                     }
