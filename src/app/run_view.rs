@@ -334,6 +334,7 @@ mod tests {
                 used: "cpu (flex)".into(),
                 adapter: None,
                 fallback_reason: fallback.map(String::from),
+                composed_because: None,
             },
             seq_len: 5,
             vocab: vec!["a".into()],

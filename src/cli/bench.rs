@@ -48,6 +48,10 @@ pub struct BenchArgs {
     /// ours and print the ratio; needs a Python with torch (it says how to get one).
     #[arg(long)]
     compare_torch: bool,
+    /// Train with burn's composed autodiff even where the fused CPU step applies,
+    /// to compare the two paths.
+    #[arg(long)]
+    composed: bool,
     /// Sequence lengths to time on the character model (lesson 11), e.g.
     /// 32,64,128,256: median step time and attention memory per length, with the
     /// first preset (default tiny) and at most 20 timed steps per length.
@@ -92,7 +96,11 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         config.batch_size = 64;
         config.backend = BackendChoice::from(args.backend);
         let mut session = Session::new(config)?;
+        if args.composed {
+            session.force_composed();
+        }
         let used = session.backend().info.used.clone();
+        let path = if session.backend().info.composed_because.is_none() { t!("top-step-fused") } else { t!("top-step-composed") };
         let tokens_per_step = (64 * session.task().seq_len()) as f64;
         let mut rates = Vec::with_capacity(args.repeats);
         for _ in 0..args.repeats.max(1) {
@@ -114,18 +122,20 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
                 "tokens_per_s": round3(median * tokens_per_step),
                 "threads": threads,
                 "backend": used,
+                "fused_step": session.backend().info.composed_because.is_none(),
                 "all_steps_per_s": rates.iter().map(|r| round3(*r)).collect::<Vec<_>>(),
             });
             println!("{line}");
         } else {
             println!(
-                "{name:<8} {used:<14} {}",
+                "{name:<8} {used:<14} {}  {}",
                 t!(
                     "cli-bench-rate",
                     threads = threads,
                     steps = format!("{median:8.2}"),
                     tokens = format!("{:10.0}", median * tokens_per_step)
-                )
+                ),
+                t!("cli-bench-path", path = path.as_str())
             );
         }
     }

@@ -15,6 +15,8 @@ pub struct ResolvedBackend {
     /// The plain (inference) device; `device.clone().autodiff()` trains.
     pub device: Device,
     pub info: BackendInfo,
+    /// The backend really used: `Flex`, `Ndarray` or `Gpu` (never `Cpu`).
+    pub kind: BackendChoice,
 }
 
 impl ResolvedBackend {
@@ -36,7 +38,9 @@ pub fn resolve(choice: BackendChoice) -> ResolvedBackend {
                 used,
                 adapter: None,
                 fallback_reason,
+                composed_because: None,
             },
+            kind: DEFAULT_CPU,
         }
     };
     match choice {
@@ -50,7 +54,9 @@ pub fn resolve(choice: BackendChoice) -> ResolvedBackend {
                     used,
                     adapter: None,
                     fallback_reason: None,
+                    composed_because: None,
                 },
+                kind: choice,
             }
         }
         BackendChoice::Gpu => match gpu() {
@@ -61,7 +67,9 @@ pub fn resolve(choice: BackendChoice) -> ResolvedBackend {
                     used: "gpu (wgpu)".to_string(),
                     adapter: Some(adapter.clone()),
                     fallback_reason: None,
+                    composed_because: None,
                 },
+                kind: BackendChoice::Gpu,
             },
             Err(reason) => cpu(Some(format!("no usable GPU: {reason}; training on the CPU instead"))),
         },

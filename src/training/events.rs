@@ -19,6 +19,9 @@ pub struct BackendInfo {
     pub adapter: Option<String>,
     /// Why the run is not on the requested backend.
     pub fallback_reason: Option<String>,
+    /// None when each step runs the hand-written fused CPU step; otherwise why it
+    /// runs burn's composed autodiff instead (e.g. "backend gpu", "model.dropout > 0").
+    pub composed_because: Option<String>,
 }
 
 /// One training step.

@@ -4,6 +4,7 @@
 pub mod backend;
 pub mod chunks;
 mod events;
+pub mod fused;
 mod generate;
 mod grad_report;
 mod grad_stats;

@@ -88,7 +88,8 @@ impl Session {
             return Err(SessionError::Invalid(problems));
         }
         let task = config.task.build()?;
-        let backend = resolve(config.backend);
+        let mut backend = resolve(config.backend);
+        backend.info.composed_because = super::fused::support(&config, backend.kind).err();
         let train_device = backend.device.clone().autodiff();
         let vocab = config.model_vocab_size(task.vocab().len());
         let model = Transformer::new(&config.model, vocab, config.seed, &train_device);
@@ -158,6 +159,12 @@ impl Session {
         crate::config::parameter_count(&self.config.model, self.model().tok_emb.dims()[0])
     }
 
+    /// Train with burn's composed autodiff even where the fused CPU step applies
+    /// (benchmarks and the tests that compare the two).
+    pub fn force_composed(&mut self) {
+        self.backend.info.composed_because = Some("asked for".to_string());
+    }
+
     /// Call when training pauses, so the pause does not count as a slow step.
     pub fn pause_timer(&mut self) {
         self.timer.pause();
@@ -192,8 +199,11 @@ impl Session {
         let batch = self.task.batch(&mut Rng::for_step(seed, step, 2), Split::Train, self.config.batch_size);
         let model = self.model.take().expect("model present between steps");
         let chunk_rows = if self.backend.is_gpu() { batch.batch_size } else { CHUNK_ROWS };
-        let ForwardBackward { loss, correct, grads } =
-            forward_backward(&model, &batch, &self.train_device, chunk_rows, (seed, step), self.config.model.dropout);
+        let ForwardBackward { loss, correct, grads } = if self.backend.info.composed_because.is_none() {
+            super::fused::forward_backward(&model, &batch, &self.backend.device, chunk_rows)
+        } else {
+            forward_backward(&model, &batch, &self.train_device, chunk_rows, (seed, step), self.config.model.dropout)
+        };
         let squares = grad_square_sums(&model, &grads);
 
         // One read-back per step: [loss, hits, ‖g‖² of every parameter...]

@@ -63,6 +63,10 @@ pub fn top_bar_ui(
                 None => info.used.clone(),
             };
             ui.weak(text);
+            match &info.composed_because {
+                None => ui.weak(t!("top-step-fused")).on_hover_text(t!("top-step-fused-tip")),
+                Some(reason) => ui.weak(t!("top-step-composed")).on_hover_text(t!("top-step-composed-tip", reason = reason.as_str())),
+            };
         }
         ui.label(t!("top-seed")).on_hover_text(help::text(help::SEED));
         ui.add(egui::DragValue::new(&mut config.seed).range(0..=u32::MAX as u64)).on_hover_text(help::text(help::SEED));

@@ -217,3 +217,116 @@ fn with_dropout_a_seed_trains_to_the_same_losses_on_one_thread_or_two() {
     assert_eq!(one, losses(2));
     assert!(one.iter().all(|l| l.is_finite() && *l > 0.0));
 }
+
+/// Every parameter's gradient by id, for comparing two ways of computing a step.
+fn gradients_by_param(model: &attention_workbench::model::Transformer, grads: &burn::optim::GradientsParams) -> Vec<(String, Vec<f32>)> {
+    use burn::module::{Module, ModuleVisitor, Param};
+    struct Collect<'a>(&'a burn::optim::GradientsParams, Vec<String>, Vec<(String, Vec<f32>)>);
+    impl ModuleVisitor for Collect<'_> {
+        fn enter_module(&mut self, name: &str, _: &str) {
+            self.1.push(name.to_string());
+        }
+        fn exit_module(&mut self, _: &str, _: &str) {
+            self.1.pop();
+        }
+        fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+            let grad = self.0.get::<D>(param.id).map(values).unwrap_or_default();
+            self.2.push((self.1.join("."), grad));
+        }
+    }
+    let mut collect = Collect(grads, Vec::new(), Vec::new());
+    model.visit(&mut collect);
+    collect.2
+}
+
+#[test]
+fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_every_knob_it_accepts() {
+    use attention_workbench::config::{Activation, ExperimentConfig, MaskApplication, MaskKind, PaddingMask, PositionalEncoding};
+    use attention_workbench::model::Transformer;
+    use attention_workbench::tasks::{Split, TaskConfig, TaskKind};
+    use attention_workbench::training::chunks::forward_backward;
+    use attention_workbench::training::fused;
+
+    type Edit = fn(&mut ExperimentConfig);
+    let variants: Vec<(&str, Edit)> = vec![
+        ("lesson preset: post-LN, GELU, learned positions, causal", |_| {}),
+        ("pre-LN with a final LayerNorm, ReLU", |c| {
+            for l in &mut c.model.layers {
+                l.norm = NormPlacement::Pre;
+                l.activation = Activation::Relu;
+            }
+        }),
+        ("no LayerNorm, no residual, no activation, no scaling", |c| {
+            for l in &mut c.model.layers {
+                l.norm = NormPlacement::None;
+                l.residual = false;
+                l.activation = Activation::None;
+                l.scale = false;
+            }
+            c.model.init_scale = 0.5;
+        }),
+        ("sinusoidal positions, sliding window, -inf added, an ablated head", |c| {
+            c.model.positional = PositionalEncoding::Sinusoidal;
+            c.model.layers[0].mask = MaskKind::SlidingWindow;
+            c.model.layers[0].window = 3;
+            c.model.layers[1].mask_application = MaskApplication::AddNegInfinity;
+            c.model.layers[1].ablated_heads = vec![1];
+        }),
+        ("no positions, bidirectional, mask after the softmax", |c| {
+            c.model.positional = PositionalEncoding::None;
+            c.model.layers[0].mask = MaskKind::Bidirectional;
+            c.model.layers[1].mask_application = MaskApplication::MultiplyAfterSoftmax;
+        }),
+        ("a diagonal hidden from itself (query 0 sees nothing), a layer without FFN, one without attention", |c| {
+            c.model.layers[0].diagonal_offset = -1;
+            c.model.layers[0].ffn = false;
+            c.model.layers[1].attention = false;
+        }),
+        ("padded brackets, padding hidden on the wrong axis in one layer", |c| {
+            c.task = TaskConfig::for_kind(TaskKind::Brackets);
+            c.model.layers[0].padding_mask = PaddingMask::Queries;
+        }),
+    ];
+    let device = Device::flex().autodiff();
+    for (name, edit) in variants {
+        let mut config = preset("lesson").unwrap();
+        config.task = TaskConfig::for_kind(TaskKind::Reverse);
+        edit(&mut config);
+        let backend = attention_workbench::training::backend::resolve(config.backend);
+        assert_eq!(fused::support(&config, backend.kind), Ok(()), "{name}");
+        let task = config.task.build().unwrap();
+        let model = Transformer::new(&config.model, config.model_vocab_size(task.vocab().len()), 3, &device);
+        let batch = task.batch(&mut Rng::new(11), Split::Train, 70); // two full chunks and a short one
+        let composed = forward_backward(&model, &batch, &device, 32, (0, 0), 0.0);
+        let fast = fused::forward_backward(&model, &batch, &device.clone().inner(), 32);
+        let (loss_c, loss_f) = (values(composed.loss)[0], values(fast.loss)[0]);
+        assert!(loss_c.is_finite() && (loss_c - loss_f).abs() < 1e-4, "{name}: loss {loss_c} vs {loss_f}");
+        assert_eq!(values(composed.correct), values(fast.correct), "{name}: hits");
+        let (gc, gf) = (gradients_by_param(&model, &composed.grads), gradients_by_param(&model, &fast.grads));
+        let mut nonzero = 0;
+        for ((path, a), (_, b)) in gc.iter().zip(&gf) {
+            assert_eq!(a.len(), b.len(), "{name}: {path} has a gradient both ways");
+            let scale = a.iter().fold(1.0f32, |m, v| m.max(v.abs()));
+            assert!(max_diff(a, b) < 1e-4 * scale, "{name}: {path} differs by {} (largest {scale})", max_diff(a, b));
+            nonzero += a.iter().any(|v| *v != 0.0) as usize;
+        }
+        assert!(nonzero * 2 > gc.len(), "{name}: most parameters get a gradient ({nonzero} of {})", gc.len());
+    }
+}
+
+#[test]
+fn the_fused_step_says_which_knobs_send_a_run_to_the_composed_path() {
+    use attention_workbench::config::{AttentionKind, BackendChoice};
+    use attention_workbench::training::fused::support;
+
+    let config = preset("lesson").unwrap();
+    assert_eq!(support(&config, BackendChoice::Flex), Ok(()));
+    assert!(support(&config, BackendChoice::Ndarray).unwrap_err().contains("ndarray"));
+    assert!(support(&config, BackendChoice::Gpu).unwrap_err().contains("gpu"));
+    let mut dropout = config.clone();
+    dropout.model.dropout = 0.1;
+    assert!(support(&dropout, BackendChoice::Flex).unwrap_err().contains("dropout"));
+    let mut uniform = config.clone();
+    uniform.model.layers[1].attention_kind = AttentionKind::UniformAverage;
+    assert!(support(&uniform, BackendChoice::Flex).unwrap_err().contains("layers[1].attention_kind"));
+}

@@ -47,6 +47,7 @@ cli-lesson-unknown = no lesson "{ $target }"; the lessons are: { $lessons }
 
 ## src/cli/bench.rs
 cli-bench-rate = { $threads } threads  { $steps } steps/s  { $tokens } tokens/s
+cli-bench-path = step: { $path }
 cli-bench-lengths-intro = preset { $preset } on char_lm, batch { $batch }, { $threads } threads, median of { $steps } steps
 cli-bench-length = length
 cli-bench-step-ms = step ms

@@ -47,6 +47,7 @@ cli-lesson-unknown = 没有课程“{ $target }”；可用的课程有：{ $les
 
 ## src/cli/bench.rs
 cli-bench-rate = { $threads } 个线程  { $steps } 步/秒  { $tokens } 词元/秒
+cli-bench-path = 每步：{ $path }
 cli-bench-lengths-intro = 预设 { $preset }，任务 char_lm，批大小 { $batch }，{ $threads } 个线程，取 { $steps } 步的中位数
 cli-bench-length = 长度
 cli-bench-step-ms = 每步毫秒

@@ -1,0 +1,327 @@
+//! The attention core of the fused step for one chunk of rows: from Q, K, V
+//! (`[rows·seq, d_model]`, heads side by side) to the context, and back.
+//!
+//! Per (row, head): S = QKᵀ (÷ √d_k when scaling), P = softmax over the visible keys
+//! (or over all keys, then × keep, for `MultiplyAfterSoftmax`), context = (P ⊙ keep) V.
+//! A row with no visible key gets P = 0 (as the composed model defines it).
+//! Loops run over keys in the innermost position, in blocks of 8 (one AVX2
+//! register): K and V are transposed per head into rows padded to a multiple of 8,
+//! and a row of scores covers only the blocks that hold its visible keys (a causal
+//! row i computes keys 0..=i rounded up to the block).
+
+use super::kernels::{exp, simd_fn};
+use crate::config::MaskApplication;
+use crate::model::mask::KeepMask;
+
+/// Shapes of one chunk's attention.
+#[derive(Clone, Copy)]
+pub struct Dims {
+    pub rows: usize,
+    pub seq: usize,
+    pub d_model: usize,
+    pub heads: usize,
+}
+
+impl Dims {
+    fn d_k(&self) -> usize {
+        self.d_model / self.heads
+    }
+    /// Keys per row of scores: `seq` rounded up to a block of 8.
+    fn padded(&self) -> usize {
+        self.seq.div_ceil(8) * 8
+    }
+    /// Offset of row `b`'s query `i`, head `h` in a `[rows, heads, seq, padded]` buffer.
+    #[inline(always)]
+    fn p_at(&self, b: usize, h: usize, i: usize) -> usize {
+        ((b * self.heads + h) * self.seq + i) * self.padded()
+    }
+}
+
+/// What the core's forward pass leaves for its backward pass.
+pub struct CoreCache {
+    /// `[rows, heads, seq, padded]` softmax output (before × keep); 0 outside the
+    /// blocks a row computed.
+    pub p: Vec<f32>,
+}
+
+/// Copy head `h` of row `b` of `x` (`[rows·seq, d_model]`) transposed into `out`
+/// (`[d_k, padded]`; the padding stays 0).
+#[inline(always)]
+fn head_transposed(x: &[f32], dims: Dims, b: usize, h: usize, out: &mut [f32]) {
+    let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
+    for j in 0..seq {
+        let src = &x[(b * seq + j) * d + h * dk..][..dk];
+        for (c, &v) in src.iter().enumerate() {
+            out[c * padded + j] = v;
+        }
+    }
+}
+
+/// First visible key and one past the last, or None when the row sees none.
+#[inline(always)]
+fn span(keep: &[bool]) -> Option<(usize, usize)> {
+    let lo = keep.iter().position(|k| *k)?;
+    let hi = keep.iter().rposition(|k| *k)? + 1;
+    Some((lo, hi))
+}
+
+/// A layer's mask prepared for the loops, per mask row (`[mask_batch, seq]` rows):
+/// the span of visible keys, an additive bias over the padded keys (0 where the key
+/// takes part in the softmax, -inf elsewhere) and the keep-mask as 1/0.
+struct MaskRows {
+    spans: Vec<Option<(usize, usize)>>,
+    /// `[mask_batch, seq, padded]`
+    bias: Vec<f32>,
+    /// `[mask_batch, seq, padded]`
+    keep: Vec<f32>,
+    batch: usize,
+}
+
+impl MaskRows {
+    fn new(mask: &KeepMask, dims: Dims, application: MaskApplication) -> Self {
+        let (seq, padded) = (dims.seq, dims.padded());
+        let rows = mask.batch * seq;
+        let (mut bias, mut keep) = (vec![f32::NEG_INFINITY; rows * padded], vec![0.0; rows * padded]);
+        let mut spans = Vec::with_capacity(rows);
+        for r in 0..rows {
+            let row = &mask.keep[r * seq..][..seq];
+            spans.push(span(row));
+            for (j, &k) in row.iter().enumerate() {
+                let takes_part = k || application == MaskApplication::MultiplyAfterSoftmax;
+                bias[r * padded + j] = if takes_part { 0.0 } else { f32::NEG_INFINITY };
+                keep[r * padded + j] = if k { 1.0 } else { 0.0 };
+            }
+        }
+        Self { spans, bias, keep, batch: mask.batch }
+    }
+
+    /// Index of row `b`'s query `i` among the mask rows.
+    #[inline(always)]
+    fn row(&self, b: usize, i: usize, seq: usize) -> usize {
+        (if self.batch == 1 { 0 } else { b }) * seq + i
+    }
+}
+
+/// The keys a row's scores are computed for, in whole blocks of 8: the blocks
+/// holding the visible keys, or every key for after-softmax masking.
+#[inline(always)]
+fn block_range(lo: usize, hi: usize, dims: Dims, application: MaskApplication) -> (usize, usize) {
+    if application == MaskApplication::MultiplyAfterSoftmax {
+        (0, dims.padded())
+    } else {
+        (lo / 8 * 8, hi.div_ceil(8) * 8)
+    }
+}
+
+/// `y += alpha * x` in blocks of 8 (any length; the tail runs one by one). Each
+/// block is loaded whole before it is stored, so it compiles to one vector op.
+#[inline(always)]
+fn axpy(y: &mut [f32], alpha: f32, x: &[f32]) {
+    let mut ys = y.chunks_exact_mut(8);
+    let mut xs = x.chunks_exact(8);
+    for (yb, xb) in (&mut ys).zip(&mut xs) {
+        let xv: [f32; 8] = xb.try_into().expect("a block of 8");
+        let mut yv: [f32; 8] = (&*yb).try_into().expect("a block of 8");
+        for l in 0..8 {
+            yv[l] += alpha * xv[l];
+        }
+        yb.copy_from_slice(&yv);
+    }
+    for (y, &x) in ys.into_remainder().iter_mut().zip(xs.remainder()) {
+        *y += alpha * x;
+    }
+}
+
+/// `y = y ⊙ m + a` elementwise over blocks of 8 (lengths are multiples of 8).
+#[inline(always)]
+fn mul_add_blocks(y: &mut [f32], m: Option<&[f32]>, a: Option<&[f32]>) {
+    for (o, yb) in y.chunks_exact_mut(8).enumerate() {
+        let mut yv: [f32; 8] = (&*yb).try_into().expect("a block of 8");
+        if let Some(m) = m {
+            let mv: [f32; 8] = m[o * 8..o * 8 + 8].try_into().expect("a block of 8");
+            for l in 0..8 {
+                yv[l] *= mv[l];
+            }
+        }
+        if let Some(a) = a {
+            let av: [f32; 8] = a[o * 8..o * 8 + 8].try_into().expect("a block of 8");
+            for l in 0..8 {
+                yv[l] += av[l];
+            }
+        }
+        yb.copy_from_slice(&yv);
+    }
+}
+
+/// Σ a·b over blocks of 8 with 8 running sums (lengths are multiples of 8).
+#[inline(always)]
+fn dot_blocks(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0.0f32; 8];
+    for (ab, bb) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        let (av, bv): ([f32; 8], [f32; 8]) = (ab.try_into().expect("block"), bb.try_into().expect("block"));
+        for l in 0..8 {
+            acc[l] += av[l] * bv[l];
+        }
+    }
+    acc.iter().sum()
+}
+
+/// Softmax of a row of scores in place (blocks of 8; -inf entries become 0).
+#[inline(always)]
+fn softmax_blocks(scores: &mut [f32]) {
+    let mut maxes = [f32::NEG_INFINITY; 8];
+    for sb in scores.chunks_exact(8) {
+        for l in 0..8 {
+            maxes[l] = maxes[l].max(sb[l]);
+        }
+    }
+    let max = maxes.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut sums = [0.0f32; 8];
+    for sb in scores.chunks_exact_mut(8) {
+        let mut sv: [f32; 8] = (&*sb).try_into().expect("a block of 8");
+        for l in 0..8 {
+            sv[l] = exp(sv[l] - max);
+            sums[l] += sv[l];
+        }
+        sb.copy_from_slice(&sv);
+    }
+    let inv = 1.0 / sums.iter().sum::<f32>();
+    scores.iter_mut().for_each(|s| *s *= inv);
+}
+
+/// context (`[rows·seq, d_model]`, arriving zeroed) from q, k, v.
+#[allow(clippy::too_many_arguments)]
+pub fn forward(
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+    mask: &KeepMask,
+    dims: Dims,
+    scale: bool,
+    application: MaskApplication,
+    ablated: &[usize],
+    context: &mut [f32],
+) -> CoreCache {
+    let mut p = vec![0.0f32; dims.rows * dims.heads * dims.seq * dims.padded()];
+    forward_loops(q, k, v, mask, dims, scale, application, ablated, context, &mut p);
+    CoreCache { p }
+}
+
+simd_fn! {
+    #[allow(clippy::too_many_arguments)]
+    fn forward_loops(
+        q: &[f32],
+        k: &[f32],
+        v: &[f32],
+        mask: &KeepMask,
+        dims: Dims,
+        scale: bool,
+        application: MaskApplication,
+        ablated: &[usize],
+        context: &mut [f32],
+        p: &mut [f32]
+    ) {
+        let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
+        let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
+        let mut kt = vec![0.0f32; dk * padded];
+        let rows = MaskRows::new(mask, dims, application);
+        for b in 0..dims.rows {
+            for h in 0..dims.heads {
+                if ablated.contains(&h) {
+                    continue; // its output is zeroed, so nothing downstream reads P
+                }
+                head_transposed(k, dims, b, h, &mut kt);
+                for i in 0..seq {
+                    let r = rows.row(b, i, seq);
+                    let Some((lo, hi)) = rows.spans[r] else { continue }; // no key: weights stay 0
+                    let (start, end) = block_range(lo, hi, dims, application);
+                    let row = &mut p[dims.p_at(b, h, i)..][..padded];
+                    let scores = &mut row[start..end];
+                    let qi = &q[(b * seq + i) * d + h * dk..][..dk];
+                    for (c, &qc) in qi.iter().enumerate() {
+                        axpy(scores, qc * factor, &kt[c * padded + start..c * padded + end]);
+                    }
+                    // Keys that take no part get -inf, so exactly 0 after the softmax.
+                    mul_add_blocks(scores, None, Some(&rows.bias[r * padded + start..r * padded + end]));
+                    softmax_blocks(scores);
+                    let keep = &rows.keep[r * padded..][..padded];
+                    let ctx = &mut context[(b * seq + i) * d + h * dk..][..dk];
+                    for j in lo..hi {
+                        let w = row[j] * keep[j];
+                        if w != 0.0 {
+                            axpy(ctx, w, &v[(b * seq + j) * d + h * dk..][..dk]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+simd_fn! {
+    /// Gradients of q, k, v (`[rows·seq, d_model]`, arriving zeroed) from the context's.
+    #[allow(clippy::too_many_arguments)]
+    fn backward(
+        q: &[f32],
+        k: &[f32],
+        v: &[f32],
+        cache: &CoreCache,
+        mask: &KeepMask,
+        dims: Dims,
+        scale: bool,
+        application: MaskApplication,
+        ablated: &[usize],
+        d_context: &[f32],
+        dq: &mut [f32],
+        dk_out: &mut [f32],
+        dv: &mut [f32]
+    ) {
+        let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
+        let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
+        let mut vt = vec![0.0f32; dk * padded];
+        let mut dp = vec![0.0f32; padded];
+        let rows = MaskRows::new(mask, dims, application);
+        for b in 0..dims.rows {
+            for h in 0..dims.heads {
+                if ablated.contains(&h) {
+                    continue; // zeroed output: no gradient reaches Q, K or V
+                }
+                head_transposed(v, dims, b, h, &mut vt);
+                for i in 0..seq {
+                    let r = rows.row(b, i, seq);
+                    let Some((lo, hi)) = rows.spans[r] else { continue }; // zero weights, zero gradient
+                    let (start, end) = block_range(lo, hi, dims, application);
+                    let p = &cache.p[dims.p_at(b, h, i)..][..padded];
+                    let keep = &rows.keep[r * padded..][..padded];
+                    let at = (b * seq + i) * d + h * dk;
+                    let dctx = &d_context[at..][..dk];
+                    // dP = dcontext · Vᵀ, only through visible keys (the context used
+                    // the weights P ⊙ keep).
+                    let dp = &mut dp[start..end];
+                    dp.fill(0.0);
+                    for (c, &g) in dctx.iter().enumerate() {
+                        axpy(dp, g, &vt[c * padded + start..c * padded + end]);
+                    }
+                    mul_add_blocks(dp, Some(&keep[start..end]), None);
+                    for j in lo..hi {
+                        let w = p[j] * keep[j];
+                        if w != 0.0 {
+                            axpy(&mut dv[(b * seq + j) * d + h * dk..][..dk], w, dctx);
+                        }
+                    }
+                    // Softmax backward: dS = P ⊙ (dP - Σ P dP), then the scaling.
+                    let p = &p[start..end];
+                    let dot = dot_blocks(p, dp);
+                    for (o, (&pj, &gj)) in p.iter().zip(dp.iter()).enumerate() {
+                        let ds = pj * (gj - dot) * factor;
+                        if ds != 0.0 {
+                            let kj = (b * seq + start + o) * d + h * dk;
+                            axpy(&mut dq[at..][..dk], ds, &k[kj..][..dk]);
+                            axpy(&mut dk_out[kj..][..dk], ds, &q[at..][..dk]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! The numeric building blocks of the fused CPU step, on plain row-major slices:
+//! matrix products (the `gemm` crate burn-flex already uses), LayerNorm, GELU and
+//! the exponential. Element-wise loops are compiled twice, once for AVX2 + FMA
+//! (chosen at run time) and once for any x86-64/other CPU, so they vectorise
+//! without asking the user to build for their CPU.
+
+/// LayerNorm's epsilon, as the model's `Initializer::layer_norm` sets it.
+pub const LN_EPS: f32 = 1e-5;
+
+/// `c = (accumulate ? c : 0) + op(a) · op(b)` with `op(a)`: `[m, k]` and `op(b)`:
+/// `[k, n]`. `a` is stored `[m, k]`, or `[k, m]` when `a_t`; `b` is stored `[k, n]`,
+/// or `[n, k]` when `b_t`; `c` is `[m, n]`. Single-threaded: the caller splits work
+/// into fixed chunks, so results never depend on the thread count.
+#[allow(clippy::too_many_arguments)]
+pub fn matmul(c: &mut [f32], a: &[f32], b: &[f32], (m, k, n): (usize, usize, usize), a_t: bool, b_t: bool, accumulate: bool) {
+    assert!(c.len() >= m * n && a.len() >= m * k && b.len() >= k * n, "matmul: slices too short");
+    if m == 0 || n == 0 {
+        return;
+    }
+    if k == 0 {
+        if !accumulate {
+            c[..m * n].fill(0.0);
+        }
+        return;
+    }
+    let (a_rs, a_cs) = if a_t { (1, m as isize) } else { (k as isize, 1) };
+    let (b_rs, b_cs) = if b_t { (1, k as isize) } else { (n as isize, 1) };
+    // SAFETY: the asserts above keep every index gemm reads or writes inside the
+    // slices: rows/columns times strides stay below m*k, k*n and m*n.
+    unsafe {
+        gemm::gemm(
+            m,
+            n,
+            k,
+            c.as_mut_ptr(),
+            1,
+            n as isize,
+            accumulate,
+            a.as_ptr(),
+            a_cs,
+            a_rs,
+            b.as_ptr(),
+            b_cs,
+            b_rs,
+            1.0,
+            1.0,
+            false,
+            false,
+            false,
+            gemm::Parallelism::None,
+        )
+    }
+}
+
+/// Defines `pub fn $name` twice over one body: an AVX2 + FMA copy used when the CPU
+/// has them, and a portable copy.
+macro_rules! simd_fn {
+    ($(#[$meta:meta])* fn $name:ident($($arg:ident: $ty:ty),*) $body:block) => {
+        $(#[$meta])*
+        pub fn $name($($arg: $ty),*) {
+            #[inline(always)]
+            fn body($($arg: $ty),*) $body
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2,fma")]
+                unsafe fn fast($($arg: $ty),*) {
+                    body($($arg),*)
+                }
+                if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+                    // SAFETY: the CPU has AVX2 and FMA (checked just above).
+                    return unsafe { fast($($arg),*) };
+                }
+            }
+            body($($arg),*)
+        }
+    };
+}
+pub(crate) use simd_fn;
+
+/// e^x for f32 (Cephes' polynomial, about 1 ulp), written so loops over it
+/// vectorise. Below about -87.3 it returns exactly 0, so exp(-inf) = 0.
+#[inline(always)]
+pub fn exp(x: f32) -> f32 {
+    let x = x.clamp(-88.0, 88.37);
+    let fx = (x * std::f32::consts::LOG2_E + 0.5).floor();
+    let r = x - fx * 0.693_359_375 + fx * 2.121_944_4e-4;
+    let z = r * r;
+    let p = ((((1.987_569_1e-4 * r + 1.398_199_9e-3) * r + 8.333_452e-3) * r + 4.166_579_6e-2) * r + 1.666_666_5e-1) * r + 5.000_000_1e-1;
+    let y = p * z + r + 1.0;
+    // 2^fx through the exponent bits; fx <= -127 gives 0.
+    let bits = ((fx as i32 + 127).max(0) as u32) << 23;
+    y * f32::from_bits(bits)
+}
+
+/// erf(x) for f32 (a rational fit, within a few ulp), vectorisable.
+#[inline(always)]
+pub fn erf(x: f32) -> f32 {
+    let x = x.clamp(-3.832_506_8, 3.832_506_8);
+    let x2 = x * x;
+    let mut p = x2 * 2.290_506_5e-4 + 3.408_291e-3;
+    p = x2 * p + 5.095_569_6e-2;
+    p = x2 * p + 1.852_083_2e-1;
+    p = x2 * p + 1.128_379_1;
+    p *= x;
+    let mut q = x2 * -1.179_160_3e-7 + 2.354_796_6e-5;
+    q = x2 * q + 1.017_962_5e-3;
+    q = x2 * q + 1.407_047_1e-2;
+    q = x2 * q + 1.109_850_5e-1;
+    q = x2 * q + 4.974_692_5e-1;
+    q = x2 * q + 1.0;
+    p / q
+}
+
+simd_fn! {
+    /// Exact GELU, `out = x Φ(x)`; `cdf` keeps Φ(x) for the backward pass.
+    fn gelu_forward(pre: &[f32], out: &mut [f32], cdf: &mut [f32]) {
+        for ((o, c), &x) in out.iter_mut().zip(cdf.iter_mut()).zip(pre) {
+            *c = 0.5 * (1.0 + erf(x * std::f32::consts::FRAC_1_SQRT_2));
+            *o = x * *c;
+        }
+    }
+}
+
+simd_fn! {
+    /// `grad *= GELU'(pre)` with GELU'(x) = Φ(x) + x φ(x); `cdf` is Φ(pre).
+    fn gelu_backward(pre: &[f32], cdf: &[f32], grad: &mut [f32]) {
+        const INV_SQRT_2PI: f32 = 0.398_942_3;
+        for ((g, &x), &cdf) in grad.iter_mut().zip(pre).zip(cdf) {
+            let pdf = INV_SQRT_2PI * exp(-0.5 * x * x);
+            *g *= cdf + x * pdf;
+        }
+    }
+}
+
+/// Σ of a slice with 8 running sums, so it vectorises.
+#[inline(always)]
+fn sum8(x: &[f32]) -> f32 {
+    let mut acc = [0.0f32; 8];
+    let mut blocks = x.chunks_exact(8);
+    for b in &mut blocks {
+        for l in 0..8 {
+            acc[l] += b[l];
+        }
+    }
+    acc.iter().sum::<f32>() + blocks.remainder().iter().sum::<f32>()
+}
+
+/// Σ a·b with 8 running sums.
+#[inline(always)]
+fn dot8(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0.0f32; 8];
+    let (mut ab, mut bb) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (x, y) in (&mut ab).zip(&mut bb) {
+        for l in 0..8 {
+            acc[l] += x[l] * y[l];
+        }
+    }
+    acc.iter().sum::<f32>() + ab.remainder().iter().zip(bb.remainder()).map(|(x, y)| x * y).sum::<f32>()
+}
+
+simd_fn! {
+    /// One LayerNorm over rows of width `d`: `y = x̂ γ + β` with `x̂ = (x - mean) / √(var + ε)`
+    /// (biased variance, as burn). Keeps `x̂` and `1/√(var + ε)` per row.
+    fn layer_norm_forward(x: &[f32], d: usize, gamma: &[f32], beta: Option<&[f32]>, y: &mut [f32], xhat: &mut [f32], rstd: &mut [f32]) {
+        for ((x, y), (xh, rs)) in x.chunks_exact(d).zip(y.chunks_exact_mut(d)).zip(xhat.chunks_exact_mut(d).zip(rstd.iter_mut())) {
+            let mean = sum8(x) / d as f32;
+            for (h, v) in xh.iter_mut().zip(x) {
+                *h = v - mean;
+            }
+            let var = dot8(xh, xh) / d as f32;
+            let r = 1.0 / (var + LN_EPS).sqrt();
+            *rs = r;
+            xh.iter_mut().for_each(|h| *h *= r);
+            match beta {
+                Some(beta) => y.iter_mut().zip(xh.iter()).zip(gamma.iter().zip(beta)).for_each(|((y, h), (g, b))| *y = h * g + b),
+                None => y.iter_mut().zip(xh.iter()).zip(gamma).for_each(|((y, h), g)| *y = h * g),
+            }
+        }
+    }
+}
+
+simd_fn! {
+    /// LayerNorm's backward: `dx = r (dx̂ - mean(dx̂) - x̂ mean(dx̂ x̂))` with `dx̂ = dy γ`;
+    /// adds into `dgamma` and `dbeta`. `dx` is overwritten.
+    fn layer_norm_backward(
+        dy: &[f32],
+        xhat: &[f32],
+        rstd: &[f32],
+        d: usize,
+        gamma: &[f32],
+        dgamma: &mut [f32],
+        dbeta: Option<&mut [f32]>,
+        dx: &mut [f32]
+    ) {
+        let mut dbeta = dbeta;
+        for ((dy, xh), (dx, &r)) in dy.chunks_exact(d).zip(xhat.chunks_exact(d)).zip(dx.chunks_exact_mut(d).zip(rstd)) {
+            dgamma.iter_mut().zip(dy.iter().zip(xh)).for_each(|(g, (dy, h))| *g += dy * h);
+            if let Some(db) = dbeta.as_deref_mut() {
+                db.iter_mut().zip(dy).for_each(|(b, dy)| *b += dy);
+            }
+            // dx̂ = dy γ, kept in dx until the last line.
+            dx.iter_mut().zip(dy.iter().zip(gamma)).for_each(|(o, (dy, g))| *o = dy * g);
+            let mean_dxhat = sum8(dx) / d as f32;
+            let mean_dxhat_xhat = dot8(dx, xh) / d as f32;
+            dx.iter_mut().zip(xh).for_each(|(o, h)| *o = r * (*o - mean_dxhat - h * mean_dxhat_xhat));
+        }
+    }
+}
+
+/// Column sums of `[rows, n]` added into `out` (a bias gradient).
+pub fn add_column_sums(m: &[f32], n: usize, out: &mut [f32]) {
+    for row in m.chunks_exact(n) {
+        for (o, v) in out.iter_mut().zip(row) {
+            *o += v;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exp_and_erf_match_references() {
+        let mut worst = (0.0f32, 0.0f32);
+        for i in -4000..=4000 {
+            let x = i as f32 * 0.02;
+            worst.0 = worst.0.max((exp(x) - x.exp()).abs() / x.exp());
+        }
+        for i in -3000..=3000 {
+            let x = i as f32 * 0.001;
+            worst.1 = worst.1.max((erf(x) as f64 - series_erf(x as f64)).abs() as f32);
+        }
+        assert!(worst.0 < 1e-6, "exp relative error {}", worst.0);
+        assert!(worst.1 < 1e-6, "erf absolute error {}", worst.1);
+        // Past 3, erf is within erfc(3) = 2.2e-5 of ±1 and must not overshoot.
+        for x in [3.0f32, 3.5, 4.0, 10.0, f32::INFINITY] {
+            assert!((erf(x) - 1.0).abs() < 2.3e-5 && erf(x) <= 1.0 && erf(-x) == -erf(x), "erf({x}) = {}", erf(x));
+        }
+        assert_eq!(exp(f32::NEG_INFINITY), 0.0);
+        assert_eq!(exp(-1.0e9), 0.0);
+    }
+
+    /// erf from its Taylor/continued series in f64 (reference only).
+    fn series_erf(x: f64) -> f64 {
+        // Abramowitz & Stegun 7.1.5 series, converges for |x| <= 4 in f64.
+        let mut sum = 0.0;
+        let mut term = x;
+        let mut n = 0.0;
+        while term.abs() > 1e-17 * sum.abs().max(1e-300) || n < 3.0 {
+            sum += term / (2.0 * n + 1.0);
+            n += 1.0;
+            term *= -x * x / n;
+            if n > 400.0 {
+                break;
+            }
+        }
+        sum * 2.0 / std::f64::consts::PI.sqrt()
+    }
+
+    #[test]
+    fn matmul_handles_every_transpose() {
+        // a [2,3], b [3,2]
+        let a = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        let b = [1.0, 0.0, 0.0, 1.0, 1.0, 1.0];
+        let mut c = [0.0; 4];
+        matmul(&mut c, &a, &b, (2, 3, 2), false, false, false);
+        assert_eq!(c, [4.0, 5.0, 10.0, 11.0]);
+        let a_t = [1.0, 4.0, 2.0, 5.0, 3.0, 6.0]; // [3,2] = aᵀ
+        let b_t = [1.0, 0.0, 1.0, 0.0, 1.0, 1.0]; // [2,3] = bᵀ
+        let mut c2 = [1.0; 4];
+        matmul(&mut c2, &a_t, &b_t, (2, 3, 2), true, true, true);
+        assert_eq!(c2, [5.0, 6.0, 11.0, 12.0]);
+    }
+}

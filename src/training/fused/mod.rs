@@ -1,0 +1,76 @@
+//! The fused CPU step: one training step's forward and backward written by hand on
+//! plain buffers (llm.c style), for the CPU default backend. burn's composed model
+//! (`model/`) stays the definition: the fused pass mirrors it operation for
+//! operation, tests compare losses and every gradient with it, and anything the
+//! fused pass does not implement runs the composed path instead (`support` says why,
+//! and the window's top bar shows which path trains).
+//!
+//! The batch is split into the same fixed chunks as the composed path
+//! (`chunks::CHUNK_ROWS`), run in parallel and summed in chunk order, so a seed gives
+//! a bit-identical run on one thread or many. Gradients go back to burn as
+//! `GradientsParams`, so clipping, the optimizer and the gradient report are shared.
+
+mod attention;
+mod kernels;
+mod params;
+mod pass;
+
+use burn::tensor::{Device, Tensor, TensorData};
+use rayon::prelude::*;
+
+use super::chunks::{ForwardBackward, slice_batch};
+use crate::config::{AttentionKind, BackendChoice, ExperimentConfig};
+use crate::model::Transformer;
+use crate::tasks::Batch;
+
+pub use params::PlainModel;
+
+/// Whether the fused step can train this experiment: `Err` names the knob that
+/// sends it to burn's composed path.
+pub fn support(config: &ExperimentConfig, backend_used: BackendChoice) -> Result<(), String> {
+    if backend_used != BackendChoice::Flex {
+        return Err(format!("backend {}", crate::training::backend::name(backend_used)));
+    }
+    if config.model.dropout > 0.0 {
+        return Err("model.dropout > 0".to_string());
+    }
+    for (index, layer) in config.model.layers.iter().enumerate() {
+        if layer.attention && layer.attention_kind != AttentionKind::Softmax {
+            return Err(format!("model.layers[{index}].attention_kind = uniform_average"));
+        }
+    }
+    Ok(())
+}
+
+/// Forward and backward of `model` on `batch` in chunks of `chunk_rows` rows, on the
+/// rayon pool; the same sums as `chunks::forward_backward`. `device` is the plain
+/// (non-autodiff) device the gradients are handed back on.
+pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chunk_rows: usize) -> ForwardBackward {
+    let plain = PlainModel::of(model);
+    let total_scored = batch.scored();
+    let chunk_rows = chunk_rows.max(1);
+    let starts: Vec<usize> = (0..batch.batch_size).step_by(chunk_rows).collect();
+    let positional = model.config.positional;
+    let results: Vec<pass::ChunkResult> = starts
+        .par_iter()
+        .map(|&start| {
+            let chunk = slice_batch(batch, start, chunk_rows.min(batch.batch_size - start));
+            let masks = pass::chunk_masks(&model.config, &chunk);
+            pass::run_chunk(&plain, positional, &masks, &chunk, total_scored)
+        })
+        .collect();
+    let mut results = results.into_iter();
+    let first = results.next().expect("a batch has at least one row");
+    let (mut loss, mut correct, mut grads) = (first.loss, first.correct, first.grads);
+    for mut next in results {
+        loss += next.loss;
+        correct += next.correct;
+        grads.add(&mut next.grads);
+    }
+    let scalar = |v: f32| Tensor::<1>::from_data(TensorData::new(vec![v], [1]), device); // [1]
+    ForwardBackward {
+        loss: scalar(loss),
+        correct: scalar(correct),
+        grads: grads.into_gradients(device),
+    }
+}

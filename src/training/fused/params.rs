@@ -1,0 +1,221 @@
+//! The model's parameters as plain vectors (read from the burn model before a fused
+//! step) and the same layout for gradients (handed back to burn as `GradientsParams`,
+//! keyed by each parameter's id, so burn's optimizer applies them as usual).
+
+use burn::module::{Param, ParamId};
+use burn::nn::{LayerNorm, Linear};
+use burn::optim::GradientsParams;
+use burn::tensor::{Device, Tensor, TensorData};
+
+use crate::config::{Activation, MaskApplication, NormPlacement};
+use crate::model::Transformer;
+
+/// One parameter tensor: its burn id, shape and row-major values.
+#[derive(Clone)]
+pub struct Plain {
+    pub id: ParamId,
+    pub shape: Vec<usize>,
+    pub data: Vec<f32>,
+}
+
+impl Plain {
+    fn of<const D: usize>(param: &Param<Tensor<D>>) -> Self {
+        let value = param.val();
+        let shape = value.dims().to_vec();
+        let data = value.into_data().convert::<f32>().try_into_vec::<f32>().expect("f32 parameter");
+        Self { id: param.id, shape, data }
+    }
+}
+
+#[derive(Clone)]
+pub struct PlainLinear {
+    /// `[d_in, d_out]`
+    pub w: Plain,
+    /// `[d_out]`
+    pub b: Option<Plain>,
+}
+
+impl PlainLinear {
+    fn of(linear: &Linear) -> Self {
+        Self {
+            w: Plain::of(&linear.weight),
+            b: linear.bias.as_ref().map(Plain::of),
+        }
+    }
+    pub fn d_in(&self) -> usize {
+        self.w.shape[0]
+    }
+    pub fn d_out(&self) -> usize {
+        self.w.shape[1]
+    }
+}
+
+#[derive(Clone)]
+pub struct PlainNorm {
+    /// `[d_model]`
+    pub gamma: Plain,
+    /// `[d_model]`
+    pub beta: Option<Plain>,
+}
+
+impl PlainNorm {
+    fn of(norm: &LayerNorm) -> Self {
+        Self {
+            gamma: Plain::of(&norm.gamma),
+            beta: norm.beta.as_ref().map(Plain::of),
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct PlainAttention {
+    pub q: PlainLinear,
+    pub k: PlainLinear,
+    pub v: PlainLinear,
+    pub o: PlainLinear,
+    pub heads: usize,
+    pub scale: bool,
+    pub application: MaskApplication,
+    pub ablated: Vec<usize>,
+}
+
+#[derive(Clone)]
+pub struct PlainFfn {
+    pub up: PlainLinear,
+    pub down: PlainLinear,
+    pub activation: Activation,
+}
+
+#[derive(Clone)]
+pub struct PlainLayer {
+    pub attention: Option<PlainAttention>,
+    pub attention_norm: Option<PlainNorm>,
+    pub ffn: Option<PlainFfn>,
+    pub ffn_norm: Option<PlainNorm>,
+    pub residual: bool,
+    pub norm: NormPlacement,
+}
+
+/// The whole model as plain data. The same type holds gradients (same ids/shapes).
+#[derive(Clone)]
+pub struct PlainModel {
+    /// `[vocab, d_model]`
+    pub tok_emb: Plain,
+    /// `[max_len, d_model]`, learned positions only.
+    pub pos_emb: Option<Plain>,
+    pub layers: Vec<PlainLayer>,
+    pub final_norm: Option<PlainNorm>,
+    pub head: PlainLinear,
+}
+
+impl PlainModel {
+    /// Copy every parameter out of the burn model.
+    pub fn of(model: &Transformer) -> Self {
+        let layers = model
+            .layers
+            .iter()
+            .map(|block| PlainLayer {
+                attention: block.attention.as_ref().map(|a| PlainAttention {
+                    q: PlainLinear::of(&a.wq),
+                    k: PlainLinear::of(&a.wk),
+                    v: PlainLinear::of(&a.wv),
+                    o: PlainLinear::of(&a.wo),
+                    heads: a.heads,
+                    scale: a.scale,
+                    application: a.application,
+                    ablated: a.ablated.clone(),
+                }),
+                attention_norm: block.attention_norm.as_ref().map(PlainNorm::of),
+                ffn: block.ffn.as_ref().map(|f| PlainFfn {
+                    up: PlainLinear::of(&f.up),
+                    down: PlainLinear::of(&f.down),
+                    activation: f.activation,
+                }),
+                ffn_norm: block.ffn_norm.as_ref().map(PlainNorm::of),
+                residual: block.residual,
+                norm: block.norm,
+            })
+            .collect();
+        Self {
+            tok_emb: Plain::of(&model.tok_emb),
+            pos_emb: model.pos_emb.as_ref().map(Plain::of),
+            layers,
+            final_norm: model.final_norm.as_ref().map(PlainNorm::of),
+            head: PlainLinear::of(&model.head),
+        }
+    }
+
+    pub fn d_model(&self) -> usize {
+        self.tok_emb.shape[1]
+    }
+
+    pub fn vocab(&self) -> usize {
+        self.head.d_out()
+    }
+
+    /// The same layout filled with zeros: a gradient accumulator.
+    pub fn zeros_like(&self) -> Self {
+        let mut zeros = self.clone();
+        for t in zeros.tensors_mut() {
+            t.data.iter_mut().for_each(|v| *v = 0.0);
+        }
+        zeros
+    }
+
+    /// Every tensor, always in the same order.
+    pub fn tensors_mut(&mut self) -> Vec<&mut Plain> {
+        fn linear<'a>(l: &'a mut PlainLinear, out: &mut Vec<&'a mut Plain>) {
+            out.push(&mut l.w);
+            out.extend(l.b.as_mut());
+        }
+        fn norm<'a>(n: &'a mut PlainNorm, out: &mut Vec<&'a mut Plain>) {
+            out.push(&mut n.gamma);
+            out.extend(n.beta.as_mut());
+        }
+        let mut out = vec![&mut self.tok_emb];
+        out.extend(self.pos_emb.as_mut());
+        for layer in &mut self.layers {
+            if let Some(a) = &mut layer.attention {
+                for l in [&mut a.q, &mut a.k, &mut a.v, &mut a.o] {
+                    linear(l, &mut out);
+                }
+            }
+            if let Some(n) = &mut layer.attention_norm {
+                norm(n, &mut out);
+            }
+            if let Some(f) = &mut layer.ffn {
+                linear(&mut f.up, &mut out);
+                linear(&mut f.down, &mut out);
+            }
+            if let Some(n) = &mut layer.ffn_norm {
+                norm(n, &mut out);
+            }
+        }
+        if let Some(n) = &mut self.final_norm {
+            norm(n, &mut out);
+        }
+        linear(&mut self.head, &mut out);
+        out
+    }
+
+    /// `self += other`, tensor by tensor (both from the same model).
+    pub fn add(&mut self, other: &mut PlainModel) {
+        for (a, b) in self.tensors_mut().into_iter().zip(other.tensors_mut()) {
+            a.data.iter_mut().zip(&b.data).for_each(|(a, b)| *a += b);
+        }
+    }
+
+    /// These values as burn gradients on `device` (the plain, non-autodiff device).
+    pub fn into_gradients(mut self, device: &Device) -> GradientsParams {
+        let mut grads = GradientsParams::new();
+        for t in self.tensors_mut() {
+            let data = std::mem::take(&mut t.data);
+            match t.shape.len() {
+                1 => grads.register(t.id, Tensor::<1>::from_data(TensorData::new(data, [t.shape[0]]), device)),
+                2 => grads.register(t.id, Tensor::<2>::from_data(TensorData::new(data, [t.shape[0], t.shape[1]]), device)),
+                rank => unreachable!("the model has only rank-1 and rank-2 parameters, not rank {rank}"),
+            }
+        }
+        grads
+    }
+}

@@ -1,0 +1,331 @@
+//! One chunk's forward and backward pass through the plain model, written out by
+//! hand: embedding (+ positions) → layers (attention and feed-forward sublayers with
+//! their residual and LayerNorm placement) → final LayerNorm → head → masked
+//! cross-entropy, then every step in reverse. Mirrors `model/` exactly; the tests
+//! compare both.
+
+use super::attention::{self, CoreCache, Dims};
+use super::kernels::{LN_EPS, add_column_sums, gelu_backward, gelu_forward, layer_norm_backward, layer_norm_forward, matmul};
+use super::params::{PlainAttention, PlainFfn, PlainLayer, PlainLinear, PlainModel, PlainNorm};
+use crate::config::{Activation, NormPlacement, PositionalEncoding};
+use crate::model::mask::KeepMask;
+use crate::model::positional::sinusoidal_table;
+use crate::tasks::Batch;
+
+const _: () = assert!(LN_EPS > 0.0);
+
+/// A chunk's contribution to the step.
+pub struct ChunkResult {
+    /// Σ over the chunk's scored positions of w · (−log p(target)) / `total_scored`.
+    pub loss: f32,
+    /// Σ of w over scored positions predicted right.
+    pub correct: f32,
+    pub grads: PlainModel,
+}
+
+/// One LayerNorm application's saved values.
+struct NormCache {
+    xhat: Vec<f32>,
+    rstd: Vec<f32>,
+}
+
+fn norm_forward(norm: &PlainNorm, x: &[f32], d: usize) -> (Vec<f32>, NormCache) {
+    let rows = x.len() / d;
+    let (mut y, mut xhat, mut rstd) = (vec![0.0; x.len()], vec![0.0; x.len()], vec![0.0; rows]);
+    layer_norm_forward(x, d, &norm.gamma.data, norm.beta.as_ref().map(|b| &b.data[..]), &mut y, &mut xhat, &mut rstd);
+    (y, NormCache { xhat, rstd })
+}
+
+/// dx of a LayerNorm from dy; adds its parameters' gradients into `g`.
+fn norm_backward(norm: &PlainNorm, g: &mut PlainNorm, cache: &NormCache, dy: &[f32], d: usize) -> Vec<f32> {
+    let mut dx = vec![0.0; dy.len()];
+    layer_norm_backward(dy, &cache.xhat, &cache.rstd, d, &norm.gamma.data, &mut g.gamma.data, g.beta.as_mut().map(|b| &mut b.data[..]), &mut dx);
+    dx
+}
+
+/// `x · W + b`: `[rows, d_in]` → `[rows, d_out]`.
+fn linear_forward(l: &PlainLinear, x: &[f32]) -> Vec<f32> {
+    let (d_in, d_out) = (l.d_in(), l.d_out());
+    let rows = x.len() / d_in;
+    let mut y = match &l.b {
+        Some(b) => b.data.repeat(rows),
+        None => vec![0.0; rows * d_out],
+    };
+    matmul(&mut y, x, &l.w.data, (rows, d_in, d_out), false, false, l.b.is_some());
+    y
+}
+
+/// Adds `xᵀ dy` and Σ dy into `g`; returns `dy Wᵀ` when `want_dx`.
+fn linear_backward(l: &PlainLinear, g: &mut PlainLinear, x: &[f32], dy: &[f32], want_dx: bool) -> Option<Vec<f32>> {
+    let (d_in, d_out) = (l.d_in(), l.d_out());
+    let rows = x.len() / d_in;
+    matmul(&mut g.w.data, x, dy, (d_in, rows, d_out), true, false, true);
+    if let Some(gb) = &mut g.b {
+        add_column_sums(dy, d_out, &mut gb.data);
+    }
+    want_dx.then(|| {
+        let mut dx = vec![0.0; rows * d_in];
+        matmul(&mut dx, dy, &l.w.data, (rows, d_out, d_in), false, true, false);
+        dx
+    })
+}
+
+/// What one sublayer's function (attention or feed-forward) saved.
+enum Inner {
+    Attention { q: Vec<f32>, k: Vec<f32>, v: Vec<f32>, core: CoreCache, context: Vec<f32> },
+    /// `cdf` is Φ(pre) for GELU (its backward reuses it).
+    Ffn { pre: Vec<f32>, act: Vec<f32>, cdf: Vec<f32> },
+}
+
+/// One sublayer's saved values: the function's input, its norm, its internals.
+struct SublayerCache {
+    input: Vec<f32>,
+    norm: Option<NormCache>,
+    inner: Inner,
+}
+
+/// The function a sublayer wraps.
+enum Function<'a> {
+    Attention(&'a PlainAttention, &'a KeepMask),
+    Ffn(&'a PlainFfn),
+}
+
+fn function_forward(f: &Function, h: &[f32], rows: usize, seq: usize, d: usize) -> (Vec<f32>, Inner) {
+    match f {
+        Function::Attention(a, mask) => {
+            let (q, k, v) = (linear_forward(&a.q, h), linear_forward(&a.k, h), linear_forward(&a.v, h)); // [rows·seq, d] each
+            let dims = Dims { rows, seq, d_model: d, heads: a.heads };
+            let mut context = vec![0.0; h.len()]; // [rows·seq, d]
+            let core = attention::forward(&q, &k, &v, mask, dims, a.scale, a.application, &a.ablated, &mut context);
+            let out = linear_forward(&a.o, &context); // [rows·seq, d]
+            (out, Inner::Attention { q, k, v, core, context })
+        }
+        Function::Ffn(f) => {
+            let pre = linear_forward(&f.up, h); // [rows·seq, d_ff]
+            let (act, cdf) = match f.activation {
+                Activation::Gelu => {
+                    let (mut act, mut cdf) = (vec![0.0; pre.len()], vec![0.0; pre.len()]);
+                    gelu_forward(&pre, &mut act, &mut cdf);
+                    (act, cdf)
+                }
+                Activation::Relu => (pre.iter().map(|v| v.max(0.0)).collect(), Vec::new()),
+                Activation::None => (pre.clone(), Vec::new()),
+            };
+            let out = linear_forward(&f.down, &act); // [rows·seq, d]
+            (out, Inner::Ffn { pre, act, cdf })
+        }
+    }
+}
+
+/// dh from d(out); adds the function's parameter gradients into `g`.
+fn function_backward(f: &Function, g: &mut PlainLayer, inner: &Inner, h: &[f32], dout: &[f32], rows: usize, seq: usize, d: usize) -> Vec<f32> {
+    match (f, inner) {
+        (Function::Attention(a, mask), Inner::Attention { q, k, v, core, context }) => {
+            let ga = g.attention.as_mut().expect("attention gradients");
+            let dcontext = linear_backward(&a.o, &mut ga.o, context, dout, true).expect("dx"); // [rows·seq, d]
+            let dims = Dims { rows, seq, d_model: d, heads: a.heads };
+            let (mut dq, mut dk, mut dv) = (vec![0.0; h.len()], vec![0.0; h.len()], vec![0.0; h.len()]);
+            attention::backward(q, k, v, core, mask, dims, a.scale, a.application, &a.ablated, &dcontext, &mut dq, &mut dk, &mut dv);
+            let mut dh = linear_backward(&a.q, &mut ga.q, h, &dq, true).expect("dx");
+            for (l, gl, grad) in [(&a.k, &mut ga.k, &dk), (&a.v, &mut ga.v, &dv)] {
+                let part = linear_backward(l, gl, h, grad, true).expect("dx");
+                dh.iter_mut().zip(&part).for_each(|(a, b)| *a += b);
+            }
+            dh
+        }
+        (Function::Ffn(f), Inner::Ffn { pre, act, cdf }) => {
+            let gf = g.ffn.as_mut().expect("ffn gradients");
+            let mut dact = linear_backward(&f.down, &mut gf.down, act, dout, true).expect("dx"); // [rows·seq, d_ff]
+            match f.activation {
+                Activation::Gelu => gelu_backward(pre, cdf, &mut dact),
+                Activation::Relu => dact.iter_mut().zip(pre).for_each(|(g, &x)| {
+                    if x <= 0.0 {
+                        *g = 0.0;
+                    }
+                }),
+                Activation::None => {}
+            }
+            linear_backward(&f.up, &mut gf.up, h, &dact, true).expect("dx")
+        }
+        _ => unreachable!("a sublayer's cache matches its function"),
+    }
+}
+
+/// post-LN: y = LN(x + f(x)); pre-LN: y = x + f(LN(x)); none: y = x + f(x)
+/// (without the residual the "x +" disappears).
+fn sublayer_forward(x: Vec<f32>, norm: Option<&PlainNorm>, layer: &PlainLayer, f: &Function, rows: usize, seq: usize, d: usize) -> (Vec<f32>, SublayerCache) {
+    match (layer.norm, norm) {
+        (NormPlacement::Pre, Some(n)) => {
+            let (h, cache) = norm_forward(n, &x, d);
+            let (mut out, inner) = function_forward(f, &h, rows, seq, d);
+            if layer.residual {
+                out.iter_mut().zip(&x).for_each(|(o, x)| *o += x);
+            }
+            (out, SublayerCache { input: h, norm: Some(cache), inner })
+        }
+        (NormPlacement::Post, Some(n)) => {
+            let (mut z, inner) = function_forward(f, &x, rows, seq, d);
+            if layer.residual {
+                z.iter_mut().zip(&x).for_each(|(o, x)| *o += x);
+            }
+            let (y, cache) = norm_forward(n, &z, d);
+            (y, SublayerCache { input: x, norm: Some(cache), inner })
+        }
+        _ => {
+            let (mut out, inner) = function_forward(f, &x, rows, seq, d);
+            if layer.residual {
+                out.iter_mut().zip(&x).for_each(|(o, x)| *o += x);
+            }
+            (out, SublayerCache { input: x, norm: None, inner })
+        }
+    }
+}
+
+/// dx of a sublayer from dy.
+#[allow(clippy::too_many_arguments)]
+fn sublayer_backward(
+    dy: Vec<f32>,
+    cache: &SublayerCache,
+    norm: Option<&PlainNorm>,
+    g_norm: impl FnOnce(&mut PlainLayer) -> &mut PlainNorm,
+    layer: &PlainLayer,
+    g: &mut PlainLayer,
+    f: &Function,
+    (rows, seq, d): (usize, usize, usize),
+) -> Vec<f32> {
+    match (layer.norm, norm, &cache.norm) {
+        (NormPlacement::Pre, Some(n), Some(nc)) => {
+            let dh = function_backward(f, g, &cache.inner, &cache.input, &dy, rows, seq, d);
+            let mut dx = norm_backward(n, g_norm(g), nc, &dh, d);
+            if layer.residual {
+                dx.iter_mut().zip(&dy).for_each(|(a, b)| *a += b);
+            }
+            dx
+        }
+        (NormPlacement::Post, Some(n), Some(nc)) => {
+            let dz = norm_backward(n, g_norm(g), nc, &dy, d);
+            let mut dx = function_backward(f, g, &cache.inner, &cache.input, &dz, rows, seq, d);
+            if layer.residual {
+                dx.iter_mut().zip(&dz).for_each(|(a, b)| *a += b);
+            }
+            dx
+        }
+        _ => {
+            let mut dx = function_backward(f, g, &cache.inner, &cache.input, &dy, rows, seq, d);
+            if layer.residual {
+                dx.iter_mut().zip(&dy).for_each(|(a, b)| *a += b);
+            }
+            dx
+        }
+    }
+}
+
+/// The layers' masks for this chunk (planted bugs included), one per layer.
+pub fn chunk_masks(config: &crate::config::ModelConfig, chunk: &Batch) -> Vec<KeepMask> {
+    let padding = chunk.has_padding().then_some((&chunk.padding[..], chunk.batch_size));
+    config.layers.iter().map(|layer| KeepMask::applied(layer, chunk.seq_len, padding)).collect()
+}
+
+/// Forward and backward of one chunk. `total_scored` is the whole batch's scored
+/// count, so the chunks' losses and gradients sum to the batch's mean.
+pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &[KeepMask], chunk: &Batch, total_scored: usize) -> ChunkResult {
+    let (rows, seq, d, vocab) = (chunk.batch_size, chunk.seq_len, model.d_model(), model.vocab());
+    let n = rows * seq;
+    let mut grads = model.zeros_like();
+
+    // Embedding: x[r] = tok[token] + pos[position]  -> [rows·seq, d]
+    let mut x = vec![0.0f32; n * d];
+    let sinusoid = (positional == PositionalEncoding::Sinusoidal).then(|| sinusoidal_table(seq, d));
+    for r in 0..n {
+        let t = chunk.tokens[r] as usize;
+        let out = &mut x[r * d..(r + 1) * d];
+        out.copy_from_slice(&model.tok_emb.data[t * d..(t + 1) * d]);
+        let pos = match (&model.pos_emb, &sinusoid) {
+            (Some(p), _) => Some(&p.data[(r % seq) * d..][..d]),
+            (None, Some(table)) => Some(&table[(r % seq) * d..][..d]),
+            _ => None,
+        };
+        if let Some(pos) = pos {
+            out.iter_mut().zip(pos).for_each(|(o, p)| *o += p);
+        }
+    }
+
+    // Layers, keeping each sublayer's cache.
+    let mut caches: Vec<(Option<SublayerCache>, Option<SublayerCache>)> = Vec::with_capacity(model.layers.len());
+    for (layer, mask) in model.layers.iter().zip(masks) {
+        let mut pair = (None, None);
+        if let Some(a) = &layer.attention {
+            let (y, cache) = sublayer_forward(x, layer.attention_norm.as_ref(), layer, &Function::Attention(a, mask), rows, seq, d);
+            x = y;
+            pair.0 = Some(cache);
+        }
+        if let Some(f) = &layer.ffn {
+            let (y, cache) = sublayer_forward(x, layer.ffn_norm.as_ref(), layer, &Function::Ffn(f), rows, seq, d);
+            x = y;
+            pair.1 = Some(cache);
+        }
+        caches.push(pair);
+    }
+    let final_cache = model.final_norm.as_ref().map(|n| {
+        let (y, cache) = norm_forward(n, &x, d);
+        x = y;
+        cache
+    });
+    let logits = linear_forward(&model.head, &x); // [rows·seq, vocab]
+
+    // Masked cross-entropy and its gradient.
+    let (mut loss, mut correct) = (0.0f64, 0.0f32);
+    let mut dlogits = vec![0.0f32; n * vocab];
+    let denominator = total_scored.max(1) as f32;
+    for r in 0..n {
+        let w = chunk.loss_weights[r];
+        let row = &logits[r * vocab..(r + 1) * vocab];
+        let target = chunk.targets[r] as usize;
+        let (mut best, mut best_at) = (f32::NEG_INFINITY, 0);
+        for (j, &v) in row.iter().enumerate() {
+            if v > best || j == 0 {
+                (best, best_at) = (v, j);
+            }
+        }
+        if w == 0.0 {
+            continue;
+        }
+        correct += w * (best_at == target) as u8 as f32;
+        let sum: f32 = row.iter().map(|v| (v - best).exp()).sum();
+        let log_sum = sum.ln() + best;
+        loss += (w * (log_sum - row[target])) as f64;
+        let grad = &mut dlogits[r * vocab..(r + 1) * vocab];
+        for (j, g) in grad.iter_mut().enumerate() {
+            let p = (row[j] - log_sum).exp();
+            *g = w * (p - (j == target) as u8 as f32) / denominator;
+        }
+    }
+
+    // Backward.
+    let mut dx = linear_backward(&model.head, &mut grads.head, &x, &dlogits, true).expect("dx"); // [rows·seq, d]
+    if let (Some(n), Some(cache)) = (&model.final_norm, &final_cache) {
+        dx = norm_backward(n, grads.final_norm.as_mut().expect("final norm gradients"), cache, &dx, d);
+    }
+    for ((layer, mask), (index, (attn_cache, ffn_cache))) in model.layers.iter().zip(masks).zip(caches.iter().enumerate()).rev() {
+        let g = &mut grads.layers[index];
+        if let (Some(f), Some(cache)) = (&layer.ffn, ffn_cache) {
+            dx = sublayer_backward(dx, cache, layer.ffn_norm.as_ref(), |g| g.ffn_norm.as_mut().expect("ffn norm"), layer, g, &Function::Ffn(f), (rows, seq, d));
+        }
+        if let (Some(a), Some(cache)) = (&layer.attention, attn_cache) {
+            dx = sublayer_backward(dx, cache, layer.attention_norm.as_ref(), |g| g.attention_norm.as_mut().expect("attention norm"), layer, g, &Function::Attention(a, mask), (rows, seq, d));
+        }
+    }
+    for r in 0..n {
+        let t = chunk.tokens[r] as usize;
+        let grad = &dx[r * d..(r + 1) * d];
+        grads.tok_emb.data[t * d..(t + 1) * d].iter_mut().zip(grad).for_each(|(g, v)| *g += v);
+        if let Some(p) = &mut grads.pos_emb {
+            p.data[(r % seq) * d..][..d].iter_mut().zip(grad).for_each(|(g, v)| *g += v);
+        }
+    }
+    ChunkResult {
+        loss: (loss / denominator as f64) as f32,
+        correct,
+        grads,
+    }
+}
