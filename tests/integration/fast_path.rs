@@ -282,6 +282,15 @@ fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_ever
             c.model.layers[0].ffn = false;
             c.model.layers[1].attention = false;
         }),
+        ("no attention anywhere (every layer works position by position)", |c| {
+            for l in &mut c.model.layers {
+                l.attention = false;
+            }
+        }),
+        ("a character model: every position is scored", |c| {
+            c.task = TaskConfig::for_kind(TaskKind::CharLm);
+            c.model.layers[1].norm = NormPlacement::Pre;
+        }),
         ("padded brackets, padding hidden on the wrong axis in one layer", |c| {
             c.task = TaskConfig::for_kind(TaskKind::Brackets);
             c.model.layers[0].padding_mask = PaddingMask::Queries;

@@ -16,7 +16,6 @@ use crate::model::mask::KeepMask;
 /// Shapes of one chunk's attention.
 #[derive(Clone, Copy)]
 pub struct Dims {
-    pub rows: usize,
     pub seq: usize,
     pub d_model: usize,
     pub heads: usize,
@@ -30,16 +29,30 @@ impl Dims {
     fn padded(&self) -> usize {
         self.seq.div_ceil(8) * 8
     }
-    /// Offset of row `b`'s query `i`, head `h` in a `[rows, heads, seq, padded]` buffer.
+    /// Offset of query `s` (its index in the query list), head `h` in a
+    /// `[queries, heads, padded]` buffer.
     #[inline(always)]
-    fn p_at(&self, b: usize, h: usize, i: usize) -> usize {
-        ((b * self.heads + h) * self.seq + i) * self.padded()
+    fn p_at(&self, s: usize, h: usize) -> usize {
+        (s * self.heads + h) * self.padded()
     }
+}
+
+/// The queries to compute, grouped by sample: `(b, first, end)` ranges of indices
+/// into the query list, whose entries are chunk positions `b·seq + i` (ascending).
+fn groups(queries: &[usize], seq: usize) -> Vec<(usize, usize, usize)> {
+    let mut out: Vec<(usize, usize, usize)> = Vec::new();
+    for (s, &r) in queries.iter().enumerate() {
+        match out.last_mut() {
+            Some((b, _, end)) if *b == r / seq => *end = s + 1,
+            _ => out.push((r / seq, s, s + 1)),
+        }
+    }
+    out
 }
 
 /// What the core's forward pass leaves for its backward pass.
 pub struct CoreCache {
-    /// `[rows, heads, seq, padded]` softmax output (before × keep); 0 outside the
+    /// `[queries, heads, padded]` softmax output (before × keep); 0 outside the
     /// blocks a row computed.
     pub p: Vec<f32>,
 }
@@ -189,7 +202,9 @@ fn softmax_blocks(scores: &mut [f32]) {
     scores.iter_mut().for_each(|s| *s *= inv);
 }
 
-/// context (`[rows·seq, d_model]`, arriving zeroed) from q, k, v.
+/// context (`[queries, d_model]`, arriving zeroed) from q (`[queries, d_model]`) and
+/// k, v (`[rows·seq, d_model]`). `queries` lists the chunk positions whose output is
+/// needed (every position, or only the scored ones in the last attention layer).
 #[allow(clippy::too_many_arguments)]
 pub fn forward(
     q: &[f32],
@@ -197,13 +212,14 @@ pub fn forward(
     v: &[f32],
     mask: &KeepMask,
     dims: Dims,
+    queries: &[usize],
     scale: bool,
     application: MaskApplication,
     ablated: &[usize],
     context: &mut [f32],
 ) -> CoreCache {
-    let mut p = vec![0.0f32; dims.rows * dims.heads * dims.seq * dims.padded()];
-    forward_loops(q, k, v, mask, dims, scale, application, ablated, context, &mut p);
+    let mut p = vec![0.0f32; queries.len() * dims.heads * dims.padded()];
+    forward_loops(q, k, v, mask, dims, queries, scale, application, ablated, context, &mut p);
     CoreCache { p }
 }
 
@@ -215,6 +231,7 @@ simd_fn! {
         v: &[f32],
         mask: &KeepMask,
         dims: Dims,
+        queries: &[usize],
         scale: bool,
         application: MaskApplication,
         ablated: &[usize],
@@ -225,19 +242,20 @@ simd_fn! {
         let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
         let mut kt = vec![0.0f32; dk * padded];
         let rows = MaskRows::new(mask, dims, application);
-        for b in 0..dims.rows {
+        for (b, first, end) in groups(queries, seq) {
             for h in 0..dims.heads {
                 if ablated.contains(&h) {
                     continue; // its output is zeroed, so nothing downstream reads P
                 }
                 head_transposed(k, dims, b, h, &mut kt);
-                for i in 0..seq {
+                for s in first..end {
+                    let i = queries[s] % seq;
                     let r = rows.row(b, i, seq);
                     let Some((lo, hi)) = rows.spans[r] else { continue }; // no key: weights stay 0
                     let (start, end) = block_range(lo, hi, dims, application);
-                    let row = &mut p[dims.p_at(b, h, i)..][..padded];
+                    let row = &mut p[dims.p_at(s, h)..][..padded];
                     let scores = &mut row[start..end];
-                    let qi = &q[(b * seq + i) * d + h * dk..][..dk];
+                    let qi = &q[s * d + h * dk..][..dk];
                     for (c, &qc) in qi.iter().enumerate() {
                         axpy(scores, qc * factor, &kt[c * padded + start..c * padded + end]);
                     }
@@ -245,7 +263,7 @@ simd_fn! {
                     mul_add_blocks(scores, None, Some(&rows.bias[r * padded + start..r * padded + end]));
                     softmax_blocks(scores);
                     let keep = &rows.keep[r * padded..][..padded];
-                    let ctx = &mut context[(b * seq + i) * d + h * dk..][..dk];
+                    let ctx = &mut context[s * d + h * dk..][..dk];
                     for j in lo..hi {
                         let w = row[j] * keep[j];
                         if w != 0.0 {
@@ -259,7 +277,8 @@ simd_fn! {
 }
 
 simd_fn! {
-    /// Gradients of q, k, v (`[rows·seq, d_model]`, arriving zeroed) from the context's.
+    /// Gradients of q (`[queries, d_model]`) and k, v (`[rows·seq, d_model]`), arriving
+    /// zeroed, from the context's (`[queries, d_model]`).
     #[allow(clippy::too_many_arguments)]
     fn backward(
         q: &[f32],
@@ -268,6 +287,7 @@ simd_fn! {
         cache: &CoreCache,
         mask: &KeepMask,
         dims: Dims,
+        queries: &[usize],
         scale: bool,
         application: MaskApplication,
         ablated: &[usize],
@@ -281,19 +301,20 @@ simd_fn! {
         let mut vt = vec![0.0f32; dk * padded];
         let mut dp = vec![0.0f32; padded];
         let rows = MaskRows::new(mask, dims, application);
-        for b in 0..dims.rows {
+        for (b, first, end) in groups(queries, seq) {
             for h in 0..dims.heads {
                 if ablated.contains(&h) {
                     continue; // zeroed output: no gradient reaches Q, K or V
                 }
                 head_transposed(v, dims, b, h, &mut vt);
-                for i in 0..seq {
+                for s in first..end {
+                    let i = queries[s] % seq;
                     let r = rows.row(b, i, seq);
                     let Some((lo, hi)) = rows.spans[r] else { continue }; // zero weights, zero gradient
                     let (start, end) = block_range(lo, hi, dims, application);
-                    let p = &cache.p[dims.p_at(b, h, i)..][..padded];
+                    let p = &cache.p[dims.p_at(s, h)..][..padded];
                     let keep = &rows.keep[r * padded..][..padded];
-                    let at = (b * seq + i) * d + h * dk;
+                    let at = s * d + h * dk;
                     let dctx = &d_context[at..][..dk];
                     // dP = dcontext · Vᵀ, only through visible keys (the context used
                     // the weights P ⊙ keep).

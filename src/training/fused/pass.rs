@@ -72,36 +72,81 @@ fn linear_backward(l: &PlainLinear, g: &mut PlainLinear, x: &[f32], dy: &[f32], 
 
 /// What one sublayer's function (attention or feed-forward) saved.
 enum Inner {
-    Attention { q: Vec<f32>, k: Vec<f32>, v: Vec<f32>, core: CoreCache, context: Vec<f32> },
+    /// `q` and `context` hold the listed queries' rows only (`h_queries` is their
+    /// input rows when that is not every row).
+    Attention { q: Vec<f32>, k: Vec<f32>, v: Vec<f32>, core: CoreCache, context: Vec<f32>, h_queries: Option<Vec<f32>> },
     /// `cdf` is Φ(pre) for GELU (its backward reuses it).
     Ffn { pre: Vec<f32>, act: Vec<f32>, cdf: Vec<f32> },
 }
 
-/// One sublayer's saved values: the function's input, its norm, its internals.
+/// One sublayer's saved values: the function's input, its norm, its internals, and
+/// the rows it produced when only some are needed.
 struct SublayerCache {
     input: Vec<f32>,
     norm: Option<NormCache>,
     inner: Inner,
+    selected: Option<Vec<usize>>,
 }
 
-/// The function a sublayer wraps.
+/// The function a sublayer wraps. An attention sublayer can be asked for some
+/// positions only (`Some(rows)`): the last attention layer, when the loss reads
+/// only some positions, computes keys and values for all but queries for those.
 enum Function<'a> {
-    Attention(&'a PlainAttention, &'a KeepMask),
+    Attention(&'a PlainAttention, &'a KeepMask, Option<&'a [usize]>),
     Ffn(&'a PlainFfn),
+}
+
+impl Function<'_> {
+    fn selected(&self) -> Option<&[usize]> {
+        match self {
+            Function::Attention(_, _, rows) => *rows,
+            Function::Ffn(_) => None,
+        }
+    }
+}
+
+/// The listed rows of `x` (`[rows, d]` → `[list, d]`).
+fn gather(x: &[f32], rows: &[usize], d: usize) -> Vec<f32> {
+    let mut out = Vec::with_capacity(rows.len() * d);
+    for &r in rows {
+        out.extend_from_slice(&x[r * d..(r + 1) * d]);
+    }
+    out
+}
+
+/// `dst += src`, where `src` holds the listed rows of `dst` (or all of them).
+fn add_rows(dst: &mut [f32], src: &[f32], rows: Option<&[usize]>, d: usize) {
+    match rows {
+        None => dst.iter_mut().zip(src).for_each(|(a, b)| *a += b),
+        Some(rows) => {
+            for (s, &r) in rows.iter().enumerate() {
+                dst[r * d..(r + 1) * d].iter_mut().zip(&src[s * d..(s + 1) * d]).for_each(|(a, b)| *a += b);
+            }
+        }
+    }
 }
 
 fn function_forward(f: &Function, h: &[f32], rows: usize, seq: usize, d: usize) -> (Vec<f32>, Inner) {
     match f {
-        Function::Attention(a, mask) => {
-            let (q, k, v) = (linear_forward(&a.q, h), linear_forward(&a.k, h), linear_forward(&a.v, h)); // [rows·seq, d] each
-            let dims = Dims { rows, seq, d_model: d, heads: a.heads };
-            let mut context = vec![0.0; h.len()]; // [rows·seq, d]
-            let core = attention::forward(&q, &k, &v, mask, dims, a.scale, a.application, &a.ablated, &mut context);
-            let out = linear_forward(&a.o, &context); // [rows·seq, d]
-            (out, Inner::Attention { q, k, v, core, context })
+        Function::Attention(a, mask, selected) => {
+            let all: Vec<usize>;
+            let (queries, h_queries) = match selected {
+                Some(list) => (*list, Some(gather(h, list, d))),
+                None => {
+                    all = (0..rows * seq).collect();
+                    (&all[..], None)
+                }
+            };
+            let q = linear_forward(&a.q, h_queries.as_deref().unwrap_or(h)); // [queries, d]
+            let (k, v) = (linear_forward(&a.k, h), linear_forward(&a.v, h)); // [rows·seq, d] each
+            let dims = Dims { seq, d_model: d, heads: a.heads };
+            let mut context = vec![0.0; q.len()]; // [queries, d]
+            let core = attention::forward(&q, &k, &v, mask, dims, queries, a.scale, a.application, &a.ablated, &mut context);
+            let out = linear_forward(&a.o, &context); // [queries, d]
+            (out, Inner::Attention { q, k, v, core, context, h_queries })
         }
         Function::Ffn(f) => {
-            let pre = linear_forward(&f.up, h); // [rows·seq, d_ff]
+            let pre = linear_forward(&f.up, h); // [rows, d_ff]
             let (act, cdf) = match f.activation {
                 Activation::Gelu => {
                     let (mut act, mut cdf) = (vec![0.0; pre.len()], vec![0.0; pre.len()]);
@@ -111,31 +156,40 @@ fn function_forward(f: &Function, h: &[f32], rows: usize, seq: usize, d: usize) 
                 Activation::Relu => (pre.iter().map(|v| v.max(0.0)).collect(), Vec::new()),
                 Activation::None => (pre.clone(), Vec::new()),
             };
-            let out = linear_forward(&f.down, &act); // [rows·seq, d]
+            let out = linear_forward(&f.down, &act); // [rows, d]
             (out, Inner::Ffn { pre, act, cdf })
         }
     }
 }
 
-/// dh from d(out); adds the function's parameter gradients into `g`.
+/// dh (every input row) from d(out); adds the function's parameter gradients into `g`.
+#[allow(clippy::too_many_arguments)]
 fn function_backward(f: &Function, g: &mut PlainLayer, inner: &Inner, h: &[f32], dout: &[f32], rows: usize, seq: usize, d: usize) -> Vec<f32> {
     match (f, inner) {
-        (Function::Attention(a, mask), Inner::Attention { q, k, v, core, context }) => {
+        (Function::Attention(a, mask, selected), Inner::Attention { q, k, v, core, context, h_queries }) => {
             let ga = g.attention.as_mut().expect("attention gradients");
-            let dcontext = linear_backward(&a.o, &mut ga.o, context, dout, true).expect("dx"); // [rows·seq, d]
-            let dims = Dims { rows, seq, d_model: d, heads: a.heads };
-            let (mut dq, mut dk, mut dv) = (vec![0.0; h.len()], vec![0.0; h.len()], vec![0.0; h.len()]);
-            attention::backward(q, k, v, core, mask, dims, a.scale, a.application, &a.ablated, &dcontext, &mut dq, &mut dk, &mut dv);
-            let mut dh = linear_backward(&a.q, &mut ga.q, h, &dq, true).expect("dx");
-            for (l, gl, grad) in [(&a.k, &mut ga.k, &dk), (&a.v, &mut ga.v, &dv)] {
-                let part = linear_backward(l, gl, h, grad, true).expect("dx");
-                dh.iter_mut().zip(&part).for_each(|(a, b)| *a += b);
-            }
+            let dcontext = linear_backward(&a.o, &mut ga.o, context, dout, true).expect("dx"); // [queries, d]
+            let dims = Dims { seq, d_model: d, heads: a.heads };
+            let all: Vec<usize>;
+            let queries = match selected {
+                Some(list) => *list,
+                None => {
+                    all = (0..rows * seq).collect();
+                    &all[..]
+                }
+            };
+            let (mut dq, mut dk, mut dv) = (vec![0.0; q.len()], vec![0.0; h.len()], vec![0.0; h.len()]);
+            attention::backward(q, k, v, core, mask, dims, queries, a.scale, a.application, &a.ablated, &dcontext, &mut dq, &mut dk, &mut dv);
+            let mut dh = linear_backward(&a.k, &mut ga.k, h, &dk, true).expect("dx"); // [rows·seq, d]
+            let dh_v = linear_backward(&a.v, &mut ga.v, h, &dv, true).expect("dx");
+            dh.iter_mut().zip(&dh_v).for_each(|(a, b)| *a += b);
+            let dh_q = linear_backward(&a.q, &mut ga.q, h_queries.as_deref().unwrap_or(h), &dq, true).expect("dx"); // [queries, d]
+            add_rows(&mut dh, &dh_q, *selected, d);
             dh
         }
         (Function::Ffn(f), Inner::Ffn { pre, act, cdf }) => {
             let gf = g.ffn.as_mut().expect("ffn gradients");
-            let mut dact = linear_backward(&f.down, &mut gf.down, act, dout, true).expect("dx"); // [rows·seq, d_ff]
+            let mut dact = linear_backward(&f.down, &mut gf.down, act, dout, true).expect("dx"); // [rows, d_ff]
             match f.activation {
                 Activation::Gelu => gelu_backward(pre, cdf, &mut dact),
                 Activation::Relu => dact.iter_mut().zip(pre).for_each(|(g, &x)| {
@@ -152,36 +206,48 @@ fn function_backward(f: &Function, g: &mut PlainLayer, inner: &Inner, h: &[f32],
 }
 
 /// post-LN: y = LN(x + f(x)); pre-LN: y = x + f(LN(x)); none: y = x + f(x)
-/// (without the residual the "x +" disappears).
+/// (without the residual the "x +" disappears). When `f` is asked for some rows
+/// only, `y` holds those rows.
 fn sublayer_forward(x: Vec<f32>, norm: Option<&PlainNorm>, layer: &PlainLayer, f: &Function, rows: usize, seq: usize, d: usize) -> (Vec<f32>, SublayerCache) {
+    let selected = f.selected();
+    let residual = |out: &mut Vec<f32>, x: &[f32]| {
+        if layer.residual {
+            match selected {
+                Some(list) => add_rows_from(out, x, list, d),
+                None => out.iter_mut().zip(x).for_each(|(o, x)| *o += x),
+            }
+        }
+    };
+    let keep = |input, norm, inner| SublayerCache { input, norm, inner, selected: selected.map(<[usize]>::to_vec) };
     match (layer.norm, norm) {
         (NormPlacement::Pre, Some(n)) => {
             let (h, cache) = norm_forward(n, &x, d);
             let (mut out, inner) = function_forward(f, &h, rows, seq, d);
-            if layer.residual {
-                out.iter_mut().zip(&x).for_each(|(o, x)| *o += x);
-            }
-            (out, SublayerCache { input: h, norm: Some(cache), inner })
+            residual(&mut out, &x);
+            (out, keep(h, Some(cache), inner))
         }
         (NormPlacement::Post, Some(n)) => {
             let (mut z, inner) = function_forward(f, &x, rows, seq, d);
-            if layer.residual {
-                z.iter_mut().zip(&x).for_each(|(o, x)| *o += x);
-            }
+            residual(&mut z, &x);
             let (y, cache) = norm_forward(n, &z, d);
-            (y, SublayerCache { input: x, norm: Some(cache), inner })
+            (y, keep(x, Some(cache), inner))
         }
         _ => {
             let (mut out, inner) = function_forward(f, &x, rows, seq, d);
-            if layer.residual {
-                out.iter_mut().zip(&x).for_each(|(o, x)| *o += x);
-            }
-            (out, SublayerCache { input: x, norm: None, inner })
+            residual(&mut out, &x);
+            (out, keep(x, None, inner))
         }
     }
 }
 
-/// dx of a sublayer from dy.
+/// `out[s] += x[list[s]]` row by row (`out` holds the listed rows).
+fn add_rows_from(out: &mut [f32], x: &[f32], list: &[usize], d: usize) {
+    for (s, &r) in list.iter().enumerate() {
+        out[s * d..(s + 1) * d].iter_mut().zip(&x[r * d..(r + 1) * d]).for_each(|(o, x)| *o += x);
+    }
+}
+
+/// dx of a sublayer (every input row) from dy (the rows it produced).
 #[allow(clippy::too_many_arguments)]
 fn sublayer_backward(
     dy: Vec<f32>,
@@ -193,28 +259,28 @@ fn sublayer_backward(
     f: &Function,
     (rows, seq, d): (usize, usize, usize),
 ) -> Vec<f32> {
+    let selected = cache.selected.as_deref();
+    let residual = |dx: &mut Vec<f32>, dy: &[f32]| {
+        if layer.residual {
+            add_rows(dx, dy, selected, d);
+        }
+    };
     match (layer.norm, norm, &cache.norm) {
         (NormPlacement::Pre, Some(n), Some(nc)) => {
             let dh = function_backward(f, g, &cache.inner, &cache.input, &dy, rows, seq, d);
             let mut dx = norm_backward(n, g_norm(g), nc, &dh, d);
-            if layer.residual {
-                dx.iter_mut().zip(&dy).for_each(|(a, b)| *a += b);
-            }
+            residual(&mut dx, &dy);
             dx
         }
         (NormPlacement::Post, Some(n), Some(nc)) => {
             let dz = norm_backward(n, g_norm(g), nc, &dy, d);
             let mut dx = function_backward(f, g, &cache.inner, &cache.input, &dz, rows, seq, d);
-            if layer.residual {
-                dx.iter_mut().zip(&dz).for_each(|(a, b)| *a += b);
-            }
+            residual(&mut dx, &dz);
             dx
         }
         _ => {
             let mut dx = function_backward(f, g, &cache.inner, &cache.input, &dy, rows, seq, d);
-            if layer.residual {
-                dx.iter_mut().zip(&dy).for_each(|(a, b)| *a += b);
-            }
+            residual(&mut dx, &dy);
             dx
         }
     }
@@ -250,12 +316,28 @@ pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &[Ke
         }
     }
 
+    // Only the scored positions' outputs are ever read. Positions are independent
+    // after the last attention layer, so from its queries on only those rows are
+    // computed (all of them when every position is scored).
+    let scored: Vec<usize> = (0..n).filter(|&r| chunk.loss_weights[r] != 0.0).collect();
+    if scored.is_empty() {
+        return ChunkResult { loss: 0.0, correct: 0.0, grads };
+    }
+    let selected = (scored.len() < n).then_some(&scored[..]);
+    let last_attention = model.layers.iter().rposition(|l| l.attention.is_some());
+    if last_attention.is_none()
+        && let Some(list) = selected
+    {
+        x = gather(&x, list, d); // no attention at all: every layer works row by row
+    }
+
     // Layers, keeping each sublayer's cache.
     let mut caches: Vec<(Option<SublayerCache>, Option<SublayerCache>)> = Vec::with_capacity(model.layers.len());
-    for (layer, mask) in model.layers.iter().zip(masks) {
+    for (index, (layer, mask)) in model.layers.iter().zip(masks).enumerate() {
         let mut pair = (None, None);
         if let Some(a) = &layer.attention {
-            let (y, cache) = sublayer_forward(x, layer.attention_norm.as_ref(), layer, &Function::Attention(a, mask), rows, seq, d);
+            let queries = if Some(index) == last_attention { selected } else { None };
+            let (y, cache) = sublayer_forward(x, layer.attention_norm.as_ref(), layer, &Function::Attention(a, mask, queries), rows, seq, d);
             x = y;
             pair.0 = Some(cache);
         }
@@ -271,15 +353,16 @@ pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &[Ke
         x = y;
         cache
     });
-    let logits = linear_forward(&model.head, &x); // [rows·seq, vocab]
+    let out_rows: &[usize] = &scored; // x and the logits now hold these positions
+    let logits = linear_forward(&model.head, &x); // [scored, vocab]
 
     // Masked cross-entropy and its gradient.
     let (mut loss, mut correct) = (0.0f64, 0.0f32);
-    let mut dlogits = vec![0.0f32; n * vocab];
+    let mut dlogits = vec![0.0f32; out_rows.len() * vocab];
     let denominator = total_scored.max(1) as f32;
-    for r in 0..n {
+    for (s, &r) in out_rows.iter().enumerate() {
         let w = chunk.loss_weights[r];
-        let row = &logits[r * vocab..(r + 1) * vocab];
+        let row = &logits[s * vocab..(s + 1) * vocab];
         let target = chunk.targets[r] as usize;
         let (mut best, mut best_at) = (f32::NEG_INFINITY, 0);
         for (j, &v) in row.iter().enumerate() {
@@ -287,14 +370,11 @@ pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &[Ke
                 (best, best_at) = (v, j);
             }
         }
-        if w == 0.0 {
-            continue;
-        }
         correct += w * (best_at == target) as u8 as f32;
         let sum: f32 = row.iter().map(|v| (v - best).exp()).sum();
         let log_sum = sum.ln() + best;
         loss += (w * (log_sum - row[target])) as f64;
-        let grad = &mut dlogits[r * vocab..(r + 1) * vocab];
+        let grad = &mut dlogits[s * vocab..(s + 1) * vocab];
         for (j, g) in grad.iter_mut().enumerate() {
             let p = (row[j] - log_sum).exp();
             *g = w * (p - (j == target) as u8 as f32) / denominator;
@@ -302,7 +382,7 @@ pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &[Ke
     }
 
     // Backward.
-    let mut dx = linear_backward(&model.head, &mut grads.head, &x, &dlogits, true).expect("dx"); // [rows·seq, d]
+    let mut dx = linear_backward(&model.head, &mut grads.head, &x, &dlogits, true).expect("dx"); // [scored, d]
     if let (Some(n), Some(cache)) = (&model.final_norm, &final_cache) {
         dx = norm_backward(n, grads.final_norm.as_mut().expect("final norm gradients"), cache, &dx, d);
     }
@@ -312,8 +392,17 @@ pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &[Ke
             dx = sublayer_backward(dx, cache, layer.ffn_norm.as_ref(), |g| g.ffn_norm.as_mut().expect("ffn norm"), layer, g, &Function::Ffn(f), (rows, seq, d));
         }
         if let (Some(a), Some(cache)) = (&layer.attention, attn_cache) {
-            dx = sublayer_backward(dx, cache, layer.attention_norm.as_ref(), |g| g.attention_norm.as_mut().expect("attention norm"), layer, g, &Function::Attention(a, mask), (rows, seq, d));
+            let queries = cache.selected.as_deref();
+            let f = Function::Attention(a, mask, queries);
+            dx = sublayer_backward(dx, cache, layer.attention_norm.as_ref(), |g| g.attention_norm.as_mut().expect("attention norm"), layer, g, &f, (rows, seq, d));
         }
+    }
+    if last_attention.is_none()
+        && let Some(list) = selected
+    {
+        let mut all = vec![0.0f32; n * d];
+        add_rows(&mut all, &dx, Some(list), d);
+        dx = all;
     }
     for r in 0..n {
         let t = chunk.tokens[r] as usize;
