@@ -145,6 +145,26 @@ fn axpy(y: &mut [f32], alpha: f32, x: &[f32]) {
     }
 }
 
+/// `out += Σ w · base[at..at + dk]` over `terms` of (w, at). With `DK` = `dk` known
+/// at compile time (the common 16) the sum stays in registers; `DK` = 0 is any width.
+#[inline(always)]
+fn weighted_rows<const DK: usize>(dk: usize, terms: impl Iterator<Item = (f32, usize)>, base: &[f32], out: &mut [f32]) {
+    if DK > 0 {
+        let mut acc = [0.0f32; DK];
+        for (w, at) in terms {
+            let row: &[f32; DK] = base[at..at + DK].try_into().expect("a row of DK");
+            for l in 0..DK {
+                acc[l] += w * row[l];
+            }
+        }
+        out[..DK].iter_mut().zip(acc).for_each(|(o, a)| *o += a);
+    } else {
+        for (w, at) in terms {
+            axpy(out, w, &base[at..at + dk]);
+        }
+    }
+}
+
 /// `y = y ⊙ m + a` elementwise over blocks of 8 (lengths are multiples of 8).
 #[inline(always)]
 fn mul_add_blocks(y: &mut [f32], m: Option<&[f32]>, a: Option<&[f32]>) {
@@ -263,12 +283,13 @@ simd_fn! {
                     mul_add_blocks(scores, None, Some(&rows.bias[r * padded + start..r * padded + end]));
                     softmax_blocks(scores);
                     let keep = &rows.keep[r * padded..][..padded];
+                    let row = &row[..];
+                    let terms = (lo..hi).map(|j| (row[j] * keep[j], (b * seq + j) * d + h * dk));
                     let ctx = &mut context[s * d + h * dk..][..dk];
-                    for j in lo..hi {
-                        let w = row[j] * keep[j];
-                        if w != 0.0 {
-                            axpy(ctx, w, &v[(b * seq + j) * d + h * dk..][..dk]);
-                        }
+                    if dk == 16 {
+                        weighted_rows::<16>(dk, terms, v, ctx);
+                    } else {
+                        weighted_rows::<0>(dk, terms, v, ctx);
                     }
                 }
             }
@@ -299,7 +320,8 @@ simd_fn! {
         let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
         let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
         let mut vt = vec![0.0f32; dk * padded];
-        let mut dp = vec![0.0f32; padded];
+        // Per (sample, head): dS and P ⊙ keep of its queries, `[queries of b, padded]`.
+        let (mut ds_block, mut pe_block) = (vec![0.0f32; seq * padded], vec![0.0f32; seq * padded]);
         let rows = MaskRows::new(mask, dims, application);
         for (b, first, end) in groups(queries, seq) {
             for h in 0..dims.heads {
@@ -307,39 +329,53 @@ simd_fn! {
                     continue; // zeroed output: no gradient reaches Q, K or V
                 }
                 head_transposed(v, dims, b, h, &mut vt);
+                ds_block[..(end - first) * padded].fill(0.0);
+                pe_block[..(end - first) * padded].fill(0.0);
+                // Pass 1, query by query: dS, and dQ = dS K.
                 for s in first..end {
                     let i = queries[s] % seq;
                     let r = rows.row(b, i, seq);
                     let Some((lo, hi)) = rows.spans[r] else { continue }; // zero weights, zero gradient
-                    let (start, end) = block_range(lo, hi, dims, application);
+                    let (start, stop) = block_range(lo, hi, dims, application);
                     let p = &cache.p[dims.p_at(s, h)..][..padded];
                     let keep = &rows.keep[r * padded..][..padded];
-                    let at = s * d + h * dk;
-                    let dctx = &d_context[at..][..dk];
+                    let dctx = &d_context[s * d + h * dk..][..dk];
+                    let local = (s - first) * padded;
                     // dP = dcontext · Vᵀ, only through visible keys (the context used
                     // the weights P ⊙ keep).
-                    let dp = &mut dp[start..end];
-                    dp.fill(0.0);
+                    let dp = &mut ds_block[local + start..local + stop];
                     for (c, &g) in dctx.iter().enumerate() {
-                        axpy(dp, g, &vt[c * padded + start..c * padded + end]);
+                        axpy(dp, g, &vt[c * padded + start..c * padded + stop]);
                     }
-                    mul_add_blocks(dp, Some(&keep[start..end]), None);
-                    for j in lo..hi {
-                        let w = p[j] * keep[j];
-                        if w != 0.0 {
-                            axpy(&mut dv[(b * seq + j) * d + h * dk..][..dk], w, dctx);
-                        }
-                    }
+                    mul_add_blocks(dp, Some(&keep[start..stop]), None);
+                    let pe = &mut pe_block[local + start..local + stop];
+                    pe.copy_from_slice(&p[start..stop]);
+                    mul_add_blocks(pe, Some(&keep[start..stop]), None);
                     // Softmax backward: dS = P ⊙ (dP - Σ P dP), then the scaling.
-                    let p = &p[start..end];
-                    let dot = dot_blocks(p, dp);
-                    for (o, (&pj, &gj)) in p.iter().zip(dp.iter()).enumerate() {
-                        let ds = pj * (gj - dot) * factor;
-                        if ds != 0.0 {
-                            let kj = (b * seq + start + o) * d + h * dk;
-                            axpy(&mut dq[at..][..dk], ds, &k[kj..][..dk]);
-                            axpy(&mut dk_out[kj..][..dk], ds, &q[at..][..dk]);
-                        }
+                    let dot = dot_blocks(&p[start..stop], dp);
+                    for (g, &pj) in dp.iter_mut().zip(&p[start..stop]) {
+                        *g = pj * (*g - dot) * factor;
+                    }
+                    let ds = &ds_block[local..local + padded];
+                    let terms = (start..stop.min(seq)).map(|j| (ds[j], (b * seq + j) * d + h * dk));
+                    let dq_s = &mut dq[s * d + h * dk..][..dk];
+                    if dk == 16 {
+                        weighted_rows::<16>(dk, terms, k, dq_s);
+                    } else {
+                        weighted_rows::<0>(dk, terms, k, dq_s);
+                    }
+                }
+                // Pass 2, key by key: dK = dSᵀ Q and dV = (P ⊙ keep)ᵀ dcontext.
+                for j in 0..seq {
+                    let at = (b * seq + j) * d + h * dk;
+                    let ds_terms = (first..end).map(|s| (ds_block[(s - first) * padded + j], s * d + h * dk));
+                    let pe_terms = (first..end).map(|s| (pe_block[(s - first) * padded + j], s * d + h * dk));
+                    if dk == 16 {
+                        weighted_rows::<16>(dk, ds_terms, q, &mut dk_out[at..at + dk]);
+                        weighted_rows::<16>(dk, pe_terms, d_context, &mut dv[at..at + dk]);
+                    } else {
+                        weighted_rows::<0>(dk, ds_terms, q, &mut dk_out[at..at + dk]);
+                        weighted_rows::<0>(dk, pe_terms, d_context, &mut dv[at..at + dk]);
                     }
                 }
             }
