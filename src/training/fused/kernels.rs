@@ -11,28 +11,52 @@ pub const LN_EPS: f32 = 1e-5;
 /// `[k, n]`. `a` is stored `[m, k]`, or `[k, m]` when `a_t`; `b` is stored `[k, n]`,
 /// or `[n, k]` when `b_t`; `c` is `[m, n]`. Single-threaded: the caller splits work
 /// into fixed chunks, so results never depend on the thread count.
-#[allow(clippy::too_many_arguments)]
 pub fn matmul(c: &mut [f32], a: &[f32], b: &[f32], (m, k, n): (usize, usize, usize), a_t: bool, b_t: bool, accumulate: bool) {
-    assert!(c.len() >= m * n && a.len() >= m * k && b.len() >= k * n, "matmul: slices too short");
-    if m == 0 || n == 0 {
-        return;
-    }
+    assert!(c.len() >= m * n, "matmul: output too short");
     if k == 0 {
         if !accumulate {
             c[..m * n].fill(0.0);
         }
         return;
     }
+    // SAFETY: `c` holds at least m·n elements (asserted above).
+    unsafe { gemm_into(c.as_mut_ptr(), a, b, (m, k, n), a_t, b_t, accumulate) }
+}
+
+/// `op(a) · op(b)` as a new `[m, n]` vector, written once (never zeroed first).
+pub fn matmul_new(a: &[f32], b: &[f32], (m, k, n): (usize, usize, usize), a_t: bool, b_t: bool) -> Vec<f32> {
+    if k == 0 || m == 0 || n == 0 {
+        return vec![0.0; m * n];
+    }
+    let mut c = Vec::with_capacity(m * n);
+    // SAFETY: the capacity is m·n; with `accumulate` false gemm never reads the
+    // destination (it forces alpha to 0 and its kernels store without loading) and
+    // writes every element of the [m, n] block, so all m·n values are set before
+    // `set_len`.
+    unsafe {
+        gemm_into(c.as_mut_ptr(), a, b, (m, k, n), a_t, b_t, false);
+        c.set_len(m * n);
+    }
+    c
+}
+
+/// # Safety
+/// `c` must be valid for writes (and, when `accumulate`, reads) of m·n elements.
+unsafe fn gemm_into(c: *mut f32, a: &[f32], b: &[f32], (m, k, n): (usize, usize, usize), a_t: bool, b_t: bool, accumulate: bool) {
+    assert!(a.len() >= m * k && b.len() >= k * n, "matmul: inputs too short");
+    if m == 0 || n == 0 {
+        return;
+    }
     let (a_rs, a_cs) = if a_t { (1, m as isize) } else { (k as isize, 1) };
     let (b_rs, b_cs) = if b_t { (1, k as isize) } else { (n as isize, 1) };
-    // SAFETY: the asserts above keep every index gemm reads or writes inside the
-    // slices: rows/columns times strides stay below m*k, k*n and m*n.
+    // SAFETY: the assert keeps every index gemm reads inside `a` and `b` (rows and
+    // columns times strides stay below m·k and k·n); the caller vouches for `c`.
     unsafe {
         gemm::gemm(
             m,
             n,
             k,
-            c.as_mut_ptr(),
+            c,
             1,
             n as isize,
             accumulate,
@@ -87,9 +111,12 @@ pub fn exp(x: f32) -> f32 {
     let z = r * r;
     let p = ((((1.987_569_1e-4 * r + 1.398_199_9e-3) * r + 8.333_452e-3) * r + 4.166_579_6e-2) * r + 1.666_666_5e-1) * r + 5.000_000_1e-1;
     let y = p * z + r + 1.0;
-    // 2^fx through the exponent bits; fx <= -127 gives 0.
-    let bits = ((fx as i32 + 127).max(0) as u32) << 23;
-    y * f32::from_bits(bits)
+    // 2^fx through the exponent bits; fx = -127 gives 0. fx + 127 is a whole number
+    // in 0..=254 here, read off the mantissa of fx + 127 + 2^23 (a float-to-int
+    // cast would not vectorise).
+    const MAGIC: f32 = 8_388_608.0; // 2^23
+    let biased = (fx + 127.0 + MAGIC).to_bits() - MAGIC.to_bits();
+    y * f32::from_bits(biased << 23)
 }
 
 /// erf(x) for f32 (a rational fit, within a few ulp), vectorisable.
@@ -108,15 +135,31 @@ pub fn erf(x: f32) -> f32 {
     q = x2 * q + 1.109_850_5e-1;
     q = x2 * q + 4.974_692_5e-1;
     q = x2 * q + 1.0;
-    p / q
+    (p / q).clamp(-1.0, 1.0)
+}
+
+/// Exact GELU: returns `(x Φ(x), Φ(x))`; the backward pass reuses Φ(x).
+pub fn gelu_forward(pre: &[f32]) -> (Vec<f32>, Vec<f32>) {
+    let (mut act, mut cdf) = (Vec::with_capacity(pre.len()), Vec::with_capacity(pre.len()));
+    gelu_into(pre, &mut act, &mut cdf);
+    (act, cdf)
 }
 
 simd_fn! {
-    /// Exact GELU, `out = x Φ(x)`; `cdf` keeps Φ(x) for the backward pass.
-    fn gelu_forward(pre: &[f32], out: &mut [f32], cdf: &mut [f32]) {
-        for ((o, c), &x) in out.iter_mut().zip(cdf.iter_mut()).zip(pre) {
-            *c = 0.5 * (1.0 + erf(x * std::f32::consts::FRAC_1_SQRT_2));
-            *o = x * *c;
+    /// Writes Φ(x) into `cdf` and x Φ(x) into `act` (both empty, with capacity for
+    /// `pre.len()`), without zeroing them first.
+    fn gelu_into(pre: &[f32], act: &mut Vec<f32>, cdf: &mut Vec<f32>) {
+        assert!(act.is_empty() && cdf.is_empty() && act.capacity() >= pre.len() && cdf.capacity() >= pre.len());
+        for ((a, c), &x) in act.spare_capacity_mut().iter_mut().zip(cdf.spare_capacity_mut().iter_mut()).zip(pre) {
+            let phi = 0.5 * (1.0 + erf(x * std::f32::consts::FRAC_1_SQRT_2));
+            c.write(phi);
+            a.write(x * phi);
+        }
+        // SAFETY: the loop above wrote the first pre.len() slots of both (asserted
+        // to exist).
+        unsafe {
+            act.set_len(pre.len());
+            cdf.set_len(pre.len());
         }
     }
 }
@@ -244,9 +287,9 @@ mod tests {
     /// erf from its Taylor/continued series in f64 (reference only).
     fn series_erf(x: f64) -> f64 {
         // Abramowitz & Stegun 7.1.5 series, converges for |x| <= 4 in f64.
-        let mut sum = 0.0;
+        let mut sum = 0.0f64;
         let mut term = x;
-        let mut n = 0.0;
+        let mut n = 0.0f64;
         while term.abs() > 1e-17 * sum.abs().max(1e-300) || n < 3.0 {
             sum += term / (2.0 * n + 1.0);
             n += 1.0;

@@ -5,7 +5,7 @@
 //! compare both.
 
 use super::attention::{self, CoreCache, Dims};
-use super::kernels::{LN_EPS, add_column_sums, gelu_backward, gelu_forward, layer_norm_backward, layer_norm_forward, matmul};
+use super::kernels::{LN_EPS, add_column_sums, gelu_backward, gelu_forward, layer_norm_backward, layer_norm_forward, matmul, matmul_new};
 use super::params::{PlainAttention, PlainFfn, PlainLayer, PlainLinear, PlainModel, PlainNorm};
 use crate::config::{Activation, NormPlacement, PositionalEncoding};
 use crate::model::mask::KeepMask;
@@ -47,12 +47,14 @@ fn norm_backward(norm: &PlainNorm, g: &mut PlainNorm, cache: &NormCache, dy: &[f
 fn linear_forward(l: &PlainLinear, x: &[f32]) -> Vec<f32> {
     let (d_in, d_out) = (l.d_in(), l.d_out());
     let rows = x.len() / d_in;
-    let mut y = match &l.b {
-        Some(b) => b.data.repeat(rows),
-        None => vec![0.0; rows * d_out],
-    };
-    matmul(&mut y, x, &l.w.data, (rows, d_in, d_out), false, false, l.b.is_some());
-    y
+    match &l.b {
+        Some(b) => {
+            let mut y = b.data.repeat(rows);
+            matmul(&mut y, x, &l.w.data, (rows, d_in, d_out), false, false, true);
+            y
+        }
+        None => matmul_new(x, &l.w.data, (rows, d_in, d_out), false, false),
+    }
 }
 
 /// Adds `xᵀ dy` and Σ dy into `g`; returns `dy Wᵀ` when `want_dx`.
@@ -63,11 +65,7 @@ fn linear_backward(l: &PlainLinear, g: &mut PlainLinear, x: &[f32], dy: &[f32], 
     if let Some(gb) = &mut g.b {
         add_column_sums(dy, d_out, &mut gb.data);
     }
-    want_dx.then(|| {
-        let mut dx = vec![0.0; rows * d_in];
-        matmul(&mut dx, dy, &l.w.data, (rows, d_out, d_in), false, true, false);
-        dx
-    })
+    want_dx.then(|| matmul_new(dy, &l.w.data, (rows, d_out, d_in), false, true))
 }
 
 /// What one sublayer's function (attention or feed-forward) saved.
@@ -148,11 +146,7 @@ fn function_forward(f: &Function, h: &[f32], rows: usize, seq: usize, d: usize) 
         Function::Ffn(f) => {
             let pre = linear_forward(&f.up, h); // [rows, d_ff]
             let (act, cdf) = match f.activation {
-                Activation::Gelu => {
-                    let (mut act, mut cdf) = (vec![0.0; pre.len()], vec![0.0; pre.len()]);
-                    gelu_forward(&pre, &mut act, &mut cdf);
-                    (act, cdf)
-                }
+                Activation::Gelu => gelu_forward(&pre),
                 Activation::Relu => (pre.iter().map(|v| v.max(0.0)).collect(), Vec::new()),
                 Activation::None => (pre.clone(), Vec::new()),
             };
