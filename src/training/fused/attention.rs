@@ -322,6 +322,8 @@ simd_fn! {
         let mut vt = vec![0.0f32; dk * padded];
         // Per (sample, head): dS and P ⊙ keep of its queries, `[queries of b, padded]`.
         let (mut ds_block, mut pe_block) = (vec![0.0f32; seq * padded], vec![0.0f32; seq * padded]);
+        // Per query of the block: the keys its row computed (empty when none).
+        let mut computed = vec![(0usize, 0usize); seq];
         let rows = MaskRows::new(mask, dims, application);
         for (b, first, end) in groups(queries, seq) {
             for h in 0..dims.heads {
@@ -331,6 +333,7 @@ simd_fn! {
                 head_transposed(v, dims, b, h, &mut vt);
                 ds_block[..(end - first) * padded].fill(0.0);
                 pe_block[..(end - first) * padded].fill(0.0);
+                computed[..end - first].fill((0, 0));
                 // Pass 1, query by query: dS, and dQ = dS K.
                 for s in first..end {
                     let i = queries[s] % seq;
@@ -341,6 +344,7 @@ simd_fn! {
                     let keep = &rows.keep[r * padded..][..padded];
                     let dctx = &d_context[s * d + h * dk..][..dk];
                     let local = (s - first) * padded;
+                    computed[s - first] = (start, stop);
                     // dP = dcontext · Vᵀ, only through visible keys (the context used
                     // the weights P ⊙ keep).
                     let dp = &mut ds_block[local + start..local + stop];
@@ -366,10 +370,16 @@ simd_fn! {
                     }
                 }
                 // Pass 2, key by key: dK = dSᵀ Q and dV = (P ⊙ keep)ᵀ dcontext.
+                // Only the queries whose row computed key j contribute (a causal
+                // block: the queries at or after j).
                 for j in 0..seq {
                     let at = (b * seq + j) * d + h * dk;
-                    let ds_terms = (first..end).map(|s| (ds_block[(s - first) * padded + j], s * d + h * dk));
-                    let pe_terms = (first..end).map(|s| (pe_block[(s - first) * padded + j], s * d + h * dk));
+                    let reaches = |s: &usize| {
+                        let (start, stop) = computed[*s - first];
+                        start <= j && j < stop
+                    };
+                    let ds_terms = (first..end).filter(reaches).map(|s| (ds_block[(s - first) * padded + j], s * d + h * dk));
+                    let pe_terms = (first..end).filter(reaches).map(|s| (pe_block[(s - first) * padded + j], s * d + h * dk));
                     if dk == 16 {
                         weighted_rows::<16>(dk, ds_terms, q, &mut dk_out[at..at + dk]);
                         weighted_rows::<16>(dk, pe_terms, d_context, &mut dv[at..at + dk]);
