@@ -32,7 +32,7 @@ use state::{PersistedState, STORAGE_KEY};
 use undo::UndoStack;
 
 use crate::config::{ExperimentConfig, keeps_all_weights};
-use crate::training::{TrainCommand, TrainEvent, TrainerHandle};
+use crate::training::{TrainCommand, TrainerHandle};
 use crate::ui;
 use crate::ui::attention_panel::{AttentionAction, AttentionPanel};
 use crate::ui::bug_hunt::BugHuntPanel;
@@ -87,7 +87,7 @@ pub struct WorkbenchApp {
     edit_start: Option<ExperimentConfig>,
     pub view: RunView,
     trainer: TrainerHandle,
-    events: Receiver<TrainEvent>,
+    events: crate::training::EventReceiver,
     /// An edit that would lose trained weights, waiting for the learner's yes.
     confirm_apply: Option<ExperimentConfig>,
     attention_panel: AttentionPanel,
@@ -123,7 +123,7 @@ pub struct WorkbenchApp {
 impl WorkbenchApp {
     pub fn new(ctx: egui::Context, state: PersistedState) -> Self {
         crate::i18n::set_lang(state.effective_language());
-        let (tx, events) = channel();
+        let (tx, events) = crate::training::event_queue();
         let wake_ctx = ctx.clone();
         let waker: crate::training::Waker = Arc::new(move || wake_ctx.request_repaint());
         let trainer = TrainerHandle::spawn(state.config.clone(), tx, Some(waker));

@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::mpsc::channel;
 
 use clap::Args;
 
@@ -77,7 +76,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("{}", t!("cli-invalid-config", problems = lines.join("; ")));
     }
 
-    let (events_tx, events) = channel();
+    let (events_tx, events) = crate::training::event_queue();
     let total_steps = config.steps;
     let task_name = config.task.kind.name();
     let trainer = TrainerHandle::spawn(config, events_tx, None);

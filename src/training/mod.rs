@@ -3,6 +3,7 @@
 
 pub mod backend;
 pub mod chunks;
+mod event_queue;
 mod events;
 pub mod fused;
 mod generate;
@@ -17,6 +18,7 @@ mod views;
 mod worker;
 mod writing;
 
+pub use event_queue::{EventReceiver, EventSender, HARD_CAP, THIN_AFTER, event_queue};
 pub use events::{
     AttentionSnapshot, BackendInfo, EvalMetrics, GenerationReport, GradientReport, GroupGradient, HeadTraceData, NonFiniteKind,
     StepMetrics, TrainCommand, TrainEvent, WrittenText,

@@ -7,6 +7,8 @@
 
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
+
+use super::event_queue::EventSender;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -30,7 +32,7 @@ pub struct TrainerHandle {
 
 impl TrainerHandle {
     /// Start the worker thread with a config; events go to `events`.
-    pub fn spawn(config: ExperimentConfig, events: Sender<TrainEvent>, waker: Option<Waker>) -> Self {
+    pub fn spawn(config: ExperimentConfig, events: EventSender, waker: Option<Waker>) -> Self {
         let (commands, inbox) = channel();
         let thread = std::thread::Builder::new()
             .name("trainer".to_string())
@@ -76,7 +78,7 @@ enum RunState {
 }
 
 struct Worker {
-    events: Sender<TrainEvent>,
+    events: EventSender,
     waker: Option<Waker>,
     session: Option<Session>,
     state: RunState,
@@ -85,7 +87,7 @@ struct Worker {
 }
 
 impl Worker {
-    fn new(events: Sender<TrainEvent>, waker: Option<Waker>) -> Self {
+    fn new(events: EventSender, waker: Option<Waker>) -> Self {
         Self {
             events,
             waker,
@@ -97,7 +99,7 @@ impl Worker {
     }
 
     fn emit(&self, event: TrainEvent) {
-        let _ = self.events.send(event);
+        self.events.send(event);
         if let Some(wake) = &self.waker {
             wake();
         }

@@ -1,12 +1,11 @@
 //! The trainer: reproducibility, learning the easy tasks, non-finite handling,
 //! keeping weights across config changes, and the worker thread's commands.
 
-use std::sync::mpsc::channel;
 use std::time::Duration;
 
 use attention_workbench::config::{BackendChoice, MaskKind, validate};
 use attention_workbench::tasks::TaskKind;
-use attention_workbench::training::{Session, StepOutcome, TrainCommand, TrainEvent, TrainerHandle, read_floats};
+use attention_workbench::training::{Session, StepOutcome, TrainCommand, TrainEvent, TrainerHandle, event_queue, read_floats};
 
 use super::experiment;
 
@@ -137,7 +136,7 @@ fn gradient_reports_cover_every_layer_with_sane_ratios() {
     }
 }
 
-fn wait_for(events: &std::sync::mpsc::Receiver<TrainEvent>, what: &str, matches: impl Fn(&TrainEvent) -> bool) -> Vec<TrainEvent> {
+fn wait_for(events: &attention_workbench::training::EventReceiver, what: &str, matches: impl Fn(&TrainEvent) -> bool) -> Vec<TrainEvent> {
     let mut seen = Vec::new();
     loop {
         let event = events
@@ -157,7 +156,7 @@ fn the_worker_thread_runs_pauses_steps_and_finishes_with_plain_events() {
     config.steps = 60;
     config.eval_interval = 20;
     config.attention_interval = 10;
-    let (tx, events) = channel();
+    let (tx, events) = event_queue();
     let trainer = TrainerHandle::spawn(config, tx, None);
     let ready = wait_for(&events, "ready", |e| matches!(e, TrainEvent::Ready { .. }));
     assert!(matches!(ready.last(), Some(TrainEvent::Ready { parameters, .. }) if *parameters > 0));
@@ -242,7 +241,7 @@ fn ablating_every_head_of_a_trained_run_keeps_its_weights_and_is_measured_at_onc
     config.task.length = 6;
     config.task.symbols = 6;
     config.steps = 300;
-    let (tx, events) = channel();
+    let (tx, events) = event_queue();
     let trainer = TrainerHandle::spawn(config.clone(), tx, None);
     wait_for(&events, "ready", |e| matches!(e, TrainEvent::Ready { .. }));
     trainer.send(TrainCommand::Start);
@@ -258,5 +257,42 @@ fn ablating_every_head_of_a_trained_run_keeps_its_weights_and_is_measured_at_onc
     let TrainEvent::Eval(after) = seen.last().unwrap() else { unreachable!() };
     assert_eq!(after.step, 300, "measured on the trained weights, not a new run");
     assert!(after.accuracy < trained - 0.3, "with every head silenced reverse fails: {} vs {trained}", after.accuracy);
+    trainer.shutdown();
+}
+
+#[test]
+fn a_trainer_nobody_reads_keeps_its_event_queue_bounded_and_its_last_numbers() {
+    use attention_workbench::training::HARD_CAP;
+
+    let mut config = experiment("tiny", TaskKind::Copy);
+    config.task.length = 4;
+    config.steps = 3000;
+    config.eval_interval = 50;
+    config.attention_interval = 1;
+    let (tx, events) = event_queue();
+    let trainer = TrainerHandle::spawn(config, tx, None);
+    trainer.send(TrainCommand::Start);
+    // Nobody drains while it trains: only peek until it has finished.
+    let start = std::time::Instant::now();
+    while !events.any_waiting(|e| matches!(e, TrainEvent::Finished { .. })) {
+        assert!(start.elapsed() < Duration::from_secs(300), "the run did not finish");
+        assert!(events.len() <= HARD_CAP + 8, "{} events wait", events.len());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(events.len() <= HARD_CAP + 8, "{} events wait", events.len());
+    assert!(events.merged() > 0, "3000 unread steps were thinned");
+    let seen: Vec<TrainEvent> = std::iter::from_fn(|| events.try_recv().ok()).collect();
+    let last_step = seen.iter().rev().find_map(|e| match e { TrainEvent::Step(m) => Some(m.step), _ => None });
+    assert_eq!(last_step, Some(3000), "the latest step's numbers are kept");
+    for kind in ["ready", "started", "finished"] {
+        let found = seen.iter().any(|e| match kind {
+            "ready" => matches!(e, TrainEvent::Ready { .. }),
+            "started" => matches!(e, TrainEvent::Started { .. }),
+            _ => matches!(e, TrainEvent::Finished { .. }),
+        });
+        assert!(found, "the {kind} event is delivered");
+    }
+    let snapshots = seen.iter().filter(|e| matches!(e, TrainEvent::Attention(_))).count();
+    assert!(snapshots <= 1, "only the latest attention snapshot waits ({snapshots})");
     trainer.shutdown();
 }
