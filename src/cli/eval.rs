@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::runs::load_run;
 use crate::t;
 use crate::training::backend::set_cpu_threads;
 
@@ -25,7 +24,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     if let Some(threads) = args.threads {
         set_cpu_threads(threads);
     }
-    let mut session = load_run(&args.dir)?;
+    let mut session = crate::training::Session::load(&args.dir)?;
     let eval = session.evaluate();
     if args.json {
         let line = serde_json::json!({

@@ -8,7 +8,6 @@ use std::process::ExitCode;
 use clap::Args;
 use serde::Serialize;
 
-use crate::runs::load_run;
 use crate::t;
 use crate::training::backend::set_cpu_threads;
 use crate::training::{Session, Written};
@@ -49,7 +48,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     if let Some(threads) = args.threads {
         set_cpu_threads(threads);
     }
-    let session = load_run(&args.run)?;
+    let session = crate::training::Session::load(&args.run)?;
     let runs = if args.no_cache {
         vec![decode(&session, &args, false)?]
     } else {

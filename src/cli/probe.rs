@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use crate::probe::LeakReport;
-use crate::runs::{load_run, read_json};
+use crate::runs::read_json;
 use crate::t;
 use crate::training::Session;
 use crate::training::backend::set_cpu_threads;
@@ -46,7 +46,7 @@ pub fn run(args: ProbeArgs) -> anyhow::Result<ExitCode> {
     }
     let session = match (&args.config, &args.run) {
         (Some(path), None) => Session::new(read_json(path)?).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
-        (None, Some(dir)) => load_run(dir)?,
+        (None, Some(dir)) => crate::training::Session::load(dir)?,
         _ => anyhow::bail!("{}", t!("cli-probe-give-source")),
     };
     let report = match args.kind {

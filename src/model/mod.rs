@@ -12,6 +12,7 @@ mod dropout;
 mod init;
 pub mod mask;
 pub mod positional;
+pub mod readback;
 pub mod rows;
 mod transfer;
 

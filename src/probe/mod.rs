@@ -141,6 +141,6 @@ fn layer_outputs(model: &Transformer, tokens: Vec<i64>, padding: &[bool], rows: 
     let out = model.forward(tokens, padding, capture, &mut Dropout::off());
     out.hidden
         .into_iter()
-        .map(|h| crate::training::read_floats(h)) // [rows, seq, d_model] flattened
+        .map(|h| crate::model::readback::read_floats(h)) // [rows, seq, d_model] flattened
         .collect()
 }

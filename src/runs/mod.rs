@@ -10,9 +10,11 @@
 //! names the file and the problem; nothing here panics on bad input.
 
 mod atomic;
+mod history;
 mod weights;
 
 pub use atomic::write_atomic;
+pub use history::{EvalRecord, MetricsHistory, StepRecord};
 pub use weights::load as read_weights;
 
 use std::path::{Path, PathBuf};
@@ -22,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::ExperimentConfig;
 use crate::t;
-use crate::training::{MetricsHistory, Session, SessionError};
+use crate::model::Transformer;
 
 pub const CONFIG_FILE: &str = "config.json";
 pub const WEIGHTS_FILE: &str = "weights.bpk";
@@ -48,12 +50,9 @@ pub enum RunError {
     NotAFolder(PathBuf),
     #[error("{path}: {why}")]
     File { path: PathBuf, why: String },
-    #[error("{path}: {source}")]
-    Config {
-        path: PathBuf,
-        #[source]
-        source: SessionError,
-    },
+    /// The config file reads but describes an experiment that cannot be built.
+    #[error("{path}: {why}")]
+    Config { path: PathBuf, why: String },
     #[error("{}", weights_mismatch(.path, .why))]
     Mismatch { path: PathBuf, why: String },
 }
@@ -73,18 +72,29 @@ fn file_error(path: &Path, why: impl Into<String>) -> RunError {
     }
 }
 
-/// Save the session as a run folder (created if needed; files are replaced atomically).
-pub fn save_run(dir: &Path, session: &Session) -> Result<(), RunError> {
+/// What a run folder holds, as plain parts (the training side hands these over).
+pub struct RunParts<'a> {
+    pub config: &'a ExperimentConfig,
+    pub history: &'a MetricsHistory,
+    pub model: &'a Transformer,
+    pub step: usize,
+    pub parameters: usize,
+    /// The backend that trained it, e.g. "cpu (flex)".
+    pub backend: &'a str,
+}
+
+/// Save a run folder (created if needed; files are replaced atomically).
+pub fn save_run(dir: &Path, run: &RunParts) -> Result<(), RunError> {
     std::fs::create_dir_all(dir).map_err(|e| file_error(dir, t!("err-run-cannot-create-folder", why = e.to_string())))?;
-    write_json(&dir.join(CONFIG_FILE), session.config())?;
-    write_json(&dir.join(METRICS_FILE), session.history())?;
-    weights::save(&dir.join(WEIGHTS_FILE), session.model().valid())?;
+    write_json(&dir.join(CONFIG_FILE), run.config)?;
+    write_json(&dir.join(METRICS_FILE), run.history)?;
+    weights::save(&dir.join(WEIGHTS_FILE), run.model.valid())?;
     let info = RunInfo {
         format: FORMAT.to_string(),
         version: 1,
-        step: session.step_count(),
-        parameters: session.parameters(),
-        backend: session.backend().info.used.clone(),
+        step: run.step,
+        parameters: run.parameters,
+        backend: run.backend.to_string(),
         saved_unix_secs: std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs()),
@@ -97,26 +107,31 @@ fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), RunError> {
     write_atomic(path, text.as_bytes()).map_err(|e| file_error(path, e.to_string()))
 }
 
-/// Load a run folder into a new session (on the backend its config names).
-pub fn load_run(dir: &Path) -> Result<Session, RunError> {
+/// A run folder with its config read. The training side builds the experiment
+/// from the config (whose problems it names), then reads the metrics and the weights
+/// into the model it built (`read_weights`).
+pub struct StoredRun {
+    pub config: ExperimentConfig,
+    pub config_path: PathBuf,
+    pub metrics_path: PathBuf,
+    pub weights_path: PathBuf,
+}
+
+/// Read a run folder's config.
+pub fn read_run(dir: &Path) -> Result<StoredRun, RunError> {
     if !dir.is_dir() {
         return Err(RunError::NotAFolder(dir.to_path_buf()));
     }
     let config_path = dir.join(CONFIG_FILE);
     let config: ExperimentConfig = read_json(&config_path)?;
-    let mut session = Session::new(config).map_err(|source| RunError::Config {
-        path: config_path,
-        source,
-    })?;
-    let metrics_path = dir.join(METRICS_FILE);
-    let history: MetricsHistory = if metrics_path.exists() {
-        read_json(&metrics_path)?
-    } else {
-        MetricsHistory::default()
-    };
-    let model = weights::load(&dir.join(WEIGHTS_FILE), session.model())?;
-    session.restore(model, history);
-    Ok(session)
+    Ok(StoredRun { config, config_path, metrics_path: dir.join(METRICS_FILE), weights_path: dir.join(WEIGHTS_FILE) })
+}
+
+impl StoredRun {
+    /// The run's metrics (a folder without them has none yet).
+    pub fn read_history(&self) -> Result<MetricsHistory, RunError> {
+        if self.metrics_path.exists() { read_json(&self.metrics_path) } else { Ok(MetricsHistory::default()) }
+    }
 }
 
 /// Read the config of a run folder (or an experiment file) with file-named errors.
@@ -158,7 +173,6 @@ pub fn metrics_csv(history: &MetricsHistory) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::training::{EvalRecord, StepRecord};
 
     #[test]
     fn metrics_csv_has_a_row_per_step_and_eval_columns_where_evaluated() {

@@ -24,6 +24,20 @@ pub struct BackendInfo {
     pub composed_because: Option<String>,
 }
 
+impl StepMetrics {
+    /// What a run folder keeps of this step.
+    pub fn record(&self) -> crate::runs::StepRecord {
+        crate::runs::StepRecord { step: self.step, loss: self.loss, accuracy: self.accuracy, lr: self.lr, grad_norm: self.grad_norm }
+    }
+}
+
+impl EvalMetrics {
+    /// What a run folder keeps of this evaluation.
+    pub fn record(&self) -> crate::runs::EvalRecord {
+        crate::runs::EvalRecord { step: self.step, loss: self.loss, accuracy: self.accuracy, sequence_accuracy: self.sequence_accuracy }
+    }
+}
+
 /// One training step.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct StepMetrics {

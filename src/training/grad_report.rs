@@ -5,7 +5,7 @@ use burn::tensor::Tensor;
 
 use super::events::{GradientReport, GroupGradient};
 use super::grad_stats::{for_each_param, group_of, layer_of};
-use super::session::read_floats;
+use crate::model::readback::read_floats;
 use crate::model::Transformer;
 
 /// Flattened copies of every weight before the optimizer step.

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use burn::module::Param;
 use burn::tensor::{Device, Tensor, TensorData};
 
-use super::session::read_floats;
+use crate::model::readback::read_floats;
 use crate::config::{ExperimentConfig, resolve_init_from};
 use crate::model::{Transformer, transfer_matching};
 use crate::runs::{CONFIG_FILE, WEIGHTS_FILE, read_json, read_weights};

@@ -9,7 +9,6 @@ pub mod fused;
 mod generate;
 mod grad_report;
 mod grad_stats;
-mod history;
 pub mod init_from;
 mod loss;
 mod session;
@@ -24,6 +23,7 @@ pub use events::{
     StepMetrics, TrainCommand, TrainEvent, WrittenText,
 };
 pub use generate::{Written, generation_accuracy, write_greedy};
-pub use history::{EvalRecord, MetricsHistory, StepRecord};
-pub use session::{Session, SessionError, StepOutcome, read_floats};
+pub use crate::runs::{EvalRecord, MetricsHistory, StepRecord};
+pub use crate::model::readback::read_floats;
+pub use session::{Session, SessionError, StepOutcome};
 pub use worker::{TrainerHandle, Waker};

@@ -8,7 +8,7 @@
 
 use burn::module::Module;
 use burn::optim::{AdamConfig, AdamWConfig, ModuleOptimizer, SgdConfig};
-use burn::tensor::{Device, Int, Tensor};
+use burn::tensor::{Device, Tensor};
 
 use super::backend::{ResolvedBackend, resolve};
 use super::chunks::{CHUNK_ROWS, ForwardBackward, batch_tensors, forward_backward, slice_batch};
@@ -17,7 +17,8 @@ use super::events::{
 };
 use super::grad_report::{gradient_report, weight_snapshot};
 use super::grad_stats::{grad_square_sums, group_of, layer_of, scale_grads};
-use super::history::MetricsHistory;
+use crate::model::readback::{read_floats, read_ints};
+use crate::runs::{MetricsHistory, RunParts};
 use super::loss::scored_cross_entropy;
 use super::timer::StepTimer;
 use crate::config::{ConfigProblem, ExperimentConfig, OptimizerKind, validate};
@@ -174,6 +175,36 @@ impl Session {
         self.step >= self.config.steps
     }
 
+    /// What a run folder saves of this session.
+    pub fn run_parts(&self) -> RunParts<'_> {
+        RunParts {
+            config: &self.config,
+            history: &self.history,
+            model: self.model(),
+            step: self.step,
+            parameters: self.parameters(),
+            backend: &self.backend.info.used,
+        }
+    }
+
+    /// Save this session as a run folder.
+    pub fn save(&self, dir: &std::path::Path) -> Result<(), crate::runs::RunError> {
+        crate::runs::save_run(dir, &self.run_parts())
+    }
+
+    /// A new session from a run folder, on the backend its config names.
+    pub fn load(dir: &std::path::Path) -> Result<Self, crate::runs::RunError> {
+        let stored = crate::runs::read_run(dir)?;
+        let mut session = Session::new(stored.config.clone()).map_err(|source| crate::runs::RunError::Config {
+            path: stored.config_path.clone(),
+            why: source.to_string(),
+        })?;
+        let history = stored.read_history()?;
+        let model = crate::runs::read_weights(&stored.weights_path, session.model())?;
+        session.restore(model, history);
+        Ok(session)
+    }
+
     /// Put loaded weights and metrics in place (run folders).
     pub fn restore(&mut self, model: Transformer, history: MetricsHistory) {
         self.step = history.steps.last().map(|s| s.step).unwrap_or(0);
@@ -252,7 +283,7 @@ impl Session {
             steps_per_s,
             tokens_per_s: steps_per_s * (batch.batch_size * batch.seq_len) as f32,
         };
-        self.history.push_step(&metrics);
+        self.history.push_step(metrics.record());
         StepOutcome::Done { metrics, gradients }
     }
 
@@ -305,7 +336,7 @@ impl Session {
             generation_loss: f32::NAN,
         };
         let metrics = EvalMetrics { generation_loss: self.generation_loss_given(metrics.loss), ..metrics };
-        self.history.push_eval(&metrics);
+        self.history.push_eval(metrics.record());
         metrics
     }
 
@@ -375,11 +406,3 @@ fn build_optimizer(kind: OptimizerKind) -> ModuleOptimizer {
     }
 }
 
-/// Read a tensor back as plain floats (one device read).
-pub fn read_floats<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
-    tensor.into_data().convert::<f32>().try_into_vec::<f32>().expect("f32 data")
-}
-
-pub(super) fn read_ints<const D: usize>(tensor: Tensor<D, Int>) -> Vec<i64> {
-    tensor.into_data().convert::<i64>().try_into_vec::<i64>().expect("int data")
-}

@@ -6,7 +6,8 @@ use burn::tensor::{Int, Tensor, TensorData};
 
 use super::events::AttentionSnapshot;
 use super::chunks::slice_batch;
-use super::session::{Session, SessionError, read_floats, read_ints};
+use super::session::{Session, SessionError};
+use crate::model::readback::{read_floats, read_ints};
 use crate::model::{Capture, Dropout, mask::KeepMask, transfer_matching};
 
 impl Session {

@@ -217,7 +217,7 @@ impl Worker {
                         message: t!("msg-worker-nothing-to-save"),
                     });
                 };
-                match runs::save_run(&dir, session) {
+                match session.save(&dir) {
                     Ok(()) => self.emit(TrainEvent::Saved { dir }),
                     Err(err) => self.emit(TrainEvent::Error { message: err.to_string() }),
                 }
@@ -251,7 +251,7 @@ impl Worker {
                     Err(err) => self.emit(TrainEvent::Error { message: format!("{}: {err}", path.display()) }),
                 }
             }
-            TrainCommand::Load(dir) => match runs::load_run(&dir) {
+            TrainCommand::Load(dir) => match Session::load(&dir) {
                 Ok(session) => self.install(session),
                 Err(err) => self.emit(TrainEvent::Error { message: err.to_string() }),
             },

@@ -5,7 +5,7 @@
 use std::process::Command;
 
 use attention_workbench::config::{ExperimentConfig, preset, validate};
-use attention_workbench::runs::{read_json, save_run};
+use attention_workbench::runs::read_json;
 use attention_workbench::tasks::{TaskConfig, TaskKind};
 use attention_workbench::training::{MetricsHistory, Session, SessionError, StepOutcome, read_floats};
 
@@ -72,7 +72,7 @@ fn init_from_carries_each_character_to_its_new_id_and_new_characters_start_fresh
     let mut source = Session::new(config.clone()).unwrap();
     train(&mut source, 3);
     let run = dir.path().join("run");
-    save_run(&run, &source).unwrap();
+    source.save(&run).unwrap();
 
     // Target: "c", "d", " " known (at other ids), "x" and "z" new.
     let target_text = dir.path().join("target.txt");

@@ -1,6 +1,6 @@
 //! Run folders: round trip, and a clear error (never a panic) for every bad folder.
 
-use attention_workbench::runs::{CONFIG_FILE, METRICS_FILE, WEIGHTS_FILE, load_run, save_run};
+use attention_workbench::runs::{CONFIG_FILE, METRICS_FILE, WEIGHTS_FILE};
 use attention_workbench::tasks::TaskKind;
 use attention_workbench::training::{Session, StepOutcome};
 
@@ -19,7 +19,7 @@ fn a_saved_run_loads_back_with_identical_weights_metrics_and_step() {
     let dir = tempfile::tempdir().unwrap();
     let mut session = trained(20);
     let eval = session.evaluate();
-    save_run(dir.path(), &session).unwrap();
+    session.save(dir.path()).unwrap();
     for file in [CONFIG_FILE, WEIGHTS_FILE, METRICS_FILE, "run.json"] {
         assert!(dir.path().join(file).is_file(), "{file} written");
     }
@@ -30,7 +30,7 @@ fn a_saved_run_loads_back_with_identical_weights_metrics_and_step() {
         .collect();
     assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
 
-    let mut loaded = load_run(dir.path()).unwrap();
+    let mut loaded = Session::load(dir.path()).unwrap();
     assert_eq!(loaded.step_count(), 20);
     assert_eq!(loaded.history().steps.len(), 20);
     assert_eq!(loaded.config(), session.config());
@@ -42,7 +42,7 @@ fn a_saved_run_loads_back_with_identical_weights_metrics_and_step() {
 }
 
 fn error_of(dir: &std::path::Path) -> String {
-    match load_run(dir) {
+    match Session::load(dir) {
         Ok(_) => panic!("{} should not load", dir.display()),
         Err(err) => err.to_string(),
     }
@@ -51,7 +51,7 @@ fn error_of(dir: &std::path::Path) -> String {
 #[test]
 fn weights_of_another_architecture_name_the_parameter_and_both_shapes() {
     let dir = tempfile::tempdir().unwrap();
-    save_run(dir.path(), &trained(1)).unwrap();
+    trained(1).save(dir.path()).unwrap();
     let mut config = experiment("tiny", TaskKind::Reverse);
     config.model.d_model = 64;
     std::fs::write(dir.path().join(CONFIG_FILE), config.to_json()).unwrap();
@@ -70,7 +70,7 @@ fn weights_of_another_architecture_name_the_parameter_and_both_shapes() {
 #[test]
 fn truncated_or_foreign_weights_name_the_file() {
     let dir = tempfile::tempdir().unwrap();
-    save_run(dir.path(), &trained(1)).unwrap();
+    trained(1).save(dir.path()).unwrap();
     let weights = dir.path().join(WEIGHTS_FILE);
     let bytes = std::fs::read(&weights).unwrap();
     std::fs::write(&weights, &bytes[..bytes.len() / 2]).unwrap();
@@ -88,7 +88,7 @@ fn truncated_or_foreign_weights_name_the_file() {
 #[test]
 fn a_broken_config_or_metrics_file_or_folder_is_named() {
     let dir = tempfile::tempdir().unwrap();
-    save_run(dir.path(), &trained(1)).unwrap();
+    trained(1).save(dir.path()).unwrap();
     std::fs::write(dir.path().join(METRICS_FILE), "{ not json").unwrap();
     let message = error_of(dir.path());
     assert!(message.contains("metrics.json"), "{message}");

@@ -2,8 +2,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::events::{EvalMetrics, StepMetrics};
-
 /// One training step, as stored in `metrics.json`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StepRecord {
@@ -31,22 +29,11 @@ pub struct MetricsHistory {
 }
 
 impl MetricsHistory {
-    pub fn push_step(&mut self, m: &StepMetrics) {
-        self.steps.push(StepRecord {
-            step: m.step,
-            loss: m.loss,
-            accuracy: m.accuracy,
-            lr: m.lr,
-            grad_norm: m.grad_norm,
-        });
+    pub fn push_step(&mut self, record: StepRecord) {
+        self.steps.push(record);
     }
 
-    pub fn push_eval(&mut self, m: &EvalMetrics) {
-        self.evals.push(EvalRecord {
-            step: m.step,
-            loss: m.loss,
-            accuracy: m.accuracy,
-            sequence_accuracy: m.sequence_accuracy,
-        });
+    pub fn push_eval(&mut self, record: EvalRecord) {
+        self.evals.push(record);
     }
 }
