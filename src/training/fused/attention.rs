@@ -145,6 +145,25 @@ fn axpy(y: &mut [f32], alpha: f32, x: &[f32]) {
     }
 }
 
+/// `out[o] = factor · Σ_c x[c] · t[c, start + o]` for a transposed head `t`
+/// (`[d_k, padded]`), one block of 8 keys at a time with the sum in a register (the
+/// same order of additions as one pass per c).
+#[inline(always)]
+fn blocked_products(out: &mut [f32], x: &[f32], factor: f32, t: &[f32], padded: usize, start: usize) {
+    for (o, block) in out.chunks_exact_mut(8).enumerate() {
+        let at = start + o * 8;
+        let mut acc = [0.0f32; 8];
+        for (c, &xc) in x.iter().enumerate() {
+            let xc = xc * factor;
+            let tv: [f32; 8] = t[c * padded + at..c * padded + at + 8].try_into().expect("a block of 8");
+            for l in 0..8 {
+                acc[l] += xc * tv[l];
+            }
+        }
+        block.copy_from_slice(&acc);
+    }
+}
+
 /// `out += Σ w · base[at..at + dk]` over `terms` of (w, at). With `DK` = `dk` known
 /// at compile time (the common 16) the sum stays in registers; `DK` = 0 is any width.
 #[inline(always)]
@@ -276,9 +295,7 @@ simd_fn! {
                     let row = &mut p[dims.p_at(s, h)..][..padded];
                     let scores = &mut row[start..end];
                     let qi = &q[s * d + h * dk..][..dk];
-                    for (c, &qc) in qi.iter().enumerate() {
-                        axpy(scores, qc * factor, &kt[c * padded + start..c * padded + end]);
-                    }
+                    blocked_products(scores, qi, factor, &kt, padded, start);
                     // Keys that take no part get -inf, so exactly 0 after the softmax.
                     mul_add_blocks(scores, None, Some(&rows.bias[r * padded + start..r * padded + end]));
                     softmax_blocks(scores);
@@ -348,9 +365,7 @@ simd_fn! {
                     // dP = dcontext · Vᵀ, only through visible keys (the context used
                     // the weights P ⊙ keep).
                     let dp = &mut ds_block[local + start..local + stop];
-                    for (c, &g) in dctx.iter().enumerate() {
-                        axpy(dp, g, &vt[c * padded + start..c * padded + stop]);
-                    }
+                    blocked_products(dp, dctx, 1.0, &vt, padded, start);
                     mul_add_blocks(dp, Some(&keep[start..stop]), None);
                     let pe = &mut pe_block[local + start..local + stop];
                     pe.copy_from_slice(&p[start..stop]);
