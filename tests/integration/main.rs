@@ -6,6 +6,7 @@ mod bughunt;
 mod claims;
 mod cli;
 mod fast_path;
+mod fuzz;
 mod lessons;
 mod pretrained;
 mod runs;
