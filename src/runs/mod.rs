@@ -11,6 +11,7 @@
 
 mod atomic;
 mod history;
+mod swap;
 mod weights;
 
 pub use atomic::write_atomic;
@@ -83,9 +84,20 @@ pub struct RunParts<'a> {
     pub backend: &'a str,
 }
 
-/// Save a run folder (created if needed; files are replaced atomically).
+/// The files of a run folder, `RUN_FILE` written last.
+const LAYOUT: swap::Layout = swap::Layout { files: &[CONFIG_FILE, WEIGHTS_FILE, METRICS_FILE, RUN_FILE], last: RUN_FILE };
+
+/// Save a run folder. A kill at any moment leaves the old run or the new one in
+/// `dir`, never a mix (see `swap.rs`).
 pub fn save_run(dir: &Path, run: &RunParts) -> Result<(), RunError> {
-    std::fs::create_dir_all(dir).map_err(|e| file_error(dir, t!("err-run-cannot-create-folder", why = e.to_string())))?;
+    let io_error = |path: &Path, e: std::io::Error| file_error(path, t!("err-run-cannot-create-folder", why = e.to_string()));
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| io_error(parent, e))?;
+    }
+    swap::save_folder(dir, &LAYOUT, |folder| write_run_files(folder, run), io_error)
+}
+
+fn write_run_files(dir: &Path, run: &RunParts) -> Result<(), RunError> {
     write_json(&dir.join(CONFIG_FILE), run.config)?;
     write_json(&dir.join(METRICS_FILE), run.history)?;
     weights::save(&dir.join(WEIGHTS_FILE), run.model.valid())?;
@@ -119,6 +131,7 @@ pub struct StoredRun {
 
 /// Read a run folder's config.
 pub fn read_run(dir: &Path) -> Result<StoredRun, RunError> {
+    swap::recover_folder(dir, &LAYOUT);
     if !dir.is_dir() {
         return Err(RunError::NotAFolder(dir.to_path_buf()));
     }

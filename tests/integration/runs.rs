@@ -106,3 +106,69 @@ fn a_broken_config_or_metrics_file_or_folder_is_named() {
     let missing = dir.path().join("nope");
     assert!(error_of(&missing).contains("not a run folder"));
 }
+
+/// `run.json`'s step and the last step in `metrics.json` come from the same save.
+fn consistent_run(dir: &std::path::Path) -> usize {
+    let session = Session::load(dir).unwrap_or_else(|e| panic!("{} does not load: {e}", dir.display()));
+    let info: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+    let step = info["step"].as_u64().unwrap() as usize;
+    assert_eq!(session.history().steps.last().map(|s| s.step), Some(step), "run.json and metrics.json come from different saves");
+    assert_eq!(session.step_count(), step);
+    step
+}
+
+/// Saves one folder again and again, a step apart. With `AW_SAVE_LOOP_DIR` set it
+/// runs until killed (the child of the kill test below); without, 20 saves.
+#[test]
+fn a_folder_saved_again_and_again_always_loads() {
+    let looping = std::env::var_os("AW_SAVE_LOOP_DIR");
+    let temp = tempfile::tempdir().unwrap();
+    let dir = looping.as_ref().map(std::path::PathBuf::from).unwrap_or_else(|| temp.path().join("run"));
+    let mut session = trained(1);
+    let mut saves = 0;
+    while looping.is_some() || saves < 20 {
+        session.save(&dir).unwrap();
+        saves += 1;
+        assert!(matches!(session.step(false), StepOutcome::Done { .. }));
+    }
+    assert_eq!(consistent_run(&dir), 20);
+}
+
+#[test]
+fn killing_a_save_at_any_moment_leaves_the_old_or_the_new_run() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path().join("run");
+    let mut rng = attention_workbench::tasks::Rng::new(14);
+    let mut last_step = 0;
+    for kill in 0..30 {
+        let mut child = Command::new(std::env::current_exe().unwrap())
+            .args(["runs::a_folder_saved_again_and_again_always_loads", "--exact", "--test-threads=1"])
+            .env("AW_SAVE_LOOP_DIR", &dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Let it save at least once (the first round) or a little while, then kill it
+        // at a random moment: saves take most of its time.
+        let start = Instant::now();
+        while kill == 0 && !dir.join("run.json").exists() && start.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::thread::sleep(Duration::from_millis(20 + rng.below(200) as u64));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let step = consistent_run(&dir);
+        assert!(step >= 1, "kill {kill}: a run was saved");
+        last_step = last_step.max(step);
+    }
+    let strays: Vec<String> = std::fs::read_dir(temp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".old-"))
+        .collect();
+    assert!(strays.len() <= 1, "old folders are cleared by the next save: {strays:?}");
+    assert!(last_step > 1);
+}
