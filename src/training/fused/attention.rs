@@ -241,42 +241,32 @@ fn softmax_blocks(scores: &mut [f32]) {
     scores.iter_mut().for_each(|s| *s *= inv);
 }
 
-/// context (`[queries, d_model]`, arriving zeroed) from q (`[queries, d_model]`) and
-/// k, v (`[rows·seq, d_model]`). `queries` lists the chunk positions whose output is
-/// needed (every position, or only the scored ones in the last attention layer).
-#[allow(clippy::too_many_arguments)]
-pub fn forward(
-    q: &[f32],
-    k: &[f32],
-    v: &[f32],
-    mask: &KeepMask,
-    dims: Dims,
-    queries: &[usize],
-    scale: bool,
-    application: MaskApplication,
-    ablated: &[usize],
-    context: &mut [f32],
-) -> CoreCache {
-    let mut p = vec![0.0f32; queries.len() * dims.heads * dims.padded()];
-    forward_loops(q, k, v, mask, dims, queries, scale, application, ablated, context, &mut p);
+/// What the attention core reads, forward and backward: q (`[queries, d_model]`),
+/// k and v (`[rows·seq, d_model]`), the layer's mask and knobs, and `queries`, the
+/// chunk positions whose output is needed (every position, or only the scored ones
+/// in the last attention layer).
+pub struct CoreInputs<'a> {
+    pub q: &'a [f32],
+    pub k: &'a [f32],
+    pub v: &'a [f32],
+    pub mask: &'a KeepMask,
+    pub dims: Dims,
+    pub queries: &'a [usize],
+    pub scale: bool,
+    pub application: MaskApplication,
+    pub ablated: &'a [usize],
+}
+
+/// The context (`[queries, d_model]`, arriving zeroed).
+pub fn forward(inputs: &CoreInputs, context: &mut [f32]) -> CoreCache {
+    let mut p = vec![0.0f32; inputs.queries.len() * inputs.dims.heads * inputs.dims.padded()];
+    forward_loops(inputs, context, &mut p);
     CoreCache { p }
 }
 
 simd_fn! {
-    #[allow(clippy::too_many_arguments)]
-    fn forward_loops(
-        q: &[f32],
-        k: &[f32],
-        v: &[f32],
-        mask: &KeepMask,
-        dims: Dims,
-        queries: &[usize],
-        scale: bool,
-        application: MaskApplication,
-        ablated: &[usize],
-        context: &mut [f32],
-        p: &mut [f32]
-    ) {
+    fn forward_loops(inputs: &CoreInputs, context: &mut [f32], p: &mut [f32]) {
+        let CoreInputs { q, k, v, mask, dims, queries, scale, application, ablated } = *inputs;
         let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
         let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
         let mut kt = vec![0.0f32; dk * padded];
@@ -317,23 +307,8 @@ simd_fn! {
 simd_fn! {
     /// Gradients of q (`[queries, d_model]`) and k, v (`[rows·seq, d_model]`), arriving
     /// zeroed, from the context's (`[queries, d_model]`).
-    #[allow(clippy::too_many_arguments)]
-    fn backward(
-        q: &[f32],
-        k: &[f32],
-        v: &[f32],
-        cache: &CoreCache,
-        mask: &KeepMask,
-        dims: Dims,
-        queries: &[usize],
-        scale: bool,
-        application: MaskApplication,
-        ablated: &[usize],
-        d_context: &[f32],
-        dq: &mut [f32],
-        dk_out: &mut [f32],
-        dv: &mut [f32]
-    ) {
+    fn backward(inputs: &CoreInputs, cache: &CoreCache, d_context: &[f32], dq: &mut [f32], dk_out: &mut [f32], dv: &mut [f32]) {
+        let CoreInputs { q, k, v, mask, dims, queries, scale, application, ablated } = *inputs;
         let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
         let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
         let mut vt = vec![0.0f32; dk * padded];

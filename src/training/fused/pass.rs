@@ -4,7 +4,7 @@
 //! cross-entropy, then every step in reverse. Mirrors `model/` exactly; the tests
 //! compare both.
 
-use super::attention::{self, CoreCache, Dims};
+use super::attention::{self, CoreCache, CoreInputs, Dims};
 use super::kernels::{LN_EPS, add_column_sums, gelu_backward, gelu_forward, layer_norm_backward, layer_norm_forward, matmul, matmul_new};
 use super::params::{PlainAttention, PlainFfn, PlainLayer, PlainLinear, PlainModel, PlainNorm};
 use crate::config::{Activation, NormPlacement, PositionalEncoding};
@@ -139,7 +139,8 @@ fn function_forward(f: &Function, h: &[f32], rows: usize, seq: usize, d: usize) 
             let (k, v) = (linear_forward(&a.k, h), linear_forward(&a.v, h)); // [rows·seq, d] each
             let dims = Dims { seq, d_model: d, heads: a.heads };
             let mut context = vec![0.0; q.len()]; // [queries, d]
-            let core = attention::forward(&q, &k, &v, mask, dims, queries, a.scale, a.application, &a.ablated, &mut context);
+            let inputs = CoreInputs { q: &q, k: &k, v: &v, mask, dims, queries, scale: a.scale, application: a.application, ablated: &a.ablated };
+            let core = attention::forward(&inputs, &mut context);
             let out = linear_forward(&a.o, &context); // [queries, d]
             (out, Inner::Attention { q, k, v, core, context, h_queries })
         }
@@ -173,7 +174,8 @@ fn function_backward(f: &Function, g: &mut PlainLayer, inner: &Inner, h: &[f32],
                 }
             };
             let (mut dq, mut dk, mut dv) = (vec![0.0; q.len()], vec![0.0; h.len()], vec![0.0; h.len()]);
-            attention::backward(q, k, v, core, mask, dims, queries, a.scale, a.application, &a.ablated, &dcontext, &mut dq, &mut dk, &mut dv);
+            let inputs = CoreInputs { q, k, v, mask, dims, queries, scale: a.scale, application: a.application, ablated: &a.ablated };
+            attention::backward(&inputs, core, &dcontext, &mut dq, &mut dk, &mut dv);
             let mut dh = linear_backward(&a.k, &mut ga.k, h, &dk, true).expect("dx"); // [rows·seq, d]
             let dh_v = linear_backward(&a.v, &mut ga.v, h, &dv, true).expect("dx");
             dh.iter_mut().zip(&dh_v).for_each(|(a, b)| *a += b);
