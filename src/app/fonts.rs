@@ -8,7 +8,7 @@ const CJK_FONT: &[u8] = include_bytes!("../../assets/fonts/NotoSansSC-subset.otf
 const CJK_FONT_NAME: &str = "NotoSansSC-subset";
 
 /// egui's bundled fonts, then fallbacks: the monospace font (Hack) for the
-/// proportional family too (it carries arrows and symbols such as →, ◀, ᵀ), and
+/// proportional family too (it carries arrows and symbols such as → and ◀), and
 /// the shipped CJK font last in both families, so Chinese and the token stand-ins
 /// render even on machines without system fonts.
 pub fn install_fonts(ctx: &egui::Context) {

@@ -52,6 +52,10 @@ pub struct BenchArgs {
     /// to compare the two paths.
     #[arg(long)]
     composed: bool,
+    /// Train for this many minutes with snapshots, evaluations and saves, printing
+    /// resident memory and steps/s over time (both should stay flat).
+    #[arg(long, value_name = "MINUTES")]
+    soak: Option<f64>,
     /// Sequence lengths to time on the character model (lesson 11), e.g.
     /// 32,64,128,256: median step time and attention memory per length, with the
     /// first preset (default tiny) and at most 20 timed steps per length.
@@ -82,6 +86,9 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         [] => {}
         [threads] => set_cpu_threads(threads),
         _ => anyhow::bail!("--threads takes one count here; a list such as 1,2 goes with --compare-torch"),
+    }
+    if let Some(minutes) = args.soak {
+        return super::soak::run(minutes, args.json);
     }
     if !args.lengths.is_empty() {
         let name = args.preset.first().map_or("tiny", String::as_str);

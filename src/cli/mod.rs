@@ -5,6 +5,7 @@ mod eval;
 mod generate;
 mod lesson;
 mod probe;
+mod soak;
 pub mod torch_compare;
 mod train;
 

@@ -8,6 +8,7 @@ mod cli;
 mod fast_path;
 mod fuzz;
 mod lessons;
+mod monkey;
 mod pretrained;
 mod runs;
 mod training;

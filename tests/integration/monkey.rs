@@ -1,0 +1,165 @@
+//! The UI monkey: random clicks on any widget, typing in fields, keys (shortcuts,
+//! undo and redo), drags, hovers and scrolls on the real `WorkbenchApp` with a
+//! training run behind it. Seeded (`AW_MONKEY_SEED`), so a failure replays. It must
+//! never panic, and afterwards the window must still answer: a known experiment is
+//! put back, and Start trains it.
+//!
+//! The suite runs a few hundred actions; `AW_MONKEY_ACTIONS=10000` runs the long one
+//! (`cargo test --release --test integration monkey -- --nocapture`).
+
+use std::time::{Duration, Instant};
+
+use attention_workbench::app::WorkbenchApp;
+use attention_workbench::app::actions::AppAction;
+use attention_workbench::app::run_view::RunStatus;
+use attention_workbench::app::state::PersistedState;
+use attention_workbench::config::preset;
+use attention_workbench::tasks::{Rng, TaskConfig, TaskKind};
+use eframe::egui::{self, Key, Modifiers, accesskit::Role};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{By, NodeT, Queryable};
+
+const TEXTS: &[&str] = &["3", "0", "-1", "1e9", "abc", "", "999999999", "0.5", "a b c | a b c", "注意力", "NaN", "lessons/none"];
+const KEYS: &[Key] = &[Key::Space, Key::S, Key::R, Key::Escape, Key::Enter, Key::Tab, Key::ArrowUp, Key::ArrowDown, Key::Z, Key::Y, Key::F1, Key::P];
+
+fn state() -> PersistedState {
+    let mut config = preset("tiny").unwrap();
+    config.task = TaskConfig::for_kind(TaskKind::Copy);
+    config.task.length = 6;
+    config.steps = 300;
+    config.attention_interval = 5;
+    config.eval_interval = 20;
+    PersistedState { config, preset: "tiny".into(), ..PersistedState::default() }
+}
+
+/// Widgets a click does something to.
+fn clickable(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Button | Role::CheckBox | Role::RadioButton | Role::ComboBox | Role::Tab | Role::MenuItem | Role::Link
+    )
+}
+
+fn random_point(rng: &mut Rng, size: egui::Vec2) -> egui::Pos2 {
+    egui::pos2(rng.below(size.x as usize) as f32, rng.below(size.y as usize) as f32)
+}
+
+/// `actions` random actions from `seed`; returns how many of each kind ran.
+fn monkey(actions: usize, seed: u64) -> [usize; 6] {
+    let size = egui::vec2(1440.0, 900.0);
+    let app = WorkbenchApp::new(egui::Context::default(), state());
+    let mut harness = Harness::builder()
+        .with_size(size)
+        .with_context_setup(attention_workbench::app::install_fonts)
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    harness.run_steps(3);
+    // A real file dialog would wait for a person: leave the "…" openers out where
+    // one could open (elsewhere they show the path field, which is fair game).
+    let dialogs = attention_workbench::app::files::dialogs_available();
+    let mut rng = Rng::new(seed);
+    let mut counts = [0usize; 6];
+    for _ in 0..actions {
+        let kind = match rng.below(100) {
+            0..=44 => 0,
+            45..=59 => 1,
+            60..=71 => 2,
+            72..=81 => 3,
+            82..=91 => 4,
+            _ => 5,
+        };
+        counts[kind] += 1;
+        match kind {
+            0 => {
+                let nodes: Vec<_> = harness
+                    .query_all(By::new().predicate(|n| clickable(n.role()) && !n.is_disabled()))
+                    .filter(|n| !(dialogs && n.accesskit_node().label().is_some_and(|l| l.ends_with('…'))))
+                    .collect();
+                if !nodes.is_empty() {
+                    let node = &nodes[rng.below(nodes.len())];
+                    if rng.below(10) == 0 { node.click_secondary() } else { node.click() }
+                }
+            }
+            1 => {
+                let fields: Vec<_> = harness.query_all(By::new().predicate(|n| matches!(n.role(), Role::TextInput | Role::SpinButton | Role::MultilineTextInput) && !n.is_disabled())).collect();
+                if !fields.is_empty() {
+                    let field = &fields[rng.below(fields.len())];
+                    field.focus();
+                    field.type_text(TEXTS[rng.below(TEXTS.len())]);
+                    if rng.below(2) == 0 {
+                        harness.key_press(Key::Enter);
+                    }
+                }
+            }
+            2 => {
+                let key = KEYS[rng.below(KEYS.len())];
+                let modifiers = match rng.below(4) {
+                    0 => Modifiers::COMMAND,
+                    1 => Modifiers::COMMAND | Modifiers::SHIFT,
+                    _ => Modifiers::NONE,
+                };
+                harness.key_press_modifiers(modifiers, key);
+            }
+            3 => {
+                let (from, to) = (random_point(&mut rng, size), random_point(&mut rng, size));
+                harness.hover_at(from);
+                harness.drag_at(from);
+                harness.step();
+                harness.hover_at(to);
+                harness.step();
+                harness.drop_at(to);
+            }
+            4 => harness.hover_at(random_point(&mut rng, size)),
+            _ => {
+                harness.hover_at(random_point(&mut rng, size));
+                let delta = egui::vec2(0.0, if rng.below(2) == 0 { -120.0 } else { 120.0 });
+                harness.event(egui::Event::MouseWheel {
+                    unit: egui::MouseWheelUnit::Point,
+                    delta,
+                    modifiers: Modifiers::NONE,
+                    phase: egui::TouchPhase::Move,
+                    source: egui::MouseWheelSource::Wheel,
+                });
+            }
+        }
+        harness.step();
+    }
+    // Still answering: close whatever is open, then Reset and Start train again.
+    for _ in 0..3 {
+        harness.key_press(Key::Escape);
+        harness.step();
+    }
+    let start = Instant::now();
+    harness.step();
+    assert!(start.elapsed() < Duration::from_secs(2), "a frame took {:?} after the monkey", start.elapsed());
+    // Whatever the monkey typed, a known experiment can be put back and trained.
+    let app = harness.state_mut();
+    app.perform(AppAction::SetTask(TaskKind::Copy));
+    app.perform(AppAction::LoadPreset("tiny".into()));
+    app.perform(AppAction::ConfirmApply);
+    app.perform(AppAction::Reset);
+    harness.run_steps(3);
+    assert!(harness.state().can_start(), "the tiny preset on copy can start after the monkey");
+    harness.state_mut().perform(AppAction::StartOrResume);
+    let start = Instant::now();
+    while harness.state().view.step == 0 {
+        assert!(start.elapsed() < Duration::from_secs(60), "the trainer did not answer after the monkey ({:?})", harness.state().view.status);
+        harness.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(matches!(harness.state().view.status, RunStatus::Running | RunStatus::Finished | RunStatus::Paused));
+    counts
+}
+
+#[test]
+fn hundreds_of_random_actions_never_panic_and_the_window_still_trains() {
+    let actions = std::env::var("AW_MONKEY_ACTIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(400);
+    let seed = std::env::var("AW_MONKEY_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(7);
+    let start = Instant::now();
+    let counts = monkey(actions, seed);
+    println!(
+        "monkey seed {seed}: {actions} actions in {:.1} s (clicks {}, typing {}, keys {}, drags {}, hovers {}, scrolls {}), no panic",
+        start.elapsed().as_secs_f64(),
+        counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]
+    );
+    assert!(counts.iter().all(|c| *c > 0), "every kind of action ran: {counts:?}");
+}
