@@ -119,8 +119,11 @@ pub fn transfer_matching<M: Module>(from: &M, to: M) -> (M, TransferReport) {
                 Some((id, value)) => {
                     // Keep the old id too, so the optimizer's state for it carries over.
                     self.report.kept.push(path);
-                    let (_, _, mapper) = param.consume();
-                    Param::from_mapped_value(id, *value, mapper)
+                    let (_, fresh, mapper) = param.consume();
+                    // A change of backend moves the kept weights to the new model's device.
+                    let device = fresh.device();
+                    let value = if value.device() == device { *value } else { value.to_device(&device).detach().require_grad() };
+                    Param::from_mapped_value(id, value, mapper)
                 }
                 None => {
                     self.report.fresh.push(path);

@@ -37,31 +37,57 @@ pub struct LeakReport {
     pub note: Option<String>,
 }
 
-/// Run the causality probe on `examples` held-out sequences of the task.
+/// The perturbed rows of the causality probe pushed through the model at once are
+/// capped so their activations and attention matrices stay within this budget,
+/// whatever the sequence length (one pass over all of them grows like seq³).
+pub const PROBE_BUDGET_BYTES: usize = 256 * 1024 * 1024;
+
+/// Rows per causality-probe pass for a model and a sequence length (at least 1).
+pub fn probe_chunk_rows(model: &crate::config::ModelConfig, seq: usize) -> usize {
+    let heads: usize = model.layers.iter().filter(|l| l.attention).map(|l| l.heads).sum();
+    let widest = model.layers.iter().map(|l| l.d_ff).max().unwrap_or(0).max(model.d_model);
+    // Per row: each head's score matrices (raw, scaled, weights, kept or not) and
+    // every layer's outputs (kept for the comparison) and widest activation.
+    let per_row = 4 * (3 * heads * seq * seq + 2 * model.layers.len().max(1) * seq * widest);
+    (PROBE_BUDGET_BYTES / per_row.max(1)).max(1)
+}
+
+/// Run the causality probe on `examples` held-out sequences of the task. The
+/// perturbed rows go through the model in chunks (`probe_chunk_rows`).
 pub fn causality(model: &Transformer, task: &dyn Task, device: &Device, examples: usize, seed: u64) -> LeakReport {
+    let vocab = task.vocab().len();
+    if vocab < 2 {
+        return cannot_tell("causality", model.layers.len());
+    }
+    let chunk_rows = probe_chunk_rows(&model.config, task.seq_len().max(1));
     let model = model.valid();
     let mut rng = Rng::stream(seed, 21);
     let base = task.batch(&mut rng, Split::Eval, examples.max(1));
     let (n, seq) = (base.batch_size, base.seq_len);
-    let vocab = task.vocab().len();
-    // Row layout: n base rows, then for each t in 0..seq-1 and each example a row
-    // whose tokens after t are redrawn.
-    let mut tokens = base.tokens.clone();
-    let mut padding = base.padding.clone();
-    for t in 0..seq - 1 {
-        for e in 0..n {
+    let base_hidden = layer_outputs(&model, base.tokens.clone(), &base.padding, n, seq, device);
+    let mut stats = vec![LeakStats::default(); base_hidden.len()];
+    // For each t in 0..seq-1 and each example, a row whose tokens after t are
+    // redrawn; compared with its base row at every position up to t.
+    let perturbed: Vec<(usize, usize)> = (0..seq.saturating_sub(1)).flat_map(|t| (0..n).map(move |e| (t, e))).collect();
+    for chunk in perturbed.chunks(chunk_rows) {
+        let (mut tokens, mut padding) = (Vec::with_capacity(chunk.len() * seq), Vec::with_capacity(chunk.len() * seq));
+        for &(t, e) in chunk {
             let row = &base.tokens[e * seq..(e + 1) * seq];
             tokens.extend(row.iter().enumerate().map(|(i, &tok)| if i > t { redraw(&mut rng, tok, vocab) } else { tok }));
             padding.extend_from_slice(&base.padding[e * seq..(e + 1) * seq]);
         }
+        let hidden = layer_outputs(&model, tokens, &padding, chunk.len(), seq, device);
+        for ((layer, values), base_values) in hidden.iter().enumerate().zip(&base_hidden) {
+            let d = values.len() / (chunk.len() * seq);
+            for (row, &(t, e)) in chunk.iter().enumerate() {
+                for p in 0..=t {
+                    let diff = max_diff(&base_values[(e * seq + p) * d..][..d], &values[(row * seq + p) * d..][..d]);
+                    stats[layer].update(diff, p);
+                }
+            }
+        }
     }
-    let rows = tokens.len() / seq;
-    let hidden = layer_outputs(&model, tokens, &padding, rows, seq, device);
-    // Compare each perturbed row with its base row at every position up to t.
-    let pairs: Vec<(usize, usize, usize)> = (0..seq - 1)
-        .flat_map(|t| (0..n).flat_map(move |e| (0..=t).map(move |p| (e, n + t * n + e, p))))
-        .collect();
-    report("causality", &hidden, rows, seq, &pairs)
+    finish("causality", stats)
 }
 
 /// Run the padding probe: redraw every padding token and measure the real positions.
@@ -80,6 +106,9 @@ pub fn padding(model: &Transformer, task: &dyn Task, device: &Device, examples: 
         };
     }
     let vocab = task.vocab().len();
+    if vocab < 2 {
+        return cannot_tell("padding", model.layers.len());
+    }
     let mut tokens = base.tokens.clone();
     tokens.extend(base.tokens.iter().zip(&base.padding).map(|(&t, &pad)| if pad { redraw(&mut rng, t, vocab) } else { t }));
     let mut padding = base.padding.clone();
@@ -93,26 +122,39 @@ pub fn padding(model: &Transformer, task: &dyn Task, device: &Device, examples: 
     report("padding", &hidden, 2 * n, seq, &pairs)
 }
 
-/// Per layer, the largest output change over `(row, other row, position)` pairs,
-/// and the earliest position that moved past the tolerance.
-fn report(probe: &'static str, hidden: &[Vec<f32>], rows: usize, seq: usize, pairs: &[(usize, usize, usize)]) -> LeakReport {
-    let layers: Vec<LayerLeak> = hidden
-        .iter()
-        .enumerate()
-        .map(|(layer, values)| {
-            let d = values.len() / (rows * seq);
-            let (mut score, mut first) = (0.0f32, None::<usize>);
-            for &(a, b, p) in pairs {
-                let diff = max_diff(&values[(a * seq + p) * d..][..d], &values[(b * seq + p) * d..][..d]);
-                // NaN outputs are no evidence of a sound mask: the score stays NaN.
-                score = if score.is_nan() || diff.is_nan() { f32::NAN } else { score.max(diff) };
-                if diff > TOLERANCE && first.is_none_or(|f| p < f) {
-                    first = Some(p);
-                }
-            }
-            LayerLeak { layer, score, first_leaking_position: first }
-        })
-        .collect();
+/// With one symbol no token can be changed, so the probe learns nothing: every
+/// score is undefined (NaN, which reads as a possible leak), never "no leak".
+fn cannot_tell(probe: &'static str, layers: usize) -> LeakReport {
+    LeakReport {
+        probe,
+        leak: true,
+        tolerance: TOLERANCE,
+        layers: (0..layers).map(|layer| LayerLeak { layer, score: f32::NAN, first_leaking_position: None }).collect(),
+        note: Some(t!("err-probe-one-symbol")),
+    }
+}
+
+/// One layer's running result: the largest output change, and the earliest
+/// position that moved past the tolerance.
+#[derive(Clone, Copy, Default)]
+struct LeakStats {
+    score: f32,
+    first: Option<usize>,
+}
+
+impl LeakStats {
+    fn update(&mut self, diff: f32, position: usize) {
+        // NaN outputs are no evidence of a sound mask: the score stays NaN.
+        self.score = if self.score.is_nan() || diff.is_nan() { f32::NAN } else { self.score.max(diff) };
+        if diff > TOLERANCE && self.first.is_none_or(|f| position < f) {
+            self.first = Some(position);
+        }
+    }
+}
+
+fn finish(probe: &'static str, stats: Vec<LeakStats>) -> LeakReport {
+    let layers: Vec<LayerLeak> =
+        stats.into_iter().enumerate().map(|(layer, s)| LayerLeak { layer, score: s.score, first_leaking_position: s.first }).collect();
     LeakReport {
         probe,
         leak: layers.iter().any(|l| l.score > TOLERANCE || l.score.is_nan()),
@@ -122,7 +164,23 @@ fn report(probe: &'static str, hidden: &[Vec<f32>], rows: usize, seq: usize, pai
     }
 }
 
-/// A different token than `token` (vocabularies have at least two tokens).
+/// Per layer, the largest output change over `(row, other row, position)` pairs.
+fn report(probe: &'static str, hidden: &[Vec<f32>], rows: usize, seq: usize, pairs: &[(usize, usize, usize)]) -> LeakReport {
+    let stats = hidden
+        .iter()
+        .map(|values| {
+            let d = values.len() / (rows * seq);
+            let mut stats = LeakStats::default();
+            for &(a, b, p) in pairs {
+                stats.update(max_diff(&values[(a * seq + p) * d..][..d], &values[(b * seq + p) * d..][..d]), p);
+            }
+            stats
+        })
+        .collect();
+    finish(probe, stats)
+}
+
+/// A different token than `token` (the callers check the vocabulary has two or more).
 fn redraw(rng: &mut Rng, token: i64, vocab: usize) -> i64 {
     let shift = 1 + rng.below(vocab - 1);
     ((token as usize + shift) % vocab) as i64

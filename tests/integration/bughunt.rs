@@ -164,3 +164,34 @@ fn a_runaway_learning_rate_diverges_and_a_sane_one_does_not() {
     sound.lr = 0.1;
     assert_claim(&claim("diverges", sound, Some(planted), 100, &["b.diverged >= 1", "a.diverged <= 0"]));
 }
+
+#[test]
+fn a_one_symbol_vocabulary_makes_the_probes_say_they_cannot_tell_never_no_leak() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("x.txt");
+    std::fs::write(&corpus, "x".repeat(2000)).unwrap();
+    let mut config = experiment("tiny", TaskKind::CharLm);
+    config.task.corpus = corpus.to_string_lossy().into_owned();
+    config.task.length = 8;
+    let session = Session::new(config).unwrap();
+    assert_eq!(session.task().vocab().len(), 1);
+    let report = session.causality_probe();
+    assert!(report.leak, "undefined is never \"no leak\"");
+    assert!(report.layers.iter().all(|l| l.score.is_nan()), "{report:?}");
+    assert!(report.note.as_deref().is_some_and(|n| n.contains("one symbol")), "{report:?}");
+}
+
+#[test]
+fn the_causality_probe_works_in_chunks_and_still_finds_a_one_step_peek() {
+    let mut config = experiment("tiny", TaskKind::Copy);
+    config.model.layers[0].diagonal_offset = 1; // each position sees one token ahead
+    let session = Session::new(config.clone()).unwrap();
+    let seq = session.task().seq_len();
+    let rows = attention_workbench::probe::probe_chunk_rows(&config.model, seq);
+    assert!(rows >= 1);
+    // At length 1024 one pass over every perturbed row would need far more than the budget.
+    let long = attention_workbench::probe::probe_chunk_rows(&config.model, 1024);
+    assert!(long * 4 < 1024, "rows per pass at length 1024: {long}");
+    let report = session.causality_probe();
+    assert!(report.leak && report.layers[0].first_leaking_position == Some(0), "{report:?}");
+}

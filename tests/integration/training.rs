@@ -296,3 +296,23 @@ fn a_trainer_nobody_reads_keeps_its_event_queue_bounded_and_its_last_numbers() {
     assert!(snapshots <= 1, "only the latest attention snapshot waits ({snapshots})");
     trainer.shutdown();
 }
+
+/// Found by the UI monkey: switching the backend kept the trained weights on the old
+/// device, and the next evaluation panicked on the trainer thread.
+#[test]
+fn switching_the_backend_moves_the_kept_weights_and_training_goes_on() {
+    let mut session = Session::new(experiment("tiny", TaskKind::Copy)).unwrap();
+    for _ in 0..3 {
+        assert!(matches!(session.step(false), StepOutcome::Done { .. }));
+    }
+    for backend in [BackendChoice::Ndarray, BackendChoice::Cpu] {
+        let before = session.evaluate();
+        let mut config = session.config().clone();
+        config.backend = backend;
+        let report = session.apply_config(config).unwrap();
+        assert!(report.kept_everything(), "{backend:?}: {report:?}");
+        let after = session.evaluate();
+        assert!((after.loss - before.loss).abs() < 1e-3, "{backend:?}: the same weights evaluate alike ({} vs {})", after.loss, before.loss);
+        assert!(matches!(session.step(false), StepOutcome::Done { .. }), "{backend:?}: it trains on");
+    }
+}

@@ -83,6 +83,7 @@ err-length-non-finite = training went non-finite at step { $step }
 
 ## src/probe/mod.rs
 err-probe-no-padding = this task's sequences have no padding; try the brackets task
+err-probe-one-symbol = the vocabulary has one symbol, so no token can be changed and the probe cannot tell whether anything leaks; give the task two or more symbols
 
 ## src/training/session.rs
 err-session-invalid-config = invalid config:

@@ -83,6 +83,7 @@ err-length-non-finite = 训练在第 { $step } 步出现了非有限值
 
 ## src/probe/mod.rs
 err-probe-no-padding = 这个任务的序列没有填充；试试 brackets 任务
+err-probe-one-symbol = 词表只有一个符号，没有词元可以替换，所以探针无法判断是否泄漏；请给任务两个或更多符号
 
 ## src/training/session.rs
 err-session-invalid-config = 配置无效：
