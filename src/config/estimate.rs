@@ -28,6 +28,9 @@ pub fn parameter_count(model: &ModelConfig, vocab: usize) -> usize {
     count
 }
 
+/// Rows of the held-out set pushed through the model at once by an evaluation.
+pub const EVAL_CHUNK_ROWS: usize = 256;
+
 /// Rough bytes needed to train one step (f32 everywhere).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MemoryEstimate {
@@ -38,11 +41,14 @@ pub struct MemoryEstimate {
     pub activation_bytes: usize,
     /// The part of `activation_bytes` that grows with seq²: the attention matrices.
     pub attention_bytes: usize,
+    /// The held-out set, kept whole (tokens, targets, weights, padding), and one
+    /// evaluation chunk's forward pass (no gradients).
+    pub eval_bytes: usize,
 }
 
 impl MemoryEstimate {
     pub fn total_bytes(&self) -> usize {
-        self.parameter_bytes + self.activation_bytes
+        self.parameter_bytes + self.activation_bytes + self.eval_bytes
     }
 
     pub fn total_mib(&self) -> f64 {
@@ -68,11 +74,18 @@ pub fn estimate_memory(config: &ExperimentConfig, vocab: usize, seq: usize) -> M
             activations += 2 * b * t * layer.d_ff + 3 * b * t * d;
         }
     }
+    // The held-out set: two i64 ids, one f32 weight and one flag per position; one
+    // chunk of it through the model: scores and weights per head, and the layers'
+    // outputs, with nothing kept for a backward pass.
+    let eval_rows = config.eval_size.min(EVAL_CHUNK_ROWS);
+    let eval_heads: usize = model.layers.iter().filter(|l| l.attention).map(|l| l.heads).sum();
+    let eval_forward = eval_rows * (2 * eval_heads * t * t + 4 * t * d.max(1) + t * vocab) * F32;
     MemoryEstimate {
         parameters,
         parameter_bytes: parameters * 4 * F32,
         activation_bytes: (activations + attention) * F32,
         attention_bytes: attention * F32,
+        eval_bytes: config.eval_size * t * 21 + eval_forward,
     }
 }
 

@@ -10,7 +10,7 @@ mod layout;
 mod presets;
 mod validate;
 
-pub use estimate::{MemoryEstimate, estimate_memory, parameter_count};
+pub use estimate::{EVAL_CHUNK_ROWS, MemoryEstimate, estimate_memory, parameter_count};
 pub use init_source::{SHIPPED_MODELS, resolve_init_from};
 pub use layout::{keeps_all_weights, param_layout};
 pub use presets::{PRESET_NAMES, preset};

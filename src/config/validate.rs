@@ -139,7 +139,13 @@ pub fn validate(config: &ExperimentConfig) -> Vec<ConfigProblem> {
     if estimate.total_mib() > config.memory_limit_mib as f64 {
         // Name the knob that drives it: the length when the n² attention matrices
         // are most of the memory, else the batch.
-        let knob = if estimate.attention_bytes * 2 > estimate.total_bytes() { "task.length" } else { "batch_size" };
+        let knob = if estimate.eval_bytes * 2 > estimate.total_bytes() {
+            "eval_size"
+        } else if estimate.attention_bytes * 2 > estimate.total_bytes() {
+            "task.length"
+        } else {
+            "batch_size"
+        };
         problems.push(problem(
             knob,
             t!(
@@ -204,6 +210,12 @@ mod tests {
         let problems = validate(&config);
         assert_eq!(problems.len(), 1);
         assert!(problems[0].message.contains("MiB"), "{}", problems[0]);
+
+        // A held-out set too large to keep is refused by name, not allocated.
+        let mut config = preset("lesson").unwrap();
+        config.eval_size = 200_000_000;
+        assert_eq!(knobs(&config), vec!["eval_size"]);
+        assert!(validate(&preset("lesson").unwrap()).is_empty(), "the default held-out set fits");
     }
 
     #[test]

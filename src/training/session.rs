@@ -27,7 +27,7 @@ use crate::t;
 use crate::tasks::{Batch, Example, Rng, Split, Task, TaskError, parse_probe};
 
 /// Largest evaluation chunk pushed through the model at once.
-const EVAL_CHUNK: usize = 256;
+const EVAL_CHUNK: usize = crate::config::EVAL_CHUNK_ROWS;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
@@ -230,7 +230,8 @@ impl Session {
         let batch = self.task.batch(&mut Rng::for_step(seed, step, 2), Split::Train, self.config.batch_size);
         let model = self.model.take().expect("model present between steps");
         let chunk_rows = if self.backend.is_gpu() { batch.batch_size } else { CHUNK_ROWS };
-        let ForwardBackward { loss, correct, grads } = if self.backend.info.composed_because.is_none() {
+        let fused = self.backend.info.composed_because.is_none();
+        let ForwardBackward { loss, correct, grads } = if fused {
             super::fused::forward_backward(&model, &batch, &self.backend.device, chunk_rows)
         } else {
             forward_backward(&model, &batch, &self.train_device, chunk_rows, (seed, step), self.config.model.dropout)
@@ -267,6 +268,9 @@ impl Session {
         let before = report_gradients.then(|| weight_snapshot(&model));
         let lr = self.lr_at(self.step);
         let model = self.optim.step(lr, model, grads);
+        if fused {
+            release_autodiff_graph(&self.train_device);
+        }
         let gradients = before.map(|before| {
             gradient_report(self.step + 1, &model, before, &squares, grad_sq)
         });
@@ -396,6 +400,16 @@ fn layer_norms(squares: &[(String, Tensor<1>)], grad_sq: &[f32]) -> Vec<(String,
     }
     layers.iter_mut().for_each(|(_, sum)| *sum = sum.sqrt());
     layers
+}
+
+/// burn's autodiff frees the bookkeeping of tensors that are gone only when a
+/// backward pass runs. The fused step never runs one on the model, while the
+/// optimizer makes new tracked parameters every step, so without this the memory
+/// would grow with every step. A backward pass over one fresh number runs that
+/// clean-up and nothing else.
+fn release_autodiff_graph(device: &Device) {
+    let one = Tensor::<1>::zeros([1], device).require_grad(); // [1]
+    let _ = one.sum().backward();
 }
 
 fn build_optimizer(kind: OptimizerKind) -> ModuleOptimizer {

@@ -316,3 +316,27 @@ fn switching_the_backend_moves_the_kept_weights_and_training_goes_on() {
         assert!(matches!(session.step(false), StepOutcome::Done { .. }), "{backend:?}: it trains on");
     }
 }
+
+/// Found by the soak: the fused step never ran a backward pass, and burn's autodiff
+/// only frees its bookkeeping in one, so memory grew by about 20 KB a step.
+#[cfg(target_os = "linux")]
+#[test]
+fn thousands_of_fused_steps_keep_resident_memory_flat() {
+    let resident_mib = || {
+        let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
+        statm.split_whitespace().nth(1).unwrap().parse::<f64>().unwrap() * 4096.0 / 1048576.0
+    };
+    let mut config = experiment("tiny", TaskKind::Reverse);
+    config.steps = 100_000;
+    let mut session = Session::new(config).unwrap();
+    assert!(session.backend().info.composed_because.is_none(), "this is the fused path");
+    for _ in 0..200 {
+        session.step(false);
+    }
+    let before = resident_mib();
+    for step in 0..3000 {
+        assert!(matches!(session.step(step % 10 == 0), StepOutcome::Done { .. }));
+    }
+    let grown = resident_mib() - before;
+    assert!(grown < 16.0, "resident memory grew by {grown:.1} MiB over 3000 steps (it leaked about 60 before)");
+}

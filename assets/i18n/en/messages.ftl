@@ -38,7 +38,7 @@ msg-validate-seq-too-long-fix = raise max_len to at least { $seq }, or shorten t
 msg-validate-vocab = the model has { $vocab } tokens but task { $task } uses { $task_vocab }
 msg-validate-vocab-fix = set vocab_size to { $task_vocab }, or remove it to follow the task
 msg-validate-memory = training needs about { $total } MiB ({ $attention } MiB of it attention matrices), over the { $limit } MiB limit
-msg-validate-memory-fix = lower batch_size, task.length, heads or layers (attention memory grows with length²)
+msg-validate-memory-fix = lower batch_size, task.length, eval_size, heads or layers (attention memory grows with length²)
 msg-validate-init-from-fix = choose random weights, a shipped model, or a folder saved by the app
 
 ## src/config/init_source.rs

@@ -38,7 +38,7 @@ msg-validate-seq-too-long-fix = 把 max_len 提高到至少 { $seq }，或者缩
 msg-validate-vocab = 模型有 { $vocab } 个词元，但任务 { $task } 用到 { $task_vocab } 个
 msg-validate-vocab-fix = 把 vocab_size 设为 { $task_vocab }，或者删掉它，让它跟随任务
 msg-validate-memory = 训练大约需要 { $total } MiB（其中注意力矩阵占 { $attention } MiB），超过了 { $limit } MiB 的上限
-msg-validate-memory-fix = 降低 batch_size、task.length、注意力头数或层数（注意力占用的内存随长度² 增长）
+msg-validate-memory-fix = 降低 batch_size、task.length、eval_size、注意力头数或层数（注意力占用的内存随长度² 增长）
 msg-validate-init-from-fix = 选择随机权重、随应用附带的模型，或由本应用保存的文件夹
 
 ## src/config/init_source.rs
