@@ -195,7 +195,8 @@ impl RunView {
                 self.step = step;
                 self.steps_per_s = 0.0;
             }
-            TrainEvent::ConfigApplied { message, kept_weights, .. } => {
+            TrainEvent::ConfigApplied { message, kept_weights, backend, .. } => {
+                self.backend = Some(backend);
                 if !kept_weights {
                     self.generation += 1;
                 }
@@ -343,6 +344,17 @@ mod tests {
 
     fn step(step: usize, loss: f32) -> TrainEvent {
         TrainEvent::Step(StepMetrics { step, loss, accuracy: 0.5, lr: 1e-3, grad_norm: 1.0, steps_per_s: 10.0, tokens_per_s: 100.0 })
+    }
+
+    #[test]
+    fn a_config_change_updates_which_step_path_the_top_bar_names() {
+        let mut view = RunView::default();
+        view.apply(ready(None));
+        assert_eq!(view.backend.as_ref().unwrap().composed_because, None);
+        let TrainEvent::Ready { backend, .. } = ready(None) else { unreachable!() };
+        let composed = BackendInfo { composed_because: Some("model.dropout > 0".into()), ..backend };
+        view.apply(TrainEvent::ConfigApplied { backend: composed, kept_weights: true, reset_params: Vec::new(), message: String::new() });
+        assert_eq!(view.backend.as_ref().unwrap().composed_because.as_deref(), Some("model.dropout > 0"));
     }
 
     #[test]

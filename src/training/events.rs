@@ -207,6 +207,8 @@ pub enum TrainEvent {
     /// A new config took effect. `kept_weights` says whether every parameter was
     /// carried over; `reset_groups` lists those that start fresh.
     ConfigApplied {
+        /// Where the session now trains (the step path can change with the config).
+        backend: BackendInfo,
         kept_weights: bool,
         reset_params: Vec<String>,
         message: String,

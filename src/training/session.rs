@@ -79,6 +79,8 @@ pub struct Session {
     /// Gradient norm of each transformer layer ("layer 0", …) at the last applied step.
     last_layer_grad_norms: Vec<(String, f32)>,
     init_report: Option<super::init_from::InitReport>,
+    /// `force_composed` was called (kept across config changes).
+    forced_composed: bool,
 }
 
 impl Session {
@@ -116,6 +118,7 @@ impl Session {
             timer: StepTimer::default(),
             last_layer_grad_norms: Vec::new(),
             init_report,
+            forced_composed: false,
             config,
         })
     }
@@ -163,6 +166,7 @@ impl Session {
     /// Train with burn's composed autodiff even where the fused CPU step applies
     /// (benchmarks and the tests that compare the two).
     pub fn force_composed(&mut self) {
+        self.forced_composed = true;
         self.backend.info.composed_because = Some("asked for".to_string());
     }
 
@@ -375,8 +379,14 @@ impl Session {
         if same_task {
             next.probe = self.probe.clone();
         }
-        if next.config.optimizer == self.config.optimizer && next.backend.info == self.backend.info {
+        // The optimizer's state lives on the backend's device: keep it when that is
+        // unchanged (whichever step path trains).
+        let same_place = next.backend.kind == self.backend.kind && next.backend.info.used == self.backend.info.used && next.backend.info.adapter == self.backend.info.adapter;
+        if next.config.optimizer == self.config.optimizer && same_place {
             next.optim = self.optim.clone();
+        }
+        if self.forced_composed {
+            next.force_composed();
         }
         next.step = self.step;
         next.history = std::mem::take(&mut self.history);

@@ -320,7 +320,9 @@ impl Worker {
                 // A change that keeps the trained weights (an ablated head, a mask)
                 // changes what the model answers now: measure it at once.
                 let eval = (kept_weights && session.step_count() > 0).then(|| session.evaluate());
+                let backend = session.backend().info.clone();
                 self.emit(TrainEvent::ConfigApplied {
+                    backend,
                     kept_weights,
                     reset_params: report.fresh,
                     message,

@@ -230,8 +230,9 @@ fn gradients_by_param(model: &attention_workbench::model::Transformer, grads: &b
             self.1.pop();
         }
         fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
-            let grad = self.0.get::<D>(param.id).map(values).unwrap_or_default();
-            self.2.push((self.1.join("."), grad));
+            let path = self.1.join(".");
+            let grad = self.0.get::<D>(param.id).map(values).unwrap_or_else(|| panic!("{path} has no gradient"));
+            self.2.push((path, grad));
         }
     }
     let mut collect = Collect(grads, Vec::new(), Vec::new());
@@ -241,7 +242,7 @@ fn gradients_by_param(model: &attention_workbench::model::Transformer, grads: &b
 
 #[test]
 fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_every_knob_it_accepts() {
-    use attention_workbench::config::{Activation, ExperimentConfig, MaskApplication, MaskKind, PaddingMask, PositionalEncoding};
+    use attention_workbench::config::{Activation, ExperimentConfig, MaskApplication, MaskKind, MaskReading, PaddingMask, PositionalEncoding};
     use attention_workbench::model::Transformer;
     use attention_workbench::tasks::{Split, TaskConfig, TaskKind};
     use attention_workbench::training::chunks::forward_backward;
@@ -295,6 +296,27 @@ fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_ever
             c.task = TaskConfig::for_kind(TaskKind::Brackets);
             c.model.layers[0].padding_mask = PaddingMask::Queries;
         }),
+        ("padded brackets, padding on the wrong axis in the last layer (scored queries with no key), -inf added", |c| {
+            c.task = TaskConfig::for_kind(TaskKind::Brackets);
+            c.model.layers[1].padding_mask = PaddingMask::Queries;
+            c.model.layers[1].mask_application = MaskApplication::AddNegInfinity;
+        }),
+        ("three layers, d_k = 12 (36 wide, 3 heads), inverted mask reading and one token ahead in the last", |c| {
+            c.model.d_model = 36;
+            c.model.layers.push(c.model.layers[0].clone());
+            for l in &mut c.model.layers {
+                l.heads = 3;
+            }
+            c.model.layers[2].mask_reading = MaskReading::MaskedIsTrue;
+            c.model.layers[1].diagonal_offset = 1;
+        }),
+        ("d_k = 8 (8 heads), sequences shorter than a block (modular addition), mask after the softmax", |c| {
+            c.task = TaskConfig::for_kind(TaskKind::ModAdd);
+            for l in &mut c.model.layers {
+                l.heads = 8;
+                l.mask_application = MaskApplication::MultiplyAfterSoftmax;
+            }
+        }),
     ];
     let device = Device::flex().autodiff();
     for (name, edit) in variants {
@@ -338,4 +360,39 @@ fn the_fused_step_says_which_knobs_send_a_run_to_the_composed_path() {
     let mut uniform = config.clone();
     uniform.model.layers[1].attention_kind = AttentionKind::UniformAverage;
     assert!(support(&uniform, BackendChoice::Flex).unwrap_err().contains("layers[1].attention_kind"));
+}
+
+#[test]
+fn a_session_trains_to_the_same_losses_on_the_fused_and_the_composed_path() {
+    use attention_workbench::tasks::{TaskConfig, TaskKind};
+    use attention_workbench::training::{Session, StepOutcome};
+
+    let losses = |composed: bool| {
+        let mut config = preset("lesson").unwrap();
+        config.task = TaskConfig::for_kind(TaskKind::Reverse);
+        config.seed = 4;
+        let mut session = Session::new(config.clone()).unwrap();
+        if composed {
+            session.force_composed();
+        }
+        let mut out: Vec<f32> = (0..6)
+            .map(|_| match session.step(false) {
+                StepOutcome::Done { metrics, .. } => metrics.loss,
+                StepOutcome::NonFinite { step, .. } => panic!("non-finite at step {step}"),
+            })
+            .collect();
+        // A config change keeps the path it was asked for, and the optimizer state.
+        config.lr = 5e-4;
+        session.apply_config(config).unwrap();
+        assert_eq!(session.backend().info.composed_because.is_some(), composed);
+        out.extend((0..2).map(|_| match session.step(false) {
+            StepOutcome::Done { metrics, .. } => metrics.loss,
+            StepOutcome::NonFinite { step, .. } => panic!("non-finite at step {step}"),
+        }));
+        out
+    };
+    let (fused, composed) = (losses(false), losses(true));
+    for (step, (f, c)) in fused.iter().zip(&composed).enumerate() {
+        assert!((f - c).abs() < 1e-3, "step {}: fused {f} vs composed {c}", step + 1);
+    }
 }

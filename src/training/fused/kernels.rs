@@ -23,19 +23,24 @@ pub fn matmul(c: &mut [f32], a: &[f32], b: &[f32], (m, k, n): (usize, usize, usi
     unsafe { gemm_into(c.as_mut_ptr(), a, b, (m, k, n), a_t, b_t, accumulate) }
 }
 
-/// `op(a) · op(b)` as a new `[m, n]` vector, written once (never zeroed first).
+/// `op(a) · op(b)` as a new `[m, n]` vector, written once (not zeroed first on
+/// x86-64).
 pub fn matmul_new(a: &[f32], b: &[f32], (m, k, n): (usize, usize, usize), a_t: bool, b_t: bool) -> Vec<f32> {
-    if k == 0 || m == 0 || n == 0 {
-        return vec![0.0; m * n];
+    let len = m.checked_mul(n).expect("matmul: output size overflows");
+    if k == 0 || len == 0 || !cfg!(target_arch = "x86_64") {
+        // Elsewhere gemm may have kernels (Apple AMX) that read the destination.
+        let mut c = vec![0.0; len];
+        matmul(&mut c, a, b, (m, k, n), a_t, b_t, false);
+        return c;
     }
-    let mut c = Vec::with_capacity(m * n);
-    // SAFETY: the capacity is m·n; with `accumulate` false gemm never reads the
-    // destination (it forces alpha to 0 and its kernels store without loading) and
-    // writes every element of the [m, n] block, so all m·n values are set before
-    // `set_len`.
+    let mut c = Vec::with_capacity(len);
+    // SAFETY: the capacity is m·n. On x86-64, gemm 0.19 (pinned) with `accumulate`
+    // false forces alpha to 0, and its x86 kernels (and gemv/gevv) then only store
+    // into the destination, every element of the [m, n] block, never loading it; so
+    // all m·n values are set before `set_len`. A gemm upgrade must re-check this.
     unsafe {
         gemm_into(c.as_mut_ptr(), a, b, (m, k, n), a_t, b_t, false);
-        c.set_len(m * n);
+        c.set_len(len);
     }
     c
 }
