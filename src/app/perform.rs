@@ -9,7 +9,7 @@ use super::actions::AppAction;
 use super::run_view::{Banner, BannerKind, RunStatus};
 use super::files::PathRequest;
 use super::{CUSTOM, Checked, WorkbenchApp};
-use crate::config::{ExperimentConfig, preset};
+use crate::config::ExperimentConfig;
 use crate::t;
 use crate::tasks::TaskConfig;
 use crate::training::TrainCommand;
@@ -77,19 +77,12 @@ impl WorkbenchApp {
             AppAction::SetTask(kind) => {
                 self.edit(|config| {
                     config.task = TaskConfig::for_kind(kind);
-                    let needed = config.task.build().map(|t| t.seq_len()).unwrap_or(0);
-                    config.model.max_len = config.model.max_len.max(needed);
+                    config.fit_max_len_to_task();
                 });
                 self.state.probe_text.clear();
             }
             AppAction::LoadPreset(name) => {
-                if let Some(mut config) = preset(&name) {
-                    let current = &self.state.config;
-                    config.task = current.task.clone();
-                    config.seed = current.seed;
-                    config.backend = current.backend;
-                    let needed = config.task.build().map(|t| t.seq_len()).unwrap_or(0);
-                    config.model.max_len = config.model.max_len.max(needed);
+                if let Some(config) = crate::config::preset_keeping(&name, &self.state.config) {
                     self.edit(|c| *c = config);
                     self.state.preset = name;
                 }

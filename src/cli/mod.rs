@@ -127,8 +127,7 @@ pub(crate) fn base_config(
         if kind != config.task.kind {
             config.task = TaskConfig::for_kind(kind);
         }
-        let needed = config.task.build().map(|t| t.seq_len()).unwrap_or(0);
-        config.model.max_len = config.model.max_len.max(needed);
+        config.fit_max_len_to_task();
     }
     Ok(config)
 }

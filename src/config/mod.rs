@@ -13,7 +13,7 @@ mod validate;
 pub use estimate::{EVAL_CHUNK_ROWS, MemoryEstimate, estimate_memory, parameter_count};
 pub use init_source::{SHIPPED_MODELS, resolve_init_from};
 pub use layout::{keeps_all_weights, param_layout};
-pub use presets::{PRESET_NAMES, preset};
+pub use presets::{PRESET_NAMES, preset, preset_keeping};
 pub use validate::{ConfigProblem, validate};
 
 use serde::{Deserialize, Serialize};
@@ -269,6 +269,14 @@ pub enum BackendChoice {
 }
 
 impl ExperimentConfig {
+    /// Grow `model.max_len` to the task's sequence length (never shrink it): a longer
+    /// task needs room for its positions. The one place this rule lives.
+    pub fn fit_max_len_to_task(&mut self) {
+        if let Ok(task) = self.task.build() {
+            self.model.max_len = self.model.max_len.max(task.seq_len());
+        }
+    }
+
     /// Pretty JSON, the format of experiment files and run folders.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("config serialises")

@@ -12,6 +12,17 @@ use crate::tasks::TaskConfig;
 /// Every preset name, in the order menus show them.
 pub const PRESET_NAMES: &[&str] = &["tiny", "lesson", "large"];
 
+/// Preset `name` with the task, seed and backend of `current`, as the preset menu and
+/// a lesson's preset buttons switch models; `max_len` grows to the task.
+pub fn preset_keeping(name: &str, current: &ExperimentConfig) -> Option<ExperimentConfig> {
+    let mut config = preset(name)?;
+    config.task = current.task.clone();
+    config.seed = current.seed;
+    config.backend = current.backend;
+    config.fit_max_len_to_task();
+    Some(config)
+}
+
 /// The experiment a preset names, or None for an unknown name.
 pub fn preset(name: &str) -> Option<ExperimentConfig> {
     let (d_model, heads, d_ff, layers) = match name {

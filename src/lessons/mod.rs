@@ -87,13 +87,7 @@ impl TryBlock {
     /// The experiment after pressing the button on `current`.
     pub fn apply_to(&self, current: &ExperimentConfig) -> Result<ExperimentConfig, String> {
         let mut config = match &self.preset {
-            Some(name) => {
-                let mut p = crate::config::preset(name).ok_or_else(|| t!("err-lesson-unknown-preset", name = name.as_str()))?;
-                p.task = current.task.clone();
-                p.seed = current.seed;
-                p.backend = current.backend;
-                p
-            }
+            Some(name) => crate::config::preset_keeping(name, current).ok_or_else(|| t!("err-lesson-unknown-preset", name = name.as_str()))?,
             None => current.clone(),
         };
         if let Some(task) = &self.task {
@@ -101,9 +95,7 @@ impl TryBlock {
             config.task = crate::tasks::TaskConfig::for_kind(kind);
         }
         let mut config = apply_settings(&config, &self.settings)?;
-        if let Ok(task) = config.task.build() {
-            config.model.max_len = config.model.max_len.max(task.seq_len());
-        }
+        config.fit_max_len_to_task();
         if let Some(steps) = self.steps {
             config.steps = steps;
         }

@@ -261,9 +261,9 @@ fn build_experiment(spec: &ExperimentSpec, base: Option<&ExperimentConfig>) -> R
         config.task = TaskConfig::for_kind(kind);
     }
     let mut config = apply(&config, &spec.set)?;
-    let needed = config.task.build().map_err(|e| e.to_string())?.seq_len();
+    config.task.build().map_err(|e| e.to_string())?;
     if !spec.set.contains_key("model.max_len") {
-        config.model.max_len = config.model.max_len.max(needed);
+        config.fit_max_len_to_task();
     }
     let problems = crate::config::validate(&config);
     if let Some(p) = problems.first() {

@@ -71,8 +71,5 @@ pub fn task_knobs_ui(ui: &mut egui::Ui, config: &mut ExperimentConfig, problems:
             _ => {}
         }
     });
-    // A longer task needs room for its positions: grow max_len with it (never shrink it).
-    if let Ok(task) = config.task.build() {
-        config.model.max_len = config.model.max_len.max(task.seq_len());
-    }
+    config.fit_max_len_to_task();
 }
