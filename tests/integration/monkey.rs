@@ -13,8 +13,7 @@ use attention_workbench::app::WorkbenchApp;
 use attention_workbench::app::actions::AppAction;
 use attention_workbench::app::run_view::RunStatus;
 use attention_workbench::app::state::PersistedState;
-use attention_workbench::config::preset;
-use attention_workbench::tasks::{Rng, TaskConfig, TaskKind};
+use attention_workbench::tasks::{Rng, TaskKind};
 use eframe::egui::{self, Key, Modifiers, accesskit::Role};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{By, NodeT, Queryable};
@@ -22,14 +21,12 @@ use egui_kittest::kittest::{By, NodeT, Queryable};
 const TEXTS: &[&str] = &["3", "0", "-1", "1e9", "abc", "", "999999999", "0.5", "a b c | a b c", "注意力", "NaN", "lessons/none"];
 const KEYS: &[Key] = &[Key::Space, Key::S, Key::R, Key::Escape, Key::Enter, Key::Tab, Key::ArrowUp, Key::ArrowDown, Key::Z, Key::Y, Key::F1, Key::P];
 
+/// The window tests' small experiment, long enough to keep training meanwhile.
 fn state() -> PersistedState {
-    let mut config = preset("tiny").unwrap();
-    config.task = TaskConfig::for_kind(TaskKind::Copy);
-    config.task.length = 6;
-    config.steps = 300;
-    config.attention_interval = 5;
-    config.eval_interval = 20;
-    PersistedState { config, preset: "tiny".into(), ..PersistedState::default() }
+    let mut state = super::window::small_state();
+    state.config.steps = 300;
+    state.config.eval_interval = 20;
+    state
 }
 
 /// Widgets a click does something to.

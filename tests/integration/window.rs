@@ -13,7 +13,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 
 /// A small, fast experiment: the tiny preset on copy.
-fn small_state() -> PersistedState {
+pub fn small_state() -> PersistedState {
     let mut config = preset("tiny").unwrap();
     config.task = TaskConfig::for_kind(TaskKind::Copy);
     config.task.length = 6;
