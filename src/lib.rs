@@ -21,6 +21,7 @@ pub mod i18n;
 pub mod lessons;
 pub mod model;
 pub mod probe;
+pub mod progress;
 pub mod runs;
 pub mod tasks;
 pub mod training;

@@ -11,7 +11,7 @@ fn main() -> std::process::ExitCode {
         attention_workbench::i18n::set_lang(attention_workbench::i18n::Lang::system());
     }
     match cli.command {
-        None => match attention_workbench::app::run() {
+        None => match attention_workbench::app::run(cli.pack) {
             Ok(()) => std::process::ExitCode::SUCCESS,
             Err(err) => {
                 eprintln!("error: could not open the window: {err}");

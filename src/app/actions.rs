@@ -54,8 +54,22 @@ pub enum AppAction {
     RestoreExperiment,
     /// Press the `try` button at this line of the open lesson.
     LessonTry(usize),
-    /// "Check now" on the check at this line.
-    LessonCheck(usize),
-    LessonVerifyClaim(usize),
+    /// "Check now" on the check with this id.
+    LessonCheck(String),
+    LessonVerifyClaim(String),
+    /// Show the answer with this id (recorded in the learner's progress).
+    RevealAnswer(String),
+    /// Show a bug-hunt case's answer before naming it (recorded).
+    RevealBugAnswer(String),
+    /// Named a bug-hunt case right (recorded).
+    SolvedBug(String),
+    /// Write the open pack's progress file for the teacher.
+    ExportProgress,
+    /// Write the open lesson as a handout (Markdown and its figures as PNG).
+    ExportHandout,
+    /// Close an opened pack (by its index in the runner) and forget it.
+    ClosePack(usize),
+    /// The projector layout for the open pack, on or off (F5).
+    TogglePresenter,
     DismissBanner,
 }

@@ -1,8 +1,9 @@
 //! Start-up hooks for screenshots, demos and CI, read from the environment:
 //! `AW_LANG=zh` switches the language, `AW_EXPERIMENT=FILE` opens an experiment,
 //! `AW_VIEW` opens a view (`generate`, `sequence_length`, …), `AW_LESSON=15` opens a lesson and loads its experiment,
-//! `AW_PRESET` loads a preset, `AW_BUG_CASE` loads a bug-hunt case, and
-//! `AW_AUTOSTART` starts training.
+//! `AW_PRESET` loads a preset, `AW_BUG_CASE` loads a bug-hunt case,
+//! `AW_PRESENTER` switches to the presenter view (guide closed, as a teacher has
+//! it), and `AW_AUTOSTART` starts training.
 
 use super::WorkbenchApp;
 use super::actions::AppAction;
@@ -40,6 +41,10 @@ pub fn apply(app: &mut WorkbenchApp) {
     }
     if let Ok(id) = std::env::var("AW_BUG_CASE") {
         app.perform(AppAction::LoadBugCase(id));
+    }
+    if std::env::var_os("AW_PRESENTER").is_some() && !app.presenter() {
+        app.perform(AppAction::TogglePresenter);
+        app.close_getting_started();
     }
     if std::env::var_os("AW_AUTOSTART").is_some() {
         app.perform(AppAction::StartOrResume);

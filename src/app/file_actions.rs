@@ -59,8 +59,7 @@ impl WorkbenchApp {
             files::DialogAnswer::Chosen(path) => self.use_path(request, path),
             files::DialogAnswer::Cancelled => self.notice(BannerKind::Info, request.cancelled().to_string()),
             files::DialogAnswer::Unavailable => {
-                let folder = std::env::current_dir().unwrap_or_default();
-                self.path_prompt = Some((request, folder.join(request.default_name()).display().to_string()));
+                self.path_prompt = Some((request, self.files_dir.join(request.default_name()).display().to_string()));
             }
         }
     }
@@ -76,6 +75,44 @@ impl WorkbenchApp {
             PathRequest::ExportPlots => self.export_png(self.plots_rect, path),
             PathRequest::ExportAttention => self.export_png(self.attention_rect, path),
             PathRequest::OpenLessonPack => self.add_lesson_pack(&path),
+            PathRequest::ExportProgress => self.export_progress(&path),
+            PathRequest::ExportHandout => self.export_handout(path),
+        }
+    }
+
+    /// The open pack's progress file, for the teacher's `lesson report`.
+    pub fn export_progress(&mut self, path: &Path) {
+        let file = self.progress_file();
+        let json = serde_json::to_string_pretty(&file).expect("progress serialises");
+        match crate::runs::write_atomic(path, json.as_bytes()) {
+            Ok(()) => self.notice(BannerKind::Info, t!("lesson-msg-progress-written", path = path.display().to_string())),
+            Err(e) => self.notice(BannerKind::Error, t!("lesson-msg-export-failed", error = format!("{}: {e}", path.display()))),
+        }
+    }
+
+    /// What "Export my progress" writes for the open pack.
+    pub fn progress_file(&self) -> crate::progress::export::ProgressFile {
+        let runner = &self.lessons;
+        let index = runner.pack_index(&runner.current_pack().id).unwrap_or(0);
+        let (lessons, cases) = (runner.pack_lessons(index), runner.pack_cases(index));
+        crate::progress::export::build(runner.current_pack(), &lessons, &cases, &self.state.progress, &self.state.student_name, crate::progress::now())
+    }
+
+    /// The open lesson as `lesson.md` in `folder`, with the attention maps on screen
+    /// as `attention.png` and the lesson's own pictures copied beside it.
+    pub fn export_handout(&mut self, folder: PathBuf) {
+        let Some(lesson) = self.lessons.lesson().cloned() else {
+            return self.notice(BannerKind::Warning, t!("lesson-none-loaded"));
+        };
+        let figure = self.attention_rect.is_some() && self.state.central == super::state::CentralView::Attention && self.view.attention.is_some();
+        let text = crate::lessons::handout::markdown(&lesson, figure.then_some("attention.png"));
+        let written = std::fs::create_dir_all(&folder)
+            .and_then(|()| crate::runs::write_atomic(&folder.join("lesson.md"), text.as_bytes()))
+            .and_then(|()| crate::lessons::handout::copy_pictures(&lesson, &folder));
+        match written {
+            Ok(()) if figure => self.export_png(self.attention_rect, folder.join("attention.png")),
+            Ok(()) => self.notice(BannerKind::Info, t!("lesson-msg-wrote", path = folder.join("lesson.md").display().to_string())),
+            Err(e) => self.notice(BannerKind::Error, t!("lesson-msg-export-failed", error = format!("{}: {e}", folder.display()))),
         }
     }
 

@@ -44,6 +44,8 @@ pub enum PathRequest {
     ExportPlots,
     ExportAttention,
     OpenLessonPack,
+    ExportProgress,
+    ExportHandout,
 }
 
 impl PathRequest {
@@ -58,6 +60,8 @@ impl PathRequest {
             PathRequest::ExportPlots => t!("msg-dialog-export-plots"),
             PathRequest::ExportAttention => t!("msg-dialog-export-attention"),
             PathRequest::OpenLessonPack => t!("msg-dialog-open-lesson-pack"),
+            PathRequest::ExportProgress => t!("msg-dialog-export-progress"),
+            PathRequest::ExportHandout => t!("msg-dialog-export-handout"),
         }
     }
 
@@ -69,6 +73,8 @@ impl PathRequest {
             PathRequest::ExportCsv => "metrics.csv",
             PathRequest::ExportPlots => "plots.png",
             PathRequest::ExportAttention => "attention.png",
+            PathRequest::ExportProgress => "my-progress.json",
+            PathRequest::ExportHandout => "handout",
             PathRequest::OpenExperiment | PathRequest::LoadRun | PathRequest::OpenLessonPack => "",
         }
     }
@@ -80,7 +86,9 @@ impl PathRequest {
             PathRequest::LoadRun => t!("msg-cancelled-load-run"),
             PathRequest::OpenLessonPack => t!("msg-cancelled-open-lesson-pack"),
             PathRequest::SaveExperiment | PathRequest::SaveRun => t!("msg-cancelled-save"),
-            PathRequest::ExportCsv | PathRequest::ExportPlots | PathRequest::ExportAttention => t!("msg-cancelled-export"),
+            PathRequest::ExportCsv | PathRequest::ExportPlots | PathRequest::ExportAttention | PathRequest::ExportProgress | PathRequest::ExportHandout => {
+                t!("msg-cancelled-export")
+            }
         }
     }
 
@@ -91,7 +99,9 @@ impl PathRequest {
         let title = title.as_str();
         let path = match self {
             PathRequest::OpenExperiment => rfd::FileDialog::new().set_title(title).add_filter(t!("msg-dialog-filter-experiment"), &["json"]).pick_file(),
-            PathRequest::SaveRun | PathRequest::LoadRun | PathRequest::OpenLessonPack => rfd::FileDialog::new().set_title(title).pick_folder(),
+            PathRequest::SaveRun | PathRequest::LoadRun | PathRequest::OpenLessonPack | PathRequest::ExportHandout => {
+                rfd::FileDialog::new().set_title(title).pick_folder()
+            }
             _ => {
                 let extension = self.default_name().rsplit('.').next().unwrap_or("");
                 rfd::FileDialog::new().set_title(title).set_file_name(self.default_name()).add_filter(extension, &[extension]).save_file()

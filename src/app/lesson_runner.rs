@@ -1,4 +1,4 @@
-//! The lesson runner's state: which lessons are loaded, which one is open, which
+//! The lesson runner's state: which packs, lessons and bug-hunt cases are loaded, which one is open, which
 //! checks have passed (remembered), the learner's own experiment kept aside while
 //! a lesson's experiment is loaded, and claims verified in the background.
 
@@ -7,7 +7,9 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 
 use crate::config::ExperimentConfig;
 use crate::experiments::ClaimResult;
-use crate::lessons::{self, Lesson, LessonError, LiveFacts, Loaded};
+use crate::lessons::pack::{self, PackInfo};
+use crate::lessons::{self, BugCase, Lesson, LessonError, LiveFacts, Loaded, Locks};
+use crate::progress::{ClaimMark, Progress};
 
 /// A claim's background verification.
 #[derive(Clone, Debug)]
@@ -20,7 +22,14 @@ pub enum ClaimState {
 }
 
 pub struct LessonRunner {
+    /// The packs open, the shipped one first.
+    pub packs: Vec<PackInfo>,
     pub lessons: Vec<Loaded>,
+    /// For each lesson, the index of its pack in `packs`.
+    pub lesson_pack: Vec<usize>,
+    /// Every pack's bug-hunt cases, and each one's pack.
+    pub cases: Vec<BugCase>,
+    pub case_pack: Vec<usize>,
     pub current: usize,
     /// The learner's experiment from before a lesson's start was loaded.
     pub saved_experiment: Option<ExperimentConfig>,
@@ -30,18 +39,25 @@ pub struct LessonRunner {
     pub experiment_of: Option<String>,
     /// "what this button changed" lines of the last `try`, by (lesson id, block line).
     pub last_diff: Option<((String, usize), Vec<String>)>,
-    /// Checks whose "check now" failed, so their hint shows.
-    pub hints_shown: BTreeSet<(String, usize)>,
-    pub claims: BTreeMap<(String, usize), ClaimState>,
-    claim_tx: Sender<((String, usize), Result<Vec<ClaimResult>, String>)>,
-    claim_rx: Receiver<((String, usize), Result<Vec<ClaimResult>, String>)>,
+    /// Checks whose "check now" failed, so their hint shows: (lesson id, check id).
+    pub hints_shown: BTreeSet<(String, String)>,
+    /// Claim verifications by (lesson id, claim id).
+    pub claims: BTreeMap<(String, String), ClaimState>,
+    claim_tx: Sender<ClaimDone>,
+    claim_rx: Receiver<ClaimDone>,
 }
+
+type ClaimDone = ((String, String), Result<Vec<ClaimResult>, String>);
 
 impl Default for LessonRunner {
     fn default() -> Self {
         let (claim_tx, claim_rx) = channel();
-        Self {
-            lessons: lessons::builtin_in(crate::i18n::lang()),
+        let mut runner = Self {
+            packs: Vec::new(),
+            lessons: Vec::new(),
+            lesson_pack: Vec::new(),
+            cases: Vec::new(),
+            case_pack: Vec::new(),
             current: 0,
             saved_experiment: None,
             experiment_of: None,
@@ -50,7 +66,9 @@ impl Default for LessonRunner {
             claims: BTreeMap::new(),
             claim_tx,
             claim_rx,
-        }
+        };
+        runner.insert(pack::builtin(crate::i18n::lang()));
+        runner
     }
 }
 
@@ -63,11 +81,45 @@ impl LessonRunner {
         self.lessons.get(self.current).and_then(|l| l.as_ref().err())
     }
 
-    /// Show the shipped lessons in `lang` (the same lessons, blocks and progress;
-    /// a lesson without a translation stays in English). Packs keep theirs.
+    /// The pack of the open lesson.
+    pub fn current_pack(&self) -> &PackInfo {
+        let index = self.lesson_pack.get(self.current).copied().unwrap_or(0);
+        &self.packs[index.min(self.packs.len() - 1)]
+    }
+
+    /// The lessons of the pack at `index` that read without error.
+    pub fn pack_lessons(&self, index: usize) -> Vec<&Lesson> {
+        self.lessons.iter().zip(&self.lesson_pack).filter(|(_, p)| **p == index).filter_map(|(l, _)| l.as_ref().ok()).collect()
+    }
+
+    pub fn pack_cases(&self, index: usize) -> Vec<&BugCase> {
+        self.cases.iter().zip(&self.case_pack).filter(|(_, p)| **p == index).map(|(c, _)| c).collect()
+    }
+
+    pub fn pack_index(&self, id: &str) -> Option<usize> {
+        self.packs.iter().position(|p| p.id == id)
+    }
+
+    /// Show every pack in `lang` (the same lessons, blocks and progress; a lesson
+    /// without a translation stays in English); the open lesson stays open.
     pub fn set_language(&mut self, lang: crate::i18n::Lang) {
-        for (slot, lesson) in self.lessons.iter_mut().zip(lessons::builtin_in(lang)) {
-            *slot = lesson;
+        let open = self.lesson().map(|l| l.id.clone());
+        let roots: Vec<std::path::PathBuf> = self.packs.iter().filter_map(|p| p.root.clone()).collect();
+        let (lessons, packs) = (std::mem::take(&mut self.lessons), std::mem::take(&mut self.packs));
+        self.lesson_pack.clear();
+        self.cases.clear();
+        self.case_pack.clear();
+        self.insert(pack::builtin(lang));
+        for root in roots {
+            if let Ok(p) = pack::load_pack(&root, lang) {
+                self.insert(p);
+            }
+        }
+        if self.lessons.is_empty() {
+            (self.lessons, self.packs) = (lessons, packs);
+        }
+        if let Some(id) = open {
+            self.open_id(&id);
         }
     }
 
@@ -78,15 +130,60 @@ impl LessonRunner {
         }
     }
 
-    /// Add a teacher's lessons; returns how many loaded and the errors.
+    /// Open a teacher's pack and show its first lesson; opening one already open
+    /// reads it again. Returns how many lessons and cases loaded, and the errors
+    /// (each naming its file).
     pub fn add_pack(&mut self, path: &std::path::Path) -> Result<(usize, Vec<String>), String> {
-        let loaded = lessons::load_path_in(path, crate::i18n::lang())?;
-        let errors: Vec<String> = loaded.iter().filter_map(|l| l.as_ref().err().map(|e| e.to_string())).collect();
+        let loaded = pack::load_pack(path, crate::i18n::lang())?;
+        let mut errors: Vec<String> = loaded.errors().iter().map(|e| e.to_string()).collect();
+        if let Some(old) = self.pack_index(&loaded.info.id) {
+            self.remove_pack(old);
+        }
+        let count = loaded.lessons.len() + loaded.cases.len();
         let first_new = self.lessons.len();
-        let count = loaded.len();
-        self.lessons.extend(loaded);
-        self.current = first_new;
+        errors.extend(self.insert(loaded));
+        if first_new < self.lessons.len() {
+            self.current = first_new;
+        }
         Ok((count, errors))
+    }
+
+    /// Close the pack at `index` (never the shipped one).
+    pub fn remove_pack(&mut self, index: usize) {
+        if index == 0 || index >= self.packs.len() {
+            return;
+        }
+        let open = self.lesson().map(|l| l.id.clone());
+        let keep = |p: &usize| *p != index;
+        let lessons: Vec<(Loaded, usize)> = std::mem::take(&mut self.lessons).into_iter().zip(std::mem::take(&mut self.lesson_pack)).filter(|(_, p)| keep(p)).collect();
+        let cases: Vec<(BugCase, usize)> = std::mem::take(&mut self.cases).into_iter().zip(std::mem::take(&mut self.case_pack)).filter(|(_, p)| keep(p)).collect();
+        let shift = |p: usize| if p > index { p - 1 } else { p };
+        (self.lessons, self.lesson_pack) = lessons.into_iter().map(|(l, p)| (l, shift(p))).unzip();
+        (self.cases, self.case_pack) = cases.into_iter().map(|(c, p)| (c, shift(p))).unzip();
+        self.packs.remove(index);
+        self.current = 0;
+        if let Some(id) = open {
+            self.open_id(&id);
+        }
+    }
+
+    /// Add a read pack; a case whose id another pack already uses is left out
+    /// (the returned errors say so).
+    fn insert(&mut self, loaded: pack::Pack) -> Vec<String> {
+        let index = self.packs.len();
+        self.packs.push(loaded.info);
+        self.lesson_pack.extend(std::iter::repeat_n(index, loaded.lessons.len()));
+        self.lessons.extend(loaded.lessons);
+        let mut errors = Vec::new();
+        for case in loaded.cases.into_iter().flatten() {
+            if let Some(other) = self.cases.iter().find(|c| c.id == case.id) {
+                errors.push(crate::t!("err-bug-case-repeated", id = case.id.as_str(), first = other.source.as_str()));
+                continue;
+            }
+            self.cases.push(case);
+            self.case_pack.push(index);
+        }
+        errors
     }
 
     /// Whether the live run is the open lesson's experiment.
@@ -94,27 +191,32 @@ impl LessonRunner {
         self.lesson().is_some_and(|l| self.experiment_of.as_deref() == Some(l.id.as_str()))
     }
 
+    /// The knobs fixed now: the open lesson's locks while its experiment is loaded.
+    pub fn active_locks(&self) -> Option<&Locks> {
+        self.lesson().filter(|l| !l.locks.is_empty() && self.runs_this_lesson()).map(|l| &l.locks)
+    }
+
     /// Tick every check of the open lesson that the live facts satisfy, when the
     /// live run is that lesson's experiment (loaded or changed by its tries): a run
     /// left over from another lesson or experiment proves nothing.
-    pub fn tick_checks(&self, facts: &LiveFacts, progress: &mut BTreeMap<String, BTreeSet<usize>>) {
+    pub fn tick_checks(&self, facts: &LiveFacts, progress: &mut Progress) {
         let Some(lesson) = self.lesson() else { return };
         if !self.runs_this_lesson() {
             return;
         }
         for check in lesson.checks() {
-            if check.condition.evaluate(facts) == Some(true) {
-                progress.entry(lesson.id.clone()).or_default().insert(check.line);
+            if check.condition.evaluate(facts) == Some(true) && !progress.check_passed(&lesson.id, &check.id) {
+                progress.pass_check(&lesson.id, &check.id, crate::progress::now());
             }
         }
     }
 
     /// Verify a claim of the open lesson on a background thread, with the same
     /// seeds as `lesson verify`.
-    pub fn verify_claim(&mut self, line: usize) {
+    pub fn verify_claim(&mut self, id: &str) {
         let Some(lesson) = self.lesson() else { return };
-        let Some(block) = lesson.claims().find(|c| c.line == line) else { return };
-        let key = (lesson.id.clone(), line);
+        let Some(block) = lesson.claims().find(|c| c.id == id) else { return };
+        let key = (lesson.id.clone(), block.id.clone());
         let claim = block.claim.clone();
         let tx = self.claim_tx.clone();
         let seeds = lessons::DEFAULT_SEEDS.to_vec();
@@ -128,11 +230,19 @@ impl LessonRunner {
             .expect("spawn a claim thread");
     }
 
-    /// Collect finished verifications.
-    pub fn drain(&mut self) {
+    /// Collect finished verifications; each goes into the learner's progress.
+    pub fn drain(&mut self, progress: &mut Progress) {
         while let Ok((key, result)) = self.claim_rx.try_recv() {
             let state = match result {
-                Ok(r) => ClaimState::Done(r),
+                Ok(results) => {
+                    let mark = ClaimMark {
+                        passed: !results.is_empty() && results.iter().all(|r| r.passed),
+                        at: crate::progress::now(),
+                        seeds: results.iter().map(|r| r.seed).collect(),
+                    };
+                    progress.verify_claim(&key.0, &key.1, mark);
+                    ClaimState::Done(results)
+                }
                 Err(e) => ClaimState::Failed(e),
             };
             self.claims.insert(key, state);
@@ -149,17 +259,17 @@ mod tests {
         let mut runner = LessonRunner::default();
         let id = runner.lesson().expect("lesson 01").id.clone();
         let facts = LiveFacts { step: 600, eval_step: Some(600), eval_accuracy: Some(1.0), ..LiveFacts::default() };
-        let mut progress = BTreeMap::new();
+        let mut progress = Progress::default();
         runner.tick_checks(&facts, &mut progress);
-        assert!(progress.is_empty(), "a run that is not lesson 01's experiment proves nothing about it");
+        assert!(progress.lessons.is_empty(), "a run that is not lesson 01's experiment proves nothing about it");
         runner.experiment_of = Some("02-qkv-by-hand".into());
         runner.tick_checks(&facts, &mut progress);
-        assert!(progress.is_empty(), "another lesson's run proves nothing either");
+        assert!(progress.lessons.is_empty(), "another lesson's run proves nothing either");
         runner.experiment_of = Some(id.clone());
         runner.tick_checks(&facts, &mut progress);
-        assert_eq!(progress[&id].len(), 1);
+        assert_eq!(progress.lessons[&id].checks.len(), 1);
         let worse = LiveFacts { step: 700, eval_step: Some(700), eval_accuracy: Some(0.1), ..LiveFacts::default() };
         runner.tick_checks(&worse, &mut progress);
-        assert_eq!(progress[&id].len(), 1, "a passed check stays passed");
+        assert_eq!(progress.lessons[&id].checks.len(), 1, "a passed check stays passed");
     }
 }

@@ -51,7 +51,7 @@ const CUSTOM: &str = "custom";
 const EVENT_BUDGET: Duration = Duration::from_millis(4);
 
 /// Open the window and run until it is closed.
-pub fn run() -> eframe::Result<()> {
+pub fn run(packs: Vec<std::path::PathBuf>) -> eframe::Result<()> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Attention Workbench")
@@ -71,6 +71,7 @@ pub fn run() -> eframe::Result<()> {
                 let text = crate::t!("msg-state-dropped", parts = dropped.join(", "));
                 app.view.show_banner(run_view::Banner { kind: run_view::BannerKind::Warning, text });
             }
+            app.open_packs(&packs);
             env_hooks::apply(&mut app);
             Ok(Box::new(app))
         }),
@@ -101,7 +102,6 @@ pub struct WorkbenchApp {
     pub lessons: LessonRunner,
     markdown: egui_commonmark::CommonMarkCache,
     bug_hunt: BugHuntPanel,
-    bug_cases: Vec<crate::bughunt::BugCase>,
     /// The bug-hunt case whose experiment is loaded, until another experiment is.
     bug_case: Option<String>,
     help_open: bool,
@@ -110,6 +110,10 @@ pub struct WorkbenchApp {
     glossary_search: String,
     /// Where no file dialog can open: what is asked for and the typed path.
     pub path_prompt: Option<(files::PathRequest, String)>,
+    /// Whether the last frame was drawn in the presenter view (None before the first).
+    presenter_shown: Option<bool>,
+    /// Where the path field starts (the working folder; tests use a temporary one).
+    pub files_dir: std::path::PathBuf,
     /// Open on the first start, and from the Help menu.
     getting_started_open: bool,
     frame_times: FrameTimes,
@@ -131,6 +135,15 @@ impl WorkbenchApp {
         // A state saved before has a lesson; a first start opens the guide.
         let first_start = state == PersistedState::default();
         let mut lessons = LessonRunner::default();
+        // Packs opened before come back; one that is gone is said once and kept
+        // in the list (a drive may be unplugged).
+        let mut reopen_errors = Vec::new();
+        for path in &state.packs {
+            if let Err(e) = lessons.add_pack(path) {
+                reopen_errors.push(e);
+            }
+        }
+        lessons.current = 0;
         lessons.open_id(&state.lesson);
         lessons.saved_experiment = state.saved_experiment.clone();
         // The lesson whose experiment is loaded: as saved, or the open lesson when
@@ -139,7 +152,7 @@ impl WorkbenchApp {
             .lesson_experiment
             .clone()
             .or_else(|| lessons.lesson().filter(|l| l.start == state.config).map(|l| l.id.clone()));
-        Self {
+        let mut app = Self {
             applied: state.config.clone(),
             checked: Checked::of(&state.config),
             state,
@@ -159,13 +172,14 @@ impl WorkbenchApp {
             lessons,
             markdown: egui_commonmark::CommonMarkCache::default(),
             bug_hunt: BugHuntPanel::default(),
-            bug_cases: crate::bughunt::cases(),
             bug_case: None,
             help_open: false,
             about_open: false,
             glossary_open: false,
             glossary_search: String::new(),
             path_prompt: None,
+            files_dir: std::env::current_dir().unwrap_or_default(),
+            presenter_shown: None,
             getting_started_open: first_start,
             frame_times: FrameTimes::from_env(),
             notices_tx,
@@ -173,7 +187,30 @@ impl WorkbenchApp {
             plots_rect: None,
             attention_rect: None,
             ctx,
+        };
+        if !reopen_errors.is_empty() {
+            app.notice(run_view::BannerKind::Warning, crate::t!("lesson-msg-pack-reopen-failed", errors = reopen_errors.join("; ")));
         }
+        app
+    }
+
+    /// Open packs named on the command line (`--pack DIR`), as the menu would.
+    pub fn open_packs(&mut self, paths: &[std::path::PathBuf]) {
+        for path in paths {
+            self.add_lesson_pack(path);
+        }
+        if let Some(lesson) = self.lessons.lesson() {
+            self.state.lesson = lesson.id.clone();
+        }
+    }
+
+    pub fn close_getting_started(&mut self) {
+        self.getting_started_open = false;
+    }
+
+    /// Whether the presenter view is on (remembered per pack).
+    pub fn presenter(&self) -> bool {
+        self.state.presenter_packs.contains(&self.lessons.current_pack().id)
     }
 
     pub fn can_start(&self) -> bool {
@@ -211,9 +248,9 @@ impl WorkbenchApp {
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let frame_start = Instant::now();
         self.drain_events();
-        self.lessons.drain();
+        self.lessons.drain(&mut self.state.progress);
         let facts = self.view.live_facts();
-        self.lessons.tick_checks(&facts, &mut self.state.lesson_progress);
+        self.lessons.tick_checks(&facts, &mut self.state.progress);
         let dropped: Vec<std::path::PathBuf> = ui.ctx().input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).filter(|p| !p.as_os_str().is_empty()).collect());
         let before = self.state.config.clone();
         let mut actions = Vec::new();
@@ -221,15 +258,19 @@ impl WorkbenchApp {
             self.add_lesson_pack(&path);
         }
         self.shortcuts(ui.ctx(), &mut actions);
-        ui.ctx().set_visuals(if self.state.dark_mode { egui::Visuals::dark() } else { egui::Visuals::light() });
+        let presenter = self.presenter();
+        let switched = self.presenter_shown.replace(presenter) != Some(presenter);
+        ui::presenter::apply_look(ui.ctx(), self.state.dark_mode, presenter, switched);
 
         egui::Panel::top("menu").show(ui, |ui| {
-            ui::menu_bar::menu_bar_ui(ui, &mut self.state, self.undo.can_undo(), self.undo.can_redo(), &mut actions);
+            let packs: Vec<(String, bool)> = self.lessons.packs.iter().map(|p| (p.title.clone(), p.root.is_some())).collect();
+            ui::menu_bar::menu_bar_ui(ui, &mut self.state, self.undo.can_undo(), self.undo.can_redo(), &packs, presenter, &mut actions);
         });
         egui::Panel::top("top_bar").show(ui, |ui| {
             let can_start = self.can_start();
             let pending = self.has_pending_edits();
-            ui::top_bar::top_bar_ui(ui, &mut self.state.config, &self.state.preset, &self.view, can_start, pending, &mut actions);
+            let locks = self.lessons.active_locks();
+            ui::top_bar::top_bar_ui(ui, &mut self.state.config, &self.state.preset, &self.view, can_start, pending, locks, &mut actions);
         });
         // The status strip: always there and always the same height, so a message
         // never covers a control nor moves the widgets under the pointer.
@@ -251,20 +292,29 @@ impl WorkbenchApp {
             ui::banner::status_strip_ui(ui, self.view.banner.as_ref(), &hint, &mut actions);
         });
         let hide_mask_knobs = self.bug_case_unsolved();
-        if self.state.layout.model_editor {
+        if self.state.layout.model_editor && !presenter {
+            let locks = self.lessons.active_locks();
             egui::Panel::left("model_editor").resizable(true).default_size(330.0).min_size(260.0).max_size(460.0).show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    ui::model_editor::model_editor_ui(ui, &mut self.state.config, &self.checked.problems, self.checked.facts.as_ref(), hide_mask_knobs);
+                    ui::model_editor::model_editor_ui(ui, &mut self.state.config, &self.checked.problems, self.checked.facts.as_ref(), hide_mask_knobs, locks);
                 });
             });
         }
         if self.state.layout.lesson {
             let facts = self.view.live_facts();
-            egui::Panel::right("lesson").resizable(true).default_size(380.0).min_size(300.0).max_size(640.0).show(ui, |ui| {
-                ui::lesson_panel::lesson_panel_ui(ui, &self.lessons, &self.state.lesson_progress, &facts, &mut self.markdown, &mut actions);
+            // The presenter view gives the lesson its own, wider panel.
+            let panel = if presenter {
+                egui::Panel::right("lesson_presenter").resizable(true).default_size(ui.available_width() * 0.42).min_size(300.0)
+            } else {
+                egui::Panel::right("lesson").resizable(true).default_size(380.0).min_size(300.0).max_size(640.0)
+            };
+            panel.show(ui, |ui| {
+                let mut student = std::mem::take(&mut self.state.student_name);
+                ui::lesson_panel::lesson_panel_ui(ui, &self.lessons, &self.state.progress, &facts, &mut student, &mut self.markdown, &mut actions);
+                self.state.student_name = student;
             });
         }
-        if self.state.layout.plots {
+        if self.state.layout.plots && !presenter {
             let response = egui::Panel::bottom("plots").resizable(true).default_size(280.0).min_size(200.0).show(ui, |ui| {
                 match ui::plots_panel::plots_ui(ui, &self.view, &mut self.state.plots) {
                     Some(ui::plots_panel::PlotAction::Pin) => self.view.pin(),
@@ -339,7 +389,7 @@ impl WorkbenchApp {
                     egui::ScrollArea::vertical().show(ui, |ui| self.generation.ui(ui, view, max_len, &mut actions));
                 }
                 CentralView::BugHunt => {
-                    egui::ScrollArea::vertical().show(ui, |ui| self.bug_hunt.ui(ui, &self.bug_cases, &mut self.state.solved_bugs, &mut actions));
+                    egui::ScrollArea::vertical().show(ui, |ui| self.bug_hunt.ui(ui, &self.lessons.cases, &mut self.state.progress, &mut actions));
                 }
             }
         });
@@ -365,6 +415,7 @@ impl WorkbenchApp {
 
     /// Undo bookkeeping and validation after the panels changed the config.
     fn track_edit(&mut self, before: ExperimentConfig, pointer_down: bool) {
+        self.hold_locks(&before);
         if self.state.config != before && self.edit_start.is_none() {
             self.edit_start = Some(before);
         }
@@ -379,6 +430,19 @@ impl WorkbenchApp {
             self.checked = Checked::of(&self.state.config);
             self.auto_apply();
         }
+    }
+
+    /// Put back any locked knob an edit changed, and say which and why.
+    fn hold_locks(&mut self, before: &ExperimentConfig) {
+        let Some(locks) = self.lessons.active_locks() else { return };
+        let changed = locks.changed(before, &self.state.config);
+        if changed.is_empty() {
+            return;
+        }
+        let restored = locks.restore(before, &self.state.config);
+        let text = crate::t!("lesson-msg-locked", knobs = changed.join(", "), reason = locks.reason.as_str());
+        self.state.config = restored;
+        self.notice(run_view::BannerKind::Warning, text);
     }
 
     /// With no training progress to lose, the live model follows edits at once.
@@ -420,7 +484,7 @@ impl WorkbenchApp {
 
     /// A bug-hunt case is loaded and not yet named or revealed: its planted knobs stay hidden.
     pub fn bug_case_unsolved(&self) -> bool {
-        self.bug_case.as_ref().is_some_and(|id| !self.state.solved_bugs.contains(id) && !self.bug_hunt.is_revealed(id))
+        self.bug_case.as_ref().is_some_and(|id| !self.state.progress.bugs_solved.contains_key(id) && !self.state.progress.bugs_revealed.contains_key(id))
     }
 
     fn keeps_weights(&self) -> bool {

@@ -16,6 +16,29 @@ use crate::training::TrainCommand;
 
 impl WorkbenchApp {
     pub fn perform(&mut self, action: AppAction) {
+        // A lesson's locks hold against a task or preset change, which would
+        // otherwise leave the lesson's experiment.
+        if let Some(locks) = self.lessons.active_locks() {
+            let candidate = match &action {
+                AppAction::SetTask(kind) => {
+                    let mut c = self.state.config.clone();
+                    c.task = TaskConfig::for_kind(*kind);
+                    c.fit_max_len_to_task();
+                    Some(c)
+                }
+                AppAction::LoadPreset(name) => crate::config::preset_keeping(name, &self.state.config),
+                _ => None,
+            };
+            if let Some(candidate) = candidate {
+                let changed = locks.changed(&self.state.config, &candidate);
+                if !changed.is_empty() {
+                    let text = t!("lesson-msg-locked", knobs = changed.join(", "), reason = locks.reason.as_str());
+                    return self.notice(BannerKind::Warning, text);
+                }
+            }
+        }
+        let before = self.state.config.clone();
+        let undoing = matches!(action, AppAction::Undo | AppAction::Redo);
         // Another experiment replaces a loaded bug-hunt case: its knobs need no hiding.
         if matches!(
             action,
@@ -96,6 +119,8 @@ impl WorkbenchApp {
             AppAction::ExportAttention => self.ask_path(PathRequest::ExportAttention),
             AppAction::UsePath(request, path) => {
                 self.path_prompt = None;
+                // A typed relative path is relative to the folder the field started in.
+                let path = if path.is_relative() { self.files_dir.join(path) } else { path };
                 self.use_path(request, path);
             }
             AppAction::CancelPath(request) => {
@@ -121,7 +146,7 @@ impl WorkbenchApp {
             AppAction::ShowAbout => self.about_open = true,
             AppAction::ShowGlossary => self.glossary_open = true,
             AppAction::LoadBugCase(id) => {
-                if let Some(case) = self.bug_cases.iter().find(|c| c.id == id).cloned() {
+                if let Some(case) = self.lessons.cases.iter().find(|c| c.id == id).cloned() {
                     let config = case.config.clone();
                     self.edit(|c| *c = config);
                     self.state.preset = CUSTOM.to_string();
@@ -140,7 +165,6 @@ impl WorkbenchApp {
                 self.state.language = Some(lang);
                 crate::i18n::set_lang(lang);
                 self.lessons.set_language(lang);
-                self.bug_cases = crate::bughunt::cases();
             }
             AppAction::Generate { prompt, tokens } => {
                 self.view.generating = true;
@@ -204,13 +228,40 @@ impl WorkbenchApp {
                     }
                 }
             }
-            AppAction::LessonCheck(line) => {
+            AppAction::LessonCheck(check) => {
                 if let Some(id) = self.lessons.lesson().map(|l| l.id.clone()) {
-                    self.lessons.hints_shown.insert((id, line));
+                    self.lessons.hints_shown.insert((id, check));
                 }
             }
-            AppAction::LessonVerifyClaim(line) => self.lessons.verify_claim(line),
+            AppAction::LessonVerifyClaim(claim) => self.lessons.verify_claim(&claim),
+            AppAction::RevealAnswer(answer) => {
+                if let Some(id) = self.lessons.lesson().map(|l| l.id.clone()) {
+                    self.state.progress.reveal_answer(&id, &answer, crate::progress::now());
+                }
+            }
+            AppAction::RevealBugAnswer(case) => self.state.progress.reveal_bug(&case, crate::progress::now()),
+            AppAction::SolvedBug(case) => self.state.progress.solve_bug(&case, crate::progress::now()),
+            AppAction::ExportProgress => self.ask_path(PathRequest::ExportProgress),
+            AppAction::ExportHandout => self.ask_path(PathRequest::ExportHandout),
+            AppAction::ClosePack(index) => {
+                if let Some(root) = self.lessons.packs.get(index).and_then(|p| p.root.clone()) {
+                    self.state.packs.retain(|p| *p != root);
+                    self.lessons.remove_pack(index);
+                    if let Some(lesson) = self.lessons.lesson() {
+                        self.state.lesson = lesson.id.clone();
+                    }
+                }
+            }
+            AppAction::TogglePresenter => {
+                let id = self.lessons.current_pack().id.clone();
+                if !self.state.presenter_packs.remove(&id) {
+                    self.state.presenter_packs.insert(id);
+                }
+            }
             AppAction::DismissBanner => self.view.banner = None,
+        }
+        if undoing {
+            self.hold_locks(&before);
         }
         if self.checked.config != self.state.config {
             self.checked = Checked::of(&self.state.config);
@@ -236,8 +287,20 @@ impl WorkbenchApp {
         }
     }
 
+    /// Open a pack (menu, `--pack`, a dropped folder) and remember it for the next launch.
     pub fn add_lesson_pack(&mut self, path: &Path) {
-        match self.lessons.add_pack(path) {
+        let result = self.lessons.add_pack(path);
+        if result.is_ok() {
+            let root = if path.is_file() { path.parent().unwrap_or(path) } else { path };
+            let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+            if !self.state.packs.contains(&root) {
+                self.state.packs.push(root);
+            }
+            if let Some(lesson) = self.lessons.lesson() {
+                self.state.lesson = lesson.id.clone();
+            }
+        }
+        match result {
             Ok((count, errors)) if errors.is_empty() => self.notice(BannerKind::Info, t!("lesson-msg-pack-added", count = count, path = path.display().to_string())),
             Ok((count, errors)) => self.notice(BannerKind::Warning, t!("lesson-msg-pack-partly", count = count, path = path.display().to_string(), failed = errors.len(), errors = errors.join("; "))),
             Err(err) => self.notice(BannerKind::Error, err),
@@ -287,6 +350,9 @@ impl WorkbenchApp {
             }
             if input.consume_key(Modifiers::NONE, Key::F1) {
                 actions.push(AppAction::ToggleHelp);
+            }
+            if input.consume_key(Modifiers::NONE, Key::F5) {
+                actions.push(AppAction::TogglePresenter);
             }
         });
     }

@@ -19,12 +19,16 @@ pub struct PersistedState {
     pub plots: PlotSettings,
     /// Which view fills the centre.
     pub central: CentralView,
-    /// Bug-hunt cases the learner named right.
-    pub solved_bugs: std::collections::BTreeSet<String>,
+    /// What the learner has done (checks, claims, answers, bug-hunt cases), by id.
+    pub progress: crate::progress::Progress,
     /// The lesson open last.
     pub lesson: String,
-    /// Per lesson id, the lines of the checks that passed.
-    pub lesson_progress: std::collections::BTreeMap<String, std::collections::BTreeSet<usize>>,
+    /// Lesson packs opened, opened again at launch (in this order).
+    pub packs: Vec<std::path::PathBuf>,
+    /// The packs shown in the presenter view, by pack id.
+    pub presenter_packs: std::collections::BTreeSet<String>,
+    /// The name a progress export carries, for the teacher's report.
+    pub student_name: String,
     /// The learner's own experiment, set aside while a lesson's is loaded
     /// ("Restore my experiment" brings it back, also after a restart).
     pub saved_experiment: Option<ExperimentConfig>,
@@ -72,8 +76,10 @@ impl Default for PersistedState {
             plots: PlotSettings::default(),
             central: CentralView::default(),
             language: None,
-            solved_bugs: Default::default(),
-            lesson_progress: Default::default(),
+            progress: Default::default(),
+            packs: Vec::new(),
+            presenter_packs: Default::default(),
+            student_name: String::new(),
             saved_experiment: None,
         }
     }
@@ -177,14 +183,13 @@ mod tests {
         // One unreadable part (a knob renamed inside the experiment) drops that part
         // only: lesson progress and solved bugs survive, and the part is named.
         let mut progress = PersistedState::default();
-        progress.solved_bugs.insert("inverted".into());
-        progress.lesson_progress.entry("01-why-attention".into()).or_default().insert(55);
+        progress.progress.solve_bug("inverted", 9);
+        progress.progress.pass_check("01-why-attention", "learns", 10);
         let mut stored: serde_json::Value = serde_json::from_str(&progress.to_stored()).unwrap();
         stored["config"]["model"]["renamed_knob"] = serde_json::json!(3);
         stored["dark_mode"] = serde_json::json!("not a bool");
         let (kept, dropped) = PersistedState::from_stored_keeping(&stored.to_string());
-        assert_eq!(kept.solved_bugs, progress.solved_bugs);
-        assert_eq!(kept.lesson_progress, progress.lesson_progress);
+        assert_eq!(kept.progress, progress.progress);
         assert_eq!(kept.config, PersistedState::default().config, "the unreadable experiment falls back");
         let mut dropped = dropped;
         dropped.sort();

@@ -1,5 +1,6 @@
-//! `attention-workbench lesson verify|check|list`: run lesson claims headlessly,
-//! validate lesson files, list lessons.
+//! `attention-workbench lesson verify|check|list|report`: run lesson claims headlessly,
+//! validate lesson packs (lessons and bug-hunt cases), list lessons, merge a
+//! class's progress files.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -42,6 +43,16 @@ enum LessonCommand {
     },
     /// List the shipped lessons.
     List,
+    /// Merge students' progress files ("Export my progress" in the window) into
+    /// one report: a summary on the screen, and a table with --csv.
+    Report {
+        /// Progress files (JSON), one per student.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// Write the table as CSV to this file ("-" prints it instead of the summary).
+        #[arg(long)]
+        csv: Option<std::path::PathBuf>,
+    },
 }
 
 pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
@@ -88,9 +99,46 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
             }
             Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
+        LessonCommand::Report { files, csv } => {
+            let report = crate::progress::report::Report::merge(&files);
+            if report.students.is_empty() {
+                anyhow::bail!("{}", report.unreadable.join("\n"));
+            }
+            match csv {
+                Some(path) if path.as_os_str() == "-" => print!("{}", report.csv()),
+                Some(path) => {
+                    crate::runs::write_atomic(&path, report.csv().as_bytes()).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+                    print!("{}", report.summary());
+                    println!("{}", t!("cli-lesson-report-wrote", path = path.display().to_string()));
+                }
+                None => print!("{}", report.summary()),
+            }
+            Ok(if report.unreadable.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
         LessonCommand::Check { path } => {
-            let loaded = lessons::load_path(Path::new(&path)).map_err(anyhow::Error::msg)?;
+            let pack = crate::lessons::pack::load_pack(Path::new(&path), crate::i18n::Lang::En).map_err(anyhow::Error::msg)?;
+            let loaded = pack.lessons.clone();
             let mut bad = 0;
+            for case in &pack.cases {
+                match case {
+                    Ok(case) => println!("ok   {}", t!("cli-lesson-check-case-ok", id = case.id.as_str(), source = case.source.as_str())),
+                    Err(err) => {
+                        bad += 1;
+                        println!("FAIL {err}");
+                    }
+                }
+            }
+            for err in crate::lessons::pack::duplicate_case_ids(&pack.cases) {
+                bad += 1;
+                println!("FAIL {err}");
+            }
+            let mut lesson_ids = std::collections::BTreeMap::new();
+            for lesson in loaded.iter().flatten() {
+                if let Some(first) = lesson_ids.insert(lesson.id.clone(), lesson.source.clone()) {
+                    bad += 1;
+                    println!("FAIL {}", t!("cli-lesson-id-repeated", id = lesson.id.as_str(), source = lesson.source.as_str(), first = first));
+                }
+            }
             for result in &loaded {
                 match result {
                     Ok(lesson) => println!(
@@ -101,7 +149,8 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
                             source = lesson.source.as_str(),
                             tries = lesson.tries().count(),
                             checks = lesson.checks().count(),
-                            claims = lesson.claims().count()
+                            claims = lesson.claims().count(),
+                            answers = lesson.answers().count()
                         )
                     ),
                     Err(err) => {
@@ -112,7 +161,7 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
             }
             // Each translation beside a lesson must be the same lesson in other words.
             for lang in crate::i18n::Lang::ALL.into_iter().filter(|l| *l != crate::i18n::Lang::En) {
-                let translated = lessons::load_path_in(Path::new(&path), lang).map_err(anyhow::Error::msg)?;
+                let Ok(translated) = lessons::load_path_in(Path::new(&path), lang) else { continue };
                 for (original, result) in loaded.iter().zip(&translated) {
                     match (original, result) {
                         (Ok(o), Ok(tr)) if tr.source != o.source => println!(
@@ -128,7 +177,7 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
                 }
             }
             let claims: usize = loaded.iter().flatten().map(|l| l.claims().count()).sum();
-            if claims == 0 && bad == 0 {
+            if claims == 0 && bad == 0 && !loaded.is_empty() {
                 bad += 1;
                 println!("FAIL {}", t!("cli-lesson-no-claim", path = path.as_str()));
             }

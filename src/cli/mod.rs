@@ -27,6 +27,10 @@ pub struct Cli {
     /// The window's language is chosen in its Language menu.
     #[arg(long, global = true, value_parser = ["en", "zh"])]
     pub lang: Option<String>,
+    /// Open a lesson pack in the window (a folder of lesson folders, with bugs/ and
+    /// pack.toml if it has them); opened packs are remembered. May be repeated.
+    #[arg(long, value_name = "DIR")]
+    pub pack: Vec<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]

@@ -2,12 +2,18 @@
 //! matter + Markdown with `try`, `check` and `claim` blocks). No egui in here; the
 //! window draws them and `lesson verify` runs their claims.
 
+pub mod bug_case;
+pub mod handout;
 mod check;
+mod locks;
+pub mod pack;
 mod parse;
 mod patch;
 pub mod translation;
 mod verify;
 
+pub use bug_case::{Bug, BugCase};
+pub use locks::Locks;
 pub use check::{CheckCondition, LiveFacts, Pattern, parse_check, pattern_score};
 pub use parse::{LessonError, parse_lesson};
 pub use patch::{Settings, apply as apply_settings, diff as config_diff};
@@ -28,6 +34,8 @@ pub struct Lesson {
     pub minutes: u32,
     /// The experiment the lesson starts from.
     pub start: ExperimentConfig,
+    /// Knobs fixed while the lesson's experiment is loaded.
+    pub locks: Locks,
     pub body: Vec<Segment>,
     /// The file it came from ("lessons/05-…/lesson.md", or a path on disk).
     pub source: String,
@@ -39,6 +47,7 @@ pub enum Segment {
     Try(TryBlock),
     Check(CheckBlock),
     Claim(ClaimBlock),
+    Answer(AnswerBlock),
 }
 
 /// A button that changes the live experiment, optionally training it.
@@ -56,6 +65,8 @@ pub struct TryBlock {
 /// A condition on the live run that ticks when met.
 #[derive(Clone, Debug)]
 pub struct CheckBlock {
+    /// Stable name: progress is kept by it, so text edits keep a student's ticks.
+    pub id: String,
     pub label: String,
     pub condition: CheckCondition,
     pub hint: String,
@@ -65,11 +76,26 @@ pub struct CheckBlock {
 /// The lesson's falsifiable statement.
 #[derive(Clone, Debug)]
 pub struct ClaimBlock {
+    pub id: String,
     pub claim: Claim,
     pub line: usize,
 }
 
+/// The answer to a "Your turn" question: hidden until the learner asks, and the
+/// asking is recorded in their progress.
+#[derive(Clone, Debug)]
+pub struct AnswerBlock {
+    pub id: String,
+    /// Markdown.
+    pub text: String,
+    pub line: usize,
+}
+
 impl Lesson {
+    pub fn answers(&self) -> impl Iterator<Item = &AnswerBlock> {
+        self.body.iter().filter_map(|s| if let Segment::Answer(a) = s { Some(a) } else { None })
+    }
+
     pub fn checks(&self) -> impl Iterator<Item = &CheckBlock> {
         self.body.iter().filter_map(|s| if let Segment::Check(c) = s { Some(c) } else { None })
     }

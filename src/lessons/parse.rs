@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use super::check::parse_check;
 use super::patch::{Settings, apply};
-use super::{CheckBlock, ClaimBlock, Lesson, Segment, TryBlock};
+use super::{AnswerBlock, CheckBlock, ClaimBlock, Lesson, Locks, Segment, TryBlock};
 use crate::config::{ExperimentConfig, preset};
 use crate::experiments::{Claim, Side, SideRun, parse_condition};
 use crate::t;
@@ -24,16 +24,16 @@ pub struct LessonError {
 /// Where an experiment starts: a preset, a task, then knob settings.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ExperimentSpec {
+pub(super) struct ExperimentSpec {
     preset: Option<String>,
     task: Option<String>,
     #[serde(default)]
     set: Settings,
-    steps: Option<usize>,
+    pub(super) steps: Option<usize>,
     /// Claim sides only: train with the verify seed plus this.
-    seed_offset: Option<u64>,
+    pub(super) seed_offset: Option<u64>,
     /// Claim sides only: CPU threads for this side.
-    threads: Option<usize>,
+    pub(super) threads: Option<usize>,
 }
 
 impl ExperimentSpec {
@@ -56,6 +56,23 @@ struct FrontMatter {
     minutes: u32,
     #[serde(default)]
     start: ExperimentSpec,
+    #[serde(default)]
+    lock: Option<LockSpec>,
+}
+
+/// Knobs the lesson fixes while its experiment is loaded, and why.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LockSpec {
+    knobs: Vec<String>,
+    reason: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnswerSpec {
+    id: String,
+    text: String,
 }
 
 fn default_minutes() -> u32 {
@@ -76,6 +93,7 @@ struct TrySpec {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CheckSpec {
+    id: String,
     label: String,
     condition: String,
     #[serde(default)]
@@ -85,6 +103,7 @@ struct CheckSpec {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ClaimSpec {
+    id: String,
     statement: String,
     steps: usize,
     expect: Vec<String>,
@@ -112,6 +131,15 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
         return Err(err(2, t!("err-lesson-start-side-knobs")));
     }
     let start = build_experiment(&ExperimentSpec { ..front.start }, None).map_err(|m| err(2, t!("err-lesson-start", why = m)))?;
+    let locks = match front.lock {
+        None => Locks::default(),
+        Some(spec) => {
+            let locks = Locks { knobs: spec.knobs, reason: spec.reason };
+            locks.problem(&start).map_or(Ok(()), |m| Err(err(2, m)))?;
+            locks
+        }
+    };
+    let mut ids = std::collections::BTreeMap::<String, usize>::new();
 
     let mut body = Vec::new();
     let mut markdown = String::new();
@@ -119,7 +147,7 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
     while i < lines.len() {
         let line = lines[i];
         let fence = line.trim_start();
-        let kind = fence.strip_prefix("```").map(str::trim).filter(|k| matches!(*k, "try" | "check" | "claim"));
+        let kind = fence.strip_prefix("```").map(str::trim).filter(|k| matches!(*k, "try" | "check" | "claim" | "answer"));
         let Some(kind) = kind else {
             markdown.push_str(line);
             markdown.push('\n');
@@ -153,10 +181,20 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
             "check" => {
                 let spec: CheckSpec = toml::from_str(&block_text).map_err(|e| err(at(&e), t!("err-lesson-check-block", why = what(&e))))?;
                 let condition = parse_check(&spec.condition).map_err(|m| err(block_line, t!("err-lesson-check-condition", why = m)))?;
-                Segment::Check(CheckBlock { label: spec.label, condition, hint: spec.hint, line: block_line })
+                claim_id(&mut ids, &spec.id, block_line).map_err(|m| err(block_line, m))?;
+                Segment::Check(CheckBlock { id: spec.id, label: spec.label, condition, hint: spec.hint, line: block_line })
+            }
+            "answer" => {
+                let spec: AnswerSpec = toml::from_str(&block_text).map_err(|e| err(at(&e), t!("err-lesson-answer-block", why = what(&e))))?;
+                claim_id(&mut ids, &spec.id, block_line).map_err(|m| err(block_line, m))?;
+                if spec.text.trim().is_empty() {
+                    return Err(err(block_line, t!("err-lesson-answer-empty")));
+                }
+                Segment::Answer(AnswerBlock { id: spec.id, text: spec.text, line: block_line })
             }
             _ => {
                 let spec: ClaimSpec = toml::from_str(&block_text).map_err(|e| err(at(&e), t!("err-lesson-claim-block", why = what(&e))))?;
+                claim_id(&mut ids, &spec.id, block_line).map_err(|m| err(block_line, m))?;
                 let conditions = spec
                     .expect
                     .iter()
@@ -181,7 +219,7 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
                     conditions,
                 };
                 claim_problem(&claim).map_or(Ok(()), |m| Err(err(block_line, t!("err-lesson-claim-block", why = m))))?;
-                Segment::Claim(ClaimBlock { claim, line: block_line })
+                Segment::Claim(ClaimBlock { id: spec.id, claim, line: block_line })
             }
         };
         body.push(segment);
@@ -196,9 +234,25 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
         summary: front.summary,
         minutes: front.minutes,
         start,
+        locks,
         body,
         source: file.to_string(),
     })
+}
+
+/// Take `id` for a block at `line`: a short name (letters, digits, `-`, `_`) not
+/// used by another check, claim or answer of the lesson. Progress is kept by it,
+/// so it must stay the same when the lesson's text is edited.
+pub(super) fn claim_id(ids: &mut std::collections::BTreeMap<String, usize>, id: &str, line: usize) -> Result<(), String> {
+    let well_formed = !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_');
+    if !well_formed {
+        return Err(t!("err-lesson-id-malformed", id = id));
+    }
+    if let Some(first) = ids.get(id) {
+        return Err(t!("err-lesson-id-repeated", id = id, first = *first));
+    }
+    ids.insert(id.to_string(), line);
+    Ok(())
 }
 
 /// A claim that could not show anything: a side that trains for no steps, a
@@ -242,12 +296,12 @@ fn same_run(a: &ExperimentConfig, b: &ExperimentConfig) -> bool {
 }
 
 /// The 0-based line of a TOML error inside `text`.
-fn toml_line(text: &str, error: &toml::de::Error) -> usize {
+pub(super) fn toml_line(text: &str, error: &toml::de::Error) -> usize {
     error.span().map_or(0, |span| text[..span.start.min(text.len())].matches('\n').count())
 }
 
 /// A preset (or `base`), then a task, then knob settings; validated.
-fn build_experiment(spec: &ExperimentSpec, base: Option<&ExperimentConfig>) -> Result<ExperimentConfig, String> {
+pub(super) fn build_experiment(spec: &ExperimentSpec, base: Option<&ExperimentConfig>) -> Result<ExperimentConfig, String> {
     let mut config = match (&spec.preset, base) {
         (Some(name), _) => preset(name).ok_or_else(|| t!("err-lesson-unknown-preset", name = name.as_str()))?,
         (None, Some(base)) => base.clone(),
@@ -298,12 +352,14 @@ steps = 50
 More text.
 
 ```check
+id = "learn-it"
 label = "Learn it"
 condition = "eval_accuracy >= 0.9"
 hint = "Train longer."
 ```
 
 ```claim
+id = "it-works"
 statement = "It works"
 steps = 10
 expect = ["a.eval_accuracy > b.eval_accuracy"]
@@ -324,6 +380,7 @@ The end?
             Segment::Try(_) => "try",
             Segment::Check(_) => "check",
             Segment::Claim(_) => "claim",
+            Segment::Answer(_) => "answer",
         }).collect();
         assert_eq!(kinds, vec!["md", "try", "md", "check", "claim", "md"]);
         let Segment::Claim(claim) = &lesson.body[4] else { panic!() };
@@ -344,6 +401,12 @@ The end?
         let bad_check = GOOD.replace("eval_accuracy >= 0.9", "accuracy is good");
         let e = parse_lesson("x.md", &bad_check).unwrap_err();
         assert!(e.to_string().starts_with("x.md:22:"), "{e}");
+        let repeated = GOOD.replace("id = \"it-works\"", "id = \"learn-it\"");
+        let e = parse_lesson("x.md", &repeated).unwrap_err();
+        assert!(e.message.contains("learn-it") && e.message.contains("22"), "{e}");
+        let missing = GOOD.replace("id = \"it-works\"\n", "");
+        let e = parse_lesson("x.md", &missing).unwrap_err();
+        assert!(e.message.contains("id"), "{e}");
         let unclosed = GOOD.replace("More text.\n\n```check", "More text.\n\n```check\nlabel = \"x\"");
         let unclosed = unclosed.replace("hint = \"Train longer.\"\n```", "hint = \"Train longer.\"");
         assert!(parse_lesson("x.md", &unclosed).is_err());

@@ -24,7 +24,7 @@ pub fn pair(original: &Lesson, mut translated: Lesson) -> Result<Lesson, LessonE
     if translated.id != original.id {
         return Err(fail(0, t!("err-pair-id-differs", id = translated.id.as_str(), original = original.source.as_str(), original_id = original.id.as_str())));
     }
-    if translated.start != original.start || translated.minutes != original.minutes {
+    if translated.start != original.start || translated.minutes != original.minutes || translated.locks.knobs != original.locks.knobs {
         return Err(fail(0, t!("err-pair-start-differs", original = original.source.as_str())));
     }
     let blocks = |l: &Lesson| l.body.iter().filter(|s| !matches!(s, Segment::Markdown(_))).cloned().collect::<Vec<_>>();
@@ -44,6 +44,7 @@ pub fn pair(original: &Lesson, mut translated: Lesson) -> Result<Lesson, LessonE
             Segment::Try(t) => &mut t.line,
             Segment::Check(c) => &mut c.line,
             Segment::Claim(c) => &mut c.line,
+            Segment::Answer(a) => &mut a.line,
         };
         *line = lines.next().expect("same number of blocks");
     }
@@ -56,6 +57,7 @@ fn line_of(segment: &Segment) -> usize {
         Segment::Try(t) => t.line,
         Segment::Check(c) => c.line,
         Segment::Claim(c) => c.line,
+        Segment::Answer(a) => a.line,
     }
 }
 
@@ -64,11 +66,12 @@ fn differs(original: &Segment, translated: &Segment) -> Option<String> {
     match (original, translated) {
         (Segment::Try(o), Segment::Try(t)) => (o.preset != t.preset || o.task != t.task || o.settings != t.settings || o.steps != t.steps)
             .then(|| t!("err-pair-try-differs")),
-        (Segment::Check(o), Segment::Check(t)) => (o.condition != t.condition).then(|| t!("err-pair-check-differs")),
+        (Segment::Check(o), Segment::Check(t)) => (o.condition != t.condition || o.id != t.id).then(|| t!("err-pair-check-differs")),
+        (Segment::Answer(o), Segment::Answer(t)) => (o.id != t.id).then(|| t!("err-pair-answer-differs", id = o.id.as_str())),
         (Segment::Claim(o), Segment::Claim(t)) => {
             let mut same = t.claim.clone();
             same.statement = o.claim.statement.clone();
-            (format!("{:?}", o.claim) != format!("{same:?}")).then(|| t!("err-pair-claim-differs"))
+            (format!("{:?}", o.claim) != format!("{same:?}") || o.id != t.id).then(|| t!("err-pair-claim-differs"))
         }
         _ => Some(t!("err-pair-order-differs")),
     }

@@ -2,12 +2,11 @@
 //! look for the symptom, then name the bug; the answer stays hidden until then
 //! (or until asked for).
 
-use std::collections::BTreeSet;
-
 use eframe::egui;
 
 use crate::app::actions::AppAction;
 use crate::bughunt::{Bug, BugCase};
+use crate::progress::Progress;
 use crate::t;
 
 #[derive(Default)]
@@ -16,31 +15,26 @@ pub struct BugHuntPanel {
     guess: Option<Bug>,
     /// Feedback on the last guess for the selected case.
     feedback: Option<bool>,
-    revealed: BTreeSet<&'static str>,
 }
 
 impl BugHuntPanel {
-    /// Whether the learner asked to see this case's answer.
-    pub fn is_revealed(&self, id: &str) -> bool {
-        self.revealed.contains(id)
-    }
-
-    /// `solved` holds the ids of the cases the learner named right (remembered).
-    pub fn ui(&mut self, ui: &mut egui::Ui, cases: &[BugCase], solved: &mut BTreeSet<String>, actions: &mut Vec<AppAction>) {
+    /// The cases of every open pack; solving and revealing go into `progress`.
+    pub fn ui(&mut self, ui: &mut egui::Ui, cases: &[BugCase], progress: &Progress, actions: &mut Vec<AppAction>) {
         ui.heading(t!("views-bug-heading"));
         ui.label(t!("views-bug-intro"));
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
                 ui.set_width((ui.available_width() * 0.3).clamp(150.0, 230.0));
                 for (i, case) in cases.iter().enumerate() {
-                    let tick = if solved.contains(case.id) { "✔ " } else { "   " };
+                    let tick = if progress.bugs_solved.contains_key(&case.id) { "✔ " } else { "   " };
                     if ui.selectable_label(self.selected == i, format!("{tick}{}", case.title)).clicked() && self.selected != i {
                         self.selected = i;
                         self.guess = None;
                         self.feedback = None;
                     }
                 }
-                ui.label(t!("views-bug-solved", solved = solved.len(), total = cases.len()));
+                let solved = cases.iter().filter(|c| progress.bugs_solved.contains_key(&c.id)).count();
+                ui.label(t!("views-bug-solved", solved = solved, total = cases.len()));
             });
             ui.separator();
             let Some(case) = cases.get(self.selected) else { return };
@@ -49,7 +43,7 @@ impl BugHuntPanel {
                 ui.label(t!("views-bug-symptom", symptom = case.symptom.as_str()));
                 ui.label(t!("views-bug-where", where_to_look = case.where_to_look.as_str()));
                 if ui.button(t!("views-bug-load")).on_hover_text(t!("views-bug-load-tip")).clicked() {
-                    actions.push(AppAction::LoadBugCase(case.id.to_string()));
+                    actions.push(AppAction::LoadBugCase(case.id.clone()));
                 }
                 ui.add_space(8.0);
                 ui.label(t!("views-bug-question"));
@@ -68,10 +62,10 @@ impl BugHuntPanel {
                             }
                         });
                     if ui.add_enabled(self.guess.is_some(), egui::Button::new(t!("views-bug-check"))).clicked() {
-                        let right = self.guess == Some(case.bug);
+                        let right = self.guess.is_some_and(|bug| case.accepts(bug));
                         self.feedback = Some(right);
                         if right {
-                            solved.insert(case.id.to_string());
+                            actions.push(AppAction::SolvedBug(case.id.clone()));
                         }
                     }
                 });
@@ -86,10 +80,10 @@ impl BugHuntPanel {
                     None => {}
                 }
                 if self.feedback != Some(true) {
-                    if self.revealed.contains(case.id) {
-                        ui.label(t!("views-bug-answer", bug = case.bug.name(), explanation = case.explanation.as_str()));
-                    } else if ui.button(t!("views-bug-reveal")).clicked() {
-                        self.revealed.insert(case.id);
+                    if progress.bugs_revealed.contains_key(&case.id) {
+                        ui.label(t!("views-bug-answer", bug = case.answers[0].name(), explanation = case.explanation.as_str()));
+                    } else if ui.button(t!("views-bug-reveal")).on_hover_text(t!("lesson-show-answer-tip")).clicked() {
+                        actions.push(AppAction::RevealBugAnswer(case.id.clone()));
                     }
                 }
             });

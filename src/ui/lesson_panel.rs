@@ -1,21 +1,21 @@
 //! The lesson panel: the lesson list with progress, the lesson's Markdown with its
 //! `try` buttons, live `check`s and `claim`s, previous / next.
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use eframe::egui;
 use egui_commonmark::{CommonMarkCache, CommonMarkViewer};
 
 use crate::app::actions::AppAction;
 use crate::app::lesson_runner::{ClaimState, LessonRunner};
 use crate::lessons::{LiveFacts, Segment};
+use crate::progress::Progress;
 use crate::t;
 
 pub fn lesson_panel_ui(
     ui: &mut egui::Ui,
     runner: &LessonRunner,
-    progress: &BTreeMap<String, BTreeSet<usize>>,
+    progress: &Progress,
     facts: &LiveFacts,
+    student: &mut String,
     cache: &mut CommonMarkCache,
     actions: &mut Vec<AppAction>,
 ) {
@@ -30,7 +30,7 @@ pub fn lesson_panel_ui(
     let label = |i: usize| match &runner.lessons[i] {
         Ok(l) => {
             let total = l.checks().count();
-            let done = progress.get(&l.id).map_or(0, |p| l.checks().filter(|c| p.contains(&c.line)).count());
+            let done = l.checks().filter(|c| progress.check_passed(&l.id, &c.id)).count();
             let tick = if total > 0 && done == total { "✔" } else { " " };
             format!("{tick} {} ({done}/{total})", l.title)
         }
@@ -76,8 +76,20 @@ pub fn lesson_panel_ui(
             actions.push(AppAction::ShowGlossary);
         }
     });
+    if !lesson.locks.is_empty() {
+        let active = runner.active_locks().is_some();
+        let text = t!("lesson-locks", knobs = lesson.locks.knobs.join(", "), reason = lesson.locks.reason.as_str());
+        let label = ui.label(format!("🔒 {text}"));
+        label.on_hover_text(if active { t!("lesson-locks-active-tip") } else { t!("lesson-locks-idle-tip") });
+    }
+    ui.horizontal(|ui| {
+        ui.label(t!("lesson-student-name")).on_hover_text(t!("lesson-student-name-tip"));
+        ui.add(egui::TextEdit::singleline(student).desired_width(120.0).hint_text(t!("lesson-student-name-hint")));
+        if ui.button(t!("lesson-export-progress")).on_hover_text(t!("lesson-export-progress-tip")).clicked() {
+            actions.push(AppAction::ExportProgress);
+        }
+    });
     ui.separator();
-    let passed = progress.get(&lesson.id);
     // One scroll position per lesson: the next lesson opens at its top.
     egui::ScrollArea::vertical().id_salt(("lesson_body", &lesson.id)).show(ui, |ui| {
         for segment in &lesson.body {
@@ -104,14 +116,14 @@ pub fn lesson_panel_ui(
                 }
                 Segment::Check(block) => {
                     ui.add_space(4.0);
-                    let done = passed.is_some_and(|p| p.contains(&block.line));
+                    let done = progress.check_passed(&lesson.id, &block.id);
                     ui.horizontal(|ui| {
                         if done {
                             ui.colored_label(egui::Color32::from_rgb(90, 200, 120), format!("✔ {}", block.label));
                         } else {
                             ui.label(format!("☐ {}", block.label));
                             if ui.small_button(t!("lesson-check-now")).clicked() {
-                                actions.push(AppAction::LessonCheck(block.line));
+                                actions.push(AppAction::LessonCheck(block.id.clone()));
                             }
                         }
                     })
@@ -123,8 +135,19 @@ pub fn lesson_panel_ui(
                     } else if !done {
                         ui.weak(t!("lesson-check-own-runs"));
                     }
-                    if !done && runner.hints_shown.contains(&(lesson.id.clone(), block.line)) && now != Some(true) {
+                    if !done && runner.hints_shown.contains(&(lesson.id.clone(), block.id.clone())) && now != Some(true) {
                         ui.colored_label(ui.visuals().warn_fg_color, t!("lesson-check-hint", hint = block.hint.as_str()));
+                    }
+                }
+                Segment::Answer(block) => {
+                    ui.add_space(4.0);
+                    if progress.answer_revealed(&lesson.id, &block.id) {
+                        egui::Frame::group(ui.style()).show(ui, |ui| {
+                            ui.strong(t!("lesson-answer"));
+                            CommonMarkViewer::new().show(ui, cache, &block.text);
+                        });
+                    } else if ui.button(t!("lesson-show-answer")).on_hover_text(t!("lesson-show-answer-tip")).clicked() {
+                        actions.push(AppAction::RevealAnswer(block.id.clone()));
                     }
                 }
                 Segment::Claim(block) => {
@@ -132,14 +155,14 @@ pub fn lesson_panel_ui(
                     egui::Frame::group(ui.style()).show(ui, |ui| {
                         ui.strong(t!("lesson-claim"));
                         ui.label(&block.claim.statement);
-                        let key = (lesson.id.clone(), block.line);
+                        let key = (lesson.id.clone(), block.id.clone());
                         match runner.claims.get(&key) {
                             None => {
                                 let seeds = seed_list(&crate::lessons::DEFAULT_SEEDS);
                                 let verify = ui.button(t!("lesson-claim-verify", seeds = seeds.as_str()));
                                 let verify = verify.on_hover_text(t!("lesson-claim-verify-tip", seeds = seeds.as_str()));
                                 if verify.clicked() {
-                                    actions.push(AppAction::LessonVerifyClaim(block.line));
+                                    actions.push(AppAction::LessonVerifyClaim(block.id.clone()));
                                 }
                             }
                             Some(ClaimState::Running(seeds)) => {

@@ -7,7 +7,16 @@ use crate::app::state::PersistedState;
 use crate::i18n::Lang;
 use crate::t;
 
-pub fn menu_bar_ui(ui: &mut egui::Ui, state: &mut PersistedState, can_undo: bool, can_redo: bool, actions: &mut Vec<AppAction>) {
+/// `packs`: each open pack's title and whether it can be closed (not the shipped one).
+pub fn menu_bar_ui(
+    ui: &mut egui::Ui,
+    state: &mut PersistedState,
+    can_undo: bool,
+    can_redo: bool,
+    packs: &[(String, bool)],
+    presenter: bool,
+    actions: &mut Vec<AppAction>,
+) {
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button(t!("menu-file"), |ui| {
             let mut item = |ui: &mut egui::Ui, label: String, shortcut: &str, action: AppAction| {
@@ -36,6 +45,34 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &mut PersistedState, can_undo: bool
                 ui.close();
             }
         });
+        ui.menu_button(t!("menu-lessons"), |ui| {
+            if ui.button(t!("lesson-open-pack")).on_hover_text(t!("lesson-open-pack-tip")).clicked() {
+                actions.push(AppAction::OpenLessonPack);
+                ui.close();
+            }
+            ui.separator();
+            ui.weak(t!("menu-packs-open"));
+            for (index, (title, closable)) in packs.iter().enumerate() {
+                ui.horizontal(|ui| {
+                    ui.label(title);
+                    if *closable && ui.small_button("✖").on_hover_text(t!("menu-pack-close-tip")).clicked() {
+                        actions.push(AppAction::ClosePack(index));
+                        ui.close();
+                    }
+                });
+            }
+            ui.separator();
+            for (label, action) in [(t!("lesson-export-progress"), AppAction::ExportProgress), (t!("menu-export-handout"), AppAction::ExportHandout)] {
+                if ui.button(label).clicked() {
+                    actions.push(action);
+                    ui.close();
+                }
+            }
+            if ui.add(egui::Button::selectable(presenter, t!("menu-presenter")).shortcut_text("F5")).on_hover_text(t!("menu-presenter-tip")).clicked() {
+                actions.push(AppAction::TogglePresenter);
+                ui.close();
+            }
+        });
         ui.menu_button(t!("menu-view"), |ui| {
             ui.checkbox(&mut state.layout.model_editor, t!("menu-view-editor"));
             ui.checkbox(&mut state.layout.lesson, t!("menu-view-lesson"));
@@ -43,6 +80,10 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &mut PersistedState, can_undo: bool
             ui.checkbox(&mut state.layout.attention, t!("menu-view-attention"));
             ui.separator();
             ui.checkbox(&mut state.dark_mode, t!("menu-view-dark"));
+            if ui.add(egui::Button::selectable(presenter, t!("menu-presenter")).shortcut_text("F5")).on_hover_text(t!("menu-presenter-tip")).clicked() {
+                actions.push(AppAction::TogglePresenter);
+                ui.close();
+            }
         });
         ui.menu_button(t!("menu-language"), |ui| {
             for lang in Lang::ALL {
@@ -69,7 +110,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, state: &mut PersistedState, can_undo: bool
 }
 
 /// Every shortcut (key, message key of what it does), as the Help window lists them.
-pub const SHORTCUTS: [(&str, &str); 8] = [
+pub const SHORTCUTS: [(&str, &str); 9] = [
     ("Space", "key-space"),
     ("S", "key-s"),
     ("R", "key-r"),
@@ -78,6 +119,7 @@ pub const SHORTCUTS: [(&str, &str); 8] = [
     ("Ctrl+Z", "key-undo"),
     ("Ctrl+Shift+Z", "key-redo"),
     ("F1", "key-f1"),
+    ("F5", "key-f5"),
 ];
 
 pub fn help_window(ctx: &egui::Context, open: &mut bool) {

@@ -17,6 +17,7 @@ pub mod mask_inspector;
 pub mod menu_bar;
 pub mod model_editor;
 pub mod path_prompt;
+pub mod presenter;
 pub mod plots_panel;
 pub mod positions_panel;
 pub mod length_cost_panel;

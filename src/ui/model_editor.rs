@@ -22,8 +22,13 @@ pub fn model_editor_ui(
     problems: &[ConfigProblem],
     facts: Option<&TaskFacts>,
     hide_planted_knobs: bool,
+    locks: Option<&crate::lessons::Locks>,
 ) {
     ui.heading(t!("editor-model"));
+    if let Some(locks) = locks {
+        ui.colored_label(ui.visuals().warn_fg_color, format!("🔒 {}", t!("lesson-locks", knobs = locks.knobs.join(", "), reason = locks.reason.as_str())))
+            .on_hover_text(t!("lesson-locks-active-tip"));
+    }
     if let Some(facts) = facts {
         let vocab = config.model_vocab_size(facts.vocab);
         let estimate = estimate_memory(config, vocab, facts.seq_len);

@@ -17,11 +17,15 @@ pub fn top_bar_ui(
     view: &RunView,
     can_start: bool,
     pending_edits: bool,
+    locks: Option<&crate::lessons::Locks>,
     actions: &mut Vec<AppAction>,
 ) {
+    // A knob the open lesson locks is shown with a lock, disabled, and says why.
+    let locked = |knob: &str| locks.filter(|l| l.covers(knob)).map(|l| t!("lesson-locked-tip", reason = l.reason.as_str()));
     ui.horizontal_wrapped(|ui| {
-        ui.label(t!("top-task")).on_hover_text(help::text(help::TASK));
-        egui::ComboBox::from_id_salt("task")
+        let task_lock = locked("task.kind");
+        ui.label(lock_mark(t!("top-task"), &task_lock)).on_hover_text(help::text(help::TASK));
+        ui.add_enabled_ui(task_lock.is_none(), |ui| egui::ComboBox::from_id_salt("task")
             .selected_text(config.task.kind.name())
             .show_ui(ui, |ui| {
                 for kind in TaskKind::ALL {
@@ -32,7 +36,8 @@ pub fn top_bar_ui(
                 }
             })
             .response
-            .on_hover_text(format!("{}\n{}", help::text(help::TASK), config.task.kind.describe()));
+            .on_hover_text(format!("{}\n{}", help::text(help::TASK), config.task.kind.describe()))
+            .on_disabled_hover_text(task_lock.clone().unwrap_or_default()));
         ui.label(t!("top-preset")).on_hover_text(help::text(help::PRESET));
         egui::ComboBox::from_id_salt("preset")
             .selected_text(preset)
@@ -45,8 +50,9 @@ pub fn top_bar_ui(
             })
             .response
             .on_hover_text(help::text(help::PRESET));
-        ui.label(t!("top-backend")).on_hover_text(help::text(help::BACKEND));
-        egui::ComboBox::from_id_salt("backend")
+        let backend_lock = locked("backend");
+        ui.label(lock_mark(t!("top-backend"), &backend_lock)).on_hover_text(help::text(help::BACKEND));
+        ui.add_enabled_ui(backend_lock.is_none(), |ui| egui::ComboBox::from_id_salt("backend")
             .selected_text(match config.backend {
                 BackendChoice::Gpu => "GPU",
                 _ => "CPU",
@@ -56,7 +62,8 @@ pub fn top_bar_ui(
                 ui.selectable_value(&mut config.backend, BackendChoice::Gpu, "GPU");
             })
             .response
-            .on_hover_text(help::text(help::BACKEND));
+            .on_hover_text(help::text(help::BACKEND))
+            .on_disabled_hover_text(backend_lock.clone().unwrap_or_default()));
         if let Some(info) = &view.backend {
             let text = match &info.adapter {
                 Some(adapter) => format!("{} · {adapter}", info.used),
@@ -68,8 +75,11 @@ pub fn top_bar_ui(
                 Some(reason) => ui.weak(t!("top-step-composed")).on_hover_text(t!("top-step-composed-tip", reason = reason.as_str())),
             };
         }
-        ui.label(t!("top-seed")).on_hover_text(help::text(help::SEED));
-        ui.add(egui::DragValue::new(&mut config.seed).range(0..=u32::MAX as u64)).on_hover_text(help::text(help::SEED));
+        let seed_lock = locked("seed");
+        ui.label(lock_mark(t!("top-seed"), &seed_lock)).on_hover_text(help::text(help::SEED));
+        ui.add_enabled(seed_lock.is_none(), egui::DragValue::new(&mut config.seed).range(0..=u32::MAX as u64))
+            .on_hover_text(help::text(help::SEED))
+            .on_disabled_hover_text(seed_lock.clone().unwrap_or_default());
         ui.separator();
 
         let running = view.status == RunStatus::Running;
@@ -100,6 +110,11 @@ pub fn top_bar_ui(
         ui.separator();
         progress_ui(ui, view, config.steps);
     });
+}
+
+/// A knob's label, with a lock in front when it is locked.
+fn lock_mark(label: String, lock: &Option<String>) -> String {
+    if lock.is_some() { format!("🔒 {label}") } else { label }
 }
 
 fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize) {

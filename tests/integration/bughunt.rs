@@ -11,7 +11,7 @@ use attention_workbench::training::{Session, StepOutcome};
 use super::experiment;
 
 fn case(bug: Bug) -> BugCase {
-    cases().into_iter().find(|c| c.bug == bug).expect("a case for every bug")
+    cases().into_iter().find(|c| c.accepts(bug)).expect("a case for every bug")
 }
 
 fn claim(statement: &str, a: attention_workbench::config::ExperimentConfig, b: Option<attention_workbench::config::ExperimentConfig>, steps: usize, conditions: &[&str]) -> Claim {

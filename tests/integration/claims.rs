@@ -13,7 +13,7 @@ use super::experiment;
 /// A lesson whose only claim has `claim` as the body of its block.
 fn lesson_with_claim(claim: &str) -> String {
     format!(
-        "+++\nid = \"98-test\"\ntitle = \"T\"\nsummary = \"S\"\n[start]\npreset = \"tiny\"\ntask = \"copy\"\nset = {{ \"task.length\" = 4 }}\n+++\n\n# T\n\n```claim\n{claim}\n```\n\nWhy?\n"
+        "+++\nid = \"98-test\"\ntitle = \"T\"\nsummary = \"S\"\n[start]\npreset = \"tiny\"\ntask = \"copy\"\nset = {{ \"task.length\" = 4 }}\n+++\n\n# T\n\n```claim\nid = \"c\"\n{claim}\n```\n\nWhy?\n"
     )
 }
 
@@ -136,7 +136,7 @@ fn a_pack_without_claims_and_a_pack_with_a_broken_claim_fail_check_and_verify() 
     let pack = tempfile::tempdir().unwrap();
     let folder = pack.path().join("01-no-claim");
     std::fs::create_dir_all(&folder).unwrap();
-    let no_claim = lesson_with_claim("x").replace("```claim\nx\n```\n", "");
+    let no_claim = lesson_with_claim("x").replace("```claim\nid = \"c\"\nx\n```\n", "");
     std::fs::write(folder.join("lesson.md"), no_claim).unwrap();
     let path = pack.path().to_str().unwrap();
     for command in ["check", "verify"] {

@@ -22,7 +22,8 @@ fn every_shipped_lesson_is_complete() {
         assert!(lesson.tries().count() >= 2, "{}: at least two try blocks", lesson.id);
         assert!(lesson.checks().count() >= 1, "{}: at least one check", lesson.id);
         assert!(lesson.claims().count() >= 1, "{}: at least one claim", lesson.id);
-        let Some(Segment::Markdown(last)) = lesson.body.last() else {
+        // The last words are a question for the learner (its answer block may follow).
+        let Some(Segment::Markdown(last)) = lesson.body.iter().rev().find(|s| !matches!(s, Segment::Answer(_))) else {
             panic!("{}: should end with text", lesson.id)
         };
         assert!(last.trim_end().ends_with('?'), "{}: should end with a question for the learner", lesson.id);
@@ -398,4 +399,42 @@ fn a_translation_that_changes_an_experiment_is_refused_naming_the_file_and_line(
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("FAIL"), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn editing_a_lessons_text_keeps_a_students_progress_and_only_an_id_change_loses_a_tick() {
+    use attention_workbench::progress::Progress;
+    let (file, text) = lessons::BUILTIN.iter().find(|(f, _)| f.contains("04-no-order")).unwrap();
+    let lesson = lessons::parse_lesson(file, text).unwrap();
+    let mut progress = Progress::default();
+    for check in lesson.checks() {
+        progress.pass_check(&lesson.id, &check.id, 100);
+    }
+    let answer = lesson.answers().next().expect("lesson 04 has an answer").id.clone();
+    progress.reveal_answer(&lesson.id, &answer, 101);
+    // The teacher rewrites the prose: a new paragraph on top moves every block
+    // down, and a check's label and hint change.
+    let first_check = lesson.checks().next().unwrap();
+    let edited = text
+        .replacen("\n# ", "\nA new opening paragraph.\n\nAnd a second one, so every block moves.\n\n# ", 1)
+        .replace(&format!("label = \"{}\"", first_check.label), "label = \"Reworded by the teacher\"");
+    let edited_lesson = lessons::parse_lesson(file, &edited).unwrap();
+    let moved = edited_lesson.checks().next().unwrap();
+    assert_ne!(moved.line, first_check.line, "the edit moved the blocks");
+    assert_eq!(moved.label, "Reworded by the teacher");
+    for check in edited_lesson.checks() {
+        assert!(progress.check_passed(&edited_lesson.id, &check.id), "{} keeps its tick", check.id);
+    }
+    assert!(progress.answer_revealed(&edited_lesson.id, &answer));
+    // Renaming an id is what a student's tick hangs on.
+    let renamed = edited.replace(&format!("id = \"{}\"", first_check.id), "id = \"renamed\"");
+    let renamed = lessons::parse_lesson(file, &renamed).unwrap();
+    assert!(!progress.check_passed(&renamed.id, &renamed.checks().next().unwrap().id));
+}
+
+#[test]
+fn every_shipped_lesson_answers_its_your_turn_questions() {
+    for lesson in lessons::builtin().into_iter().map(|l| l.unwrap_or_else(|e| panic!("{e}"))) {
+        assert!(lesson.answers().count() >= 1, "{} has an answer block", lesson.id);
+    }
 }

@@ -4,6 +4,7 @@ mod architecture;
 mod attention;
 mod bughunt;
 mod claims;
+mod classroom;
 mod cli;
 mod fast_path;
 mod fuzz;

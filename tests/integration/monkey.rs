@@ -19,7 +19,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{By, NodeT, Queryable};
 
 const TEXTS: &[&str] = &["3", "0", "-1", "1e9", "abc", "", "999999999", "0.5", "a b c | a b c", "注意力", "NaN", "lessons/none"];
-const KEYS: &[Key] = &[Key::Space, Key::S, Key::R, Key::Escape, Key::Enter, Key::Tab, Key::ArrowUp, Key::ArrowDown, Key::Z, Key::Y, Key::F1, Key::P];
+const KEYS: &[Key] = &[Key::Space, Key::S, Key::R, Key::Escape, Key::Enter, Key::Tab, Key::ArrowUp, Key::ArrowDown, Key::Z, Key::Y, Key::F1, Key::F5, Key::P];
 
 /// The window tests' small experiment, long enough to keep training meanwhile.
 fn state() -> PersistedState {
@@ -44,7 +44,10 @@ fn random_point(rng: &mut Rng, size: egui::Vec2) -> egui::Pos2 {
 /// `actions` random actions from `seed`; returns how many of each kind ran.
 fn monkey(actions: usize, seed: u64) -> [usize; 6] {
     let size = egui::vec2(1440.0, 900.0);
-    let app = WorkbenchApp::new(egui::Context::default(), state());
+    let mut app = WorkbenchApp::new(egui::Context::default(), state());
+    // What the monkey saves through the path field lands here, not in the checkout.
+    let files = tempfile::tempdir().expect("a temporary folder");
+    app.files_dir = files.path().to_path_buf();
     let mut harness = Harness::builder()
         .with_size(size)
         .with_context_setup(attention_workbench::app::install_fonts)
@@ -139,7 +142,8 @@ fn monkey(actions: usize, seed: u64) -> [usize; 6] {
     harness.state_mut().perform(AppAction::StartOrResume);
     let start = Instant::now();
     while harness.state().view.step == 0 {
-        assert!(start.elapsed() < Duration::from_secs(60), "the trainer did not answer after the monkey ({:?})", harness.state().view.status);
+        let a = harness.state();
+        assert!(start.elapsed() < Duration::from_secs(60), "the trainer did not answer after the monkey ({:?}) banner {:?} locks {:?} of {:?} pending {} steps {} task {:?} backend {:?} claims {:?}", a.view.status, a.view.banner, a.lessons.active_locks(), a.lessons.experiment_of, a.has_pending_edits(), a.state.config.steps, a.state.config.task.kind, a.state.config.backend, a.lessons.claims.iter().map(|(k, v)| format!("{k:?} {}", matches!(v, attention_workbench::app::lesson_runner::ClaimState::Running(_)))).collect::<Vec<_>>());
         harness.step();
         std::thread::sleep(Duration::from_millis(20));
     }

@@ -221,7 +221,7 @@ fn a_lesson_try_button_changes_the_model_shows_the_diff_and_its_check_ticks() {
     step_until(&mut harness, "the no-position run to finish", |app| app.view.status == RunStatus::Finished);
     harness.get_by_label("▶ Try it: Give positions back").click();
     step_until(&mut harness, "the check to tick", |app| {
-        app.state.lesson_progress.get("04-no-order").is_some_and(|p| !p.is_empty())
+        app.state.progress.lesson("04-no-order").is_some_and(|p| !p.checks.is_empty())
     });
     assert!(harness.query_by_label_contains("✔ The model knows who chases").is_some());
     // the learner's own (copy) experiment was set aside and can come back
@@ -233,11 +233,21 @@ fn a_lesson_try_button_changes_the_model_shows_the_diff_and_its_check_ticks() {
 #[test]
 fn every_shipped_lesson_renders_with_the_fonts_the_app_installs() {
     // kittest has no system fonts and panics on a glyph the app's fonts lack.
+    // Answers show only when asked for: open every one, in both languages.
+    use attention_workbench::app::actions::AppAction;
     let mut harness = harness(small_state());
-    for index in 0..harness.state().lessons.lessons.len() {
-        harness.state_mut().perform(attention_workbench::app::actions::AppAction::OpenLesson(index));
-        harness.run_steps(2);
+    for lang in [attention_workbench::i18n::Lang::En, attention_workbench::i18n::Lang::Zh] {
+        harness.state_mut().perform(AppAction::SetLanguage(lang));
+        for index in 0..harness.state().lessons.lessons.len() {
+            harness.state_mut().perform(AppAction::OpenLesson(index));
+            let answers: Vec<String> = harness.state().lessons.lesson().map(|l| l.answers().map(|a| a.id.clone()).collect()).unwrap_or_default();
+            for answer in answers {
+                harness.state_mut().perform(AppAction::RevealAnswer(answer));
+            }
+            harness.run_steps(2);
+        }
     }
+    assert!(harness.state().state.progress.lessons.values().map(|l| l.answers_revealed.len()).sum::<usize>() >= 17);
 }
 
 #[test]

@@ -34,7 +34,7 @@ cli-probe-layer = layer { $layer }: largest change { $score }, first leaking pos
 ## src/cli/lesson.rs
 cli-lesson-all-lessons = lessons
 cli-lesson-no-claim-to-verify = { $target }: no claim to verify; every lesson pack needs at least one ```claim block
-cli-lesson-check-ok = { $id } ({ $source }): { $tries } tries, { $checks } checks, { $claims } claims
+cli-lesson-check-ok = { $id } ({ $source }): { $tries } tries, { $checks } checks, { $claims } claims, { $answers } answers
 cli-lesson-pairs-with = { $id } ({ $source }): pairs with { $original }
 cli-lesson-no-claim = { $path }: no lesson has a claim; every lesson pack needs at least one ```claim block
 cli-lesson-list-entry = { $title } ({ $minutes } min)
@@ -60,3 +60,6 @@ cli-soak-step = step
 cli-soak-resident = resident MiB
 cli-soak-rate = steps/s
 cli-soak-summary = { $steps } steps, { $snapshots } snapshots, { $saves } saves; resident memory { $first_mib } MiB at the first sample, { $last_mib } MiB at the last (peak { $peak_mib }); { $first_rate } steps/s at the first sample, { $last_rate } at the last
+cli-lesson-check-case-ok = bug-hunt case { $id } ({ $source })
+cli-lesson-id-repeated = lesson id { $id } in { $source } is already used by { $first }; progress is kept by lesson id, so give each lesson its own
+cli-lesson-report-wrote = Wrote the table to { $path }.

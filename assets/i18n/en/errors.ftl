@@ -107,3 +107,20 @@ err-weights-reader-failed-on-file = cannot load the weights: the reader failed o
 err-weights-unreadable = not a readable weights file (truncated, or not saved by Attention Workbench): { $why }
 err-weights-missing = the weights file is missing
 err-weights-reader-failed = the reader failed
+err-lesson-answer-block = answer block: { $why }
+err-lesson-answer-empty = this answer block has an empty text; write the answer in text = """…"""
+err-lesson-id-malformed = id "{ $id }" must be a short name of letters, digits, - and _ (progress is kept by it, so keep it when you edit the text)
+err-lesson-id-repeated = id "{ $id }" is already used by the block at line { $first }; every check, claim and answer needs its own id
+err-lesson-lock-reason = [lock] needs a reason = "…" saying why the knobs are fixed (students see it beside every lock)
+err-lesson-lock-knob = [lock] knob "{ $knob }" names no knob of the lesson's experiment; write a path like "seed", "backend", "task" or "model.layers[*].heads"
+err-pair-answer-differs = the answer block has another id than the original's "{ $id }"
+err-bug-case = bug-hunt case: { $why }
+err-bug-case-answer = answers: "{ $answer }" is not a bug name; known: { $known }
+err-bug-case-no-answer = answers is empty; list at least one of: { $known }
+err-bug-case-side-knobs = [experiment] takes preset, task, set and steps only (seed_offset and threads are for claims)
+err-bug-case-experiment = [experiment]: { $why }
+err-bug-case-repeated = bug-hunt case id "{ $id }" is already used by { $first }; give this case another id
+err-pack-manifest = { $file }:{ $line }: { $why } (pack.toml takes id = "short-name", title = "…", version = "…")
+err-progress-read = { $file }: cannot read this progress file: { $why }
+err-progress-not-progress = { $file }: not a progress file (make one with "Export my progress" in the window)
+err-progress-version = { $file }: progress file version { $version }, this app reads version { $known }; update the app

@@ -124,3 +124,5 @@ msg-cache-blocker-after-softmax = masks after the softmax (its weights depend on
 msg-cache-blocker-uniform = averages uniformly instead of using softmax attention
 
 msg-state-dropped = Some saved settings could not be read and were reset to their defaults: { $parts }. Everything else (lesson progress, solved bugs) was kept.
+msg-dialog-export-progress = Export my progress
+msg-dialog-export-handout = Export handout (choose a folder)

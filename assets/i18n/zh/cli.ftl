@@ -34,7 +34,7 @@ cli-probe-layer = 第 { $layer } 层：最大变化 { $score }，最早泄漏的
 ## src/cli/lesson.rs
 cli-lesson-all-lessons = 课程
 cli-lesson-no-claim-to-verify = { $target }：没有可验证的论断；每个课程包至少需要一个 ```claim 块
-cli-lesson-check-ok = { $id }（{ $source }）：{ $tries } 个试一试，{ $checks } 个检查，{ $claims } 个论断
+cli-lesson-check-ok = { $id }（{ $source }）：{ $tries } 个试一试，{ $checks } 个检查，{ $claims } 个论断，{ $answers } 个答案
 cli-lesson-pairs-with = { $id }（{ $source }）：对应 { $original }
 cli-lesson-no-claim = { $path }：没有一课含有论断；每个课程包至少需要一个 ```claim 块
 cli-lesson-list-entry = { $title }（{ $minutes } 分钟）
@@ -60,3 +60,6 @@ cli-soak-step = 步
 cli-soak-resident = 常驻内存 MiB
 cli-soak-rate = 步/秒
 cli-soak-summary = 共 { $steps } 步、{ $snapshots } 次快照、{ $saves } 次保存；常驻内存第一次采样 { $first_mib } MiB，最后一次 { $last_mib } MiB（峰值 { $peak_mib }）；速度第一次采样 { $first_rate } 步/秒，最后一次 { $last_rate } 步/秒
+cli-lesson-check-case-ok = 找错练习 { $id }（{ $source }）
+cli-lesson-id-repeated = { $source } 中的课程 id { $id } 已被 { $first } 使用；进度按课程 id 保存，请给每课一个自己的 id
+cli-lesson-report-wrote = 已把表格写入 { $path }。

@@ -107,3 +107,20 @@ err-weights-reader-failed-on-file = 无法载入权重：读取器在这个文�
 err-weights-unreadable = 不是可读取的权重文件（文件被截断，或不是 Attention Workbench 保存的）：{ $why }
 err-weights-missing = 权重文件不存在
 err-weights-reader-failed = 读取器出错
+err-lesson-answer-block = answer 块：{ $why }
+err-lesson-answer-empty = 这个 answer 块的 text 是空的；请在 text = """…""" 中写出答案
+err-lesson-id-malformed = id "{ $id }" 必须是由字母、数字、- 和 _ 组成的短名字（进度按它保存，编辑文字时请保持不变）
+err-lesson-id-repeated = id "{ $id }" 已被第 { $first } 行的块使用；每个检查、论断和答案都需要自己的 id
+err-lesson-lock-reason = [lock] 需要 reason = "…" 说明为什么固定这些旋钮（学生会在每把锁旁看到它）
+err-lesson-lock-knob = [lock] 中的旋钮 "{ $knob }" 不是本课实验的旋钮；请写成 "seed"、"backend"、"task" 或 "model.layers[*].heads" 这样的路径
+err-pair-answer-differs = 答案块的 id 与原文的 "{ $id }" 不同
+err-bug-case = 找错练习：{ $why }
+err-bug-case-answer = answers："{ $answer }" 不是已知的错误名；已知：{ $known }
+err-bug-case-no-answer = answers 为空；至少列出以下之一：{ $known }
+err-bug-case-side-knobs = [experiment] 只接受 preset、task、set 和 steps（seed_offset 和 threads 只用于论断）
+err-bug-case-experiment = [experiment]：{ $why }
+err-bug-case-repeated = 找错练习 id "{ $id }" 已被 { $first } 使用；请给这个练习换一个 id
+err-pack-manifest = { $file }:{ $line }：{ $why }（pack.toml 接受 id = "短名字"、title = "…"、version = "…"）
+err-progress-read = { $file }：无法读取这个进度文件：{ $why }
+err-progress-not-progress = { $file }：不是进度文件（请在窗口中用“导出我的进度”生成）
+err-progress-version = { $file }：进度文件版本为 { $version }，本应用只能读取版本 { $known }；请更新应用

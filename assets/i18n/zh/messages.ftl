@@ -124,3 +124,5 @@ msg-cache-blocker-after-softmax = 在 softmax 之后才施加掩码（它的权�
 msg-cache-blocker-uniform = 用均匀平均代替了 softmax 注意力
 
 msg-state-dropped = 部分保存的设置无法读取，已恢复为默认值：{ $parts }。其余内容（课程进度、已解决的 Bug）都已保留。
+msg-dialog-export-progress = 导出我的进度
+msg-dialog-export-handout = 导出讲义（选择文件夹）

@@ -1,0 +1,144 @@
+//! A teacher's view of a class: many students' progress files merged into one
+//! table (CSV, one row per student, one column per check, claim, answer and
+//! case) and a readable summary (who did how much, and how many did each item).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use super::export::ProgressFile;
+use super::format_time;
+use crate::t;
+
+/// The merged class.
+pub struct Report {
+    /// (shown name, file, its content), in the order given.
+    pub students: Vec<(String, PathBuf, ProgressFile)>,
+    /// Column key ("lesson/check/id") → its heading label, in pack order.
+    pub columns: Vec<(String, String)>,
+    /// Files that could not be read, and why.
+    pub unreadable: Vec<String>,
+    /// Notes for the teacher: files from another pack or pack version.
+    pub warnings: Vec<String>,
+}
+
+/// Every (column key, label, done at) of one file, in pack order.
+fn cells(file: &ProgressFile) -> Vec<(String, String, Option<u64>)> {
+    let mut out = Vec::new();
+    for lesson in &file.lessons {
+        for (kind, items) in [("check", &lesson.checks), ("claim", &lesson.claims), ("answer", &lesson.answers_revealed)] {
+            for item in items {
+                out.push((format!("{}/{kind}/{}", lesson.id, item.id), item.label.clone(), item.at.filter(|_| item.done)));
+            }
+        }
+    }
+    for case in &file.bug_cases {
+        out.push((format!("bug/{}", case.id), case.label.clone(), case.at.filter(|_| case.done)));
+    }
+    out
+}
+
+impl Report {
+    pub fn merge(paths: &[PathBuf]) -> Report {
+        let mut students = Vec::new();
+        let mut unreadable = Vec::new();
+        for path in paths {
+            match super::export::read(path) {
+                Ok(file) => {
+                    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                    let name = if file.student.is_empty() { stem } else { file.student.clone() };
+                    students.push((name, path.clone(), file));
+                }
+                Err(e) => unreadable.push(e),
+            }
+        }
+        let mut columns: Vec<(String, String)> = Vec::new();
+        for (_, _, file) in &students {
+            for (key, label, _) in cells(file) {
+                if !columns.iter().any(|(k, _)| *k == key) {
+                    columns.push((key, label));
+                }
+            }
+        }
+        let mut warnings = Vec::new();
+        if let Some((_, _, first)) = students.first() {
+            for (name, path, file) in &students[1..] {
+                if file.pack.id != first.pack.id || file.pack.version != first.pack.version {
+                    warnings.push(t!(
+                        "rep-report-other-pack",
+                        student = name.as_str(),
+                        file = path.display().to_string(),
+                        pack = format!("{} {}", file.pack.id, file.pack.version),
+                        first = format!("{} {}", first.pack.id, first.pack.version)
+                    ));
+                }
+            }
+        }
+        Report { students, columns, unreadable, warnings }
+    }
+
+    /// One row per student: name, file, pack, exported, the done counts, then one
+    /// column per item holding when it was done (empty: not done).
+    pub fn csv(&self) -> String {
+        let mut out = String::new();
+        let mut header = vec!["student".to_string(), "file".into(), "pack".into(), "pack_version".into(), "exported".into(), "done".into(), "of".into()];
+        header.extend(self.columns.iter().map(|(k, _)| k.clone()));
+        push_row(&mut out, &header);
+        for (name, path, file) in &self.students {
+            let done: BTreeMap<String, Option<u64>> = cells(file).into_iter().map(|(k, _, at)| (k, at)).collect();
+            let count = done.values().filter(|at| at.is_some()).count();
+            let mut row = vec![
+                name.clone(),
+                path.display().to_string(),
+                file.pack.id.clone(),
+                file.pack.version.clone(),
+                format_time(file.exported_at),
+                count.to_string(),
+                done.len().to_string(),
+            ];
+            row.extend(self.columns.iter().map(|(k, _)| done.get(k).copied().flatten().map(format_time).unwrap_or_default()));
+            push_row(&mut out, &row);
+        }
+        out
+    }
+
+    /// Who did how much, then how many students did each item (fewest first, so
+    /// what the class is stuck on comes first).
+    pub fn summary(&self) -> String {
+        let mut out = String::new();
+        out.push_str(&t!("rep-report-heading", students = self.students.len(), items = self.columns.len()));
+        out.push('\n');
+        for line in self.unreadable.iter().chain(&self.warnings) {
+            out.push_str(&format!("⚠ {line}\n"));
+        }
+        for (name, _, file) in &self.students {
+            let all = cells(file);
+            let done = all.iter().filter(|c| c.2.is_some()).count();
+            let revealed = file.lessons.iter().flat_map(|l| &l.answers_revealed).filter(|a| a.done).count();
+            out.push_str(&format!("  {}\n", t!("rep-report-student", student = name.as_str(), done = done, total = all.len(), revealed = revealed)));
+        }
+        let mut counts: Vec<(usize, &String, &String)> = self
+            .columns
+            .iter()
+            .map(|(key, label)| {
+                let n = self.students.iter().filter(|(_, _, f)| cells(f).iter().any(|(k, _, at)| k == key && at.is_some())).count();
+                (n, key, label)
+            })
+            .collect();
+        counts.sort_by_key(|(n, _, _)| *n);
+        out.push_str(&t!("rep-report-items"));
+        out.push('\n');
+        for (n, key, label) in counts {
+            out.push_str(&format!("  {n}/{}  {key}  {label}\n", self.students.len()));
+        }
+        out
+    }
+}
+
+fn push_row(out: &mut String, cells: &[String]) {
+    let quoted: Vec<String> = cells
+        .iter()
+        .map(|c| if c.contains([',', '"', '\n']) { format!("\"{}\"", c.replace('"', "\"\"")) } else { c.clone() })
+        .collect();
+    out.push_str(&quoted.join(","));
+    out.push('\n');
+}
