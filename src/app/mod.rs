@@ -304,7 +304,9 @@ impl WorkbenchApp {
             let facts = self.view.live_facts();
             // The presenter view gives the lesson its own, wider panel.
             let panel = if presenter {
-                egui::Panel::right("lesson_presenter").resizable(true).default_size(ui.available_width() * 0.42).min_size(300.0)
+                // 480 points at the presenter's 1.5× zoom: about 38% of a 1920-pixel
+                // projector, leaving the attention maps the larger part.
+                egui::Panel::right("lesson_presenter").resizable(true).default_size(480.0).min_size(300.0)
             } else {
                 egui::Panel::right("lesson").resizable(true).default_size(380.0).min_size(300.0).max_size(640.0)
             };

@@ -14,6 +14,8 @@ pub fn apply_look(ctx: &egui::Context, dark: bool, presenter: bool, switched: bo
     if presenter {
         let (background, text) = if dark { (egui::Color32::BLACK, egui::Color32::WHITE) } else { (egui::Color32::WHITE, egui::Color32::BLACK) };
         visuals.override_text_color = Some(text);
+        // Secondary text stays readable from the back of the room.
+        visuals.weak_text_color = Some(if dark { egui::Color32::from_gray(215) } else { egui::Color32::from_gray(40) });
         visuals.panel_fill = background;
         visuals.window_fill = background;
         visuals.extreme_bg_color = background;
