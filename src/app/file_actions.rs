@@ -18,6 +18,7 @@ impl WorkbenchApp {
     pub fn open_experiment(&mut self, path: &Path) {
         match files::load_experiment(path) {
             Ok(config) => {
+                self.lessons.experiment_of = None;
                 self.edit(|c| *c = config);
                 self.state.preset = CUSTOM.to_string();
                 self.notice(BannerKind::Info, t!("lesson-msg-opened", path = path.display().to_string()));
@@ -36,6 +37,7 @@ impl WorkbenchApp {
     pub fn load_run(&mut self, dir: PathBuf) {
         match crate::runs::read_json::<ExperimentConfig>(&dir.join(crate::runs::CONFIG_FILE)) {
             Ok(config) => {
+                self.lessons.experiment_of = None;
                 self.edit(|c| *c = config.clone());
                 self.applied = config;
                 self.checked = Checked::of(&self.state.config);
@@ -93,7 +95,7 @@ impl WorkbenchApp {
     /// What "Export my progress" writes for the open pack.
     pub fn progress_file(&self) -> crate::progress::export::ProgressFile {
         let runner = &self.lessons;
-        let index = runner.pack_index(&runner.current_pack().id).unwrap_or(0);
+        let index = runner.current_pack_index();
         let (lessons, cases) = (runner.pack_lessons(index), runner.pack_cases(index));
         crate::progress::export::build(runner.current_pack(), &lessons, &cases, &self.state.progress, &self.state.student_name, crate::progress::now())
     }

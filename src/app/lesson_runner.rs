@@ -83,8 +83,13 @@ impl LessonRunner {
 
     /// The pack of the open lesson.
     pub fn current_pack(&self) -> &PackInfo {
+        &self.packs[self.current_pack_index()]
+    }
+
+    /// The index in `packs` of the open lesson's pack.
+    pub fn current_pack_index(&self) -> usize {
         let index = self.lesson_pack.get(self.current).copied().unwrap_or(0);
-        &self.packs[index.min(self.packs.len() - 1)]
+        index.min(self.packs.len() - 1)
     }
 
     /// The lessons of the pack at `index` that read without error.
@@ -117,7 +122,10 @@ impl LessonRunner {
         }
         if self.lessons.is_empty() {
             (self.lessons, self.packs) = (lessons, packs);
+            self.lesson_pack = vec![0; self.lessons.len()];
         }
+        // A pack that could not be read again took its lessons with it.
+        self.current = 0;
         if let Some(id) = open {
             self.open_id(&id);
         }
@@ -191,9 +199,11 @@ impl LessonRunner {
         self.lesson().is_some_and(|l| self.experiment_of.as_deref() == Some(l.id.as_str()))
     }
 
-    /// The knobs fixed now: the open lesson's locks while its experiment is loaded.
+    /// The knobs fixed now: the locks of the lesson whose experiment is loaded,
+    /// whichever lesson is open (reading another lesson does not unlock them).
     pub fn active_locks(&self) -> Option<&Locks> {
-        self.lesson().filter(|l| !l.locks.is_empty() && self.runs_this_lesson()).map(|l| &l.locks)
+        let owner = self.experiment_of.as_deref()?;
+        self.lessons.iter().flatten().find(|l| l.id == owner).map(|l| &l.locks).filter(|l| !l.is_empty())
     }
 
     /// Tick every check of the open lesson that the live facts satisfy, when the

@@ -47,11 +47,9 @@ impl WorkbenchApp {
         ) {
             self.bug_case = None;
         }
-        if matches!(
-            action,
-            AppAction::SetTask(_) | AppAction::LoadPreset(_) | AppAction::OpenExperiment | AppAction::LoadRun
-                | AppAction::RestoreExperiment | AppAction::LoadBugCase(_)
-        ) {
+        // (Opening an experiment or a run leaves the lesson only once it has loaded:
+        // a cancelled dialog changes nothing.)
+        if matches!(action, AppAction::SetTask(_) | AppAction::LoadPreset(_) | AppAction::RestoreExperiment | AppAction::LoadBugCase(_)) {
             self.lessons.experiment_of = None;
         }
         match action {

@@ -151,6 +151,12 @@ impl PersistedState {
             return (Self::default(), Vec::new());
         };
         let mut dropped = Vec::new();
+        // Before progress was kept by id: solved bug-hunt cases carry over (their
+        // ids did not change); check ticks were kept by line and cannot.
+        let old_solved: Vec<String> = stored.get("solved_bugs").and_then(|v| v.as_array()).map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect()).unwrap_or_default();
+        if stored.get("lesson_progress").and_then(|v| v.as_object()).is_some_and(|m| !m.is_empty()) && !stored.contains_key("progress") {
+            dropped.push("lesson_progress (ticks from before checks had ids)".to_string());
+        }
         for (part, value) in stored {
             if !kept.contains_key(&part) {
                 continue; // a part this version no longer has
@@ -163,7 +169,11 @@ impl PersistedState {
                 dropped.push(part);
             }
         }
-        (serde_json::from_value(Value::Object(kept)).unwrap_or_default(), dropped)
+        let mut state: Self = serde_json::from_value(Value::Object(kept)).unwrap_or_default();
+        for case in old_solved {
+            state.progress.solve_bug(&case, crate::progress::now());
+        }
+        (state, dropped)
     }
 }
 
@@ -194,6 +204,9 @@ mod tests {
         let mut dropped = dropped;
         dropped.sort();
         assert_eq!(dropped, ["config", "dark_mode"]);
+        let (old, dropped) = PersistedState::from_stored_keeping(r#"{"solved_bugs": ["inverted"], "lesson_progress": {"01-why-attention": [55]}}"#);
+        assert!(old.progress.bugs_solved.contains_key("inverted"), "solved cases from before ids carry over");
+        assert_eq!(dropped.len(), 1, "line-keyed ticks are named as dropped: {dropped:?}");
         let partial = PersistedState::from_stored(r#"{"dark_mode": false}"#);
         assert!(!partial.dark_mode);
         assert!(partial.layout.attention);

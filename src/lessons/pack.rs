@@ -75,9 +75,12 @@ pub fn builtin(lang: Lang) -> Pack {
 /// Without `pack.toml` the folder's name is its id and its version is "0".
 pub fn load_pack(path: &Path, lang: Lang) -> Result<Pack, String> {
     let folder = if path.is_file() { path.parent().unwrap_or(Path::new(".")) } else { path };
+    let folder = &folder.canonicalize().unwrap_or_else(|_| folder.to_path_buf());
     let manifest_file = folder.join("pack.toml");
     let name = folder.canonicalize().ok().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned())).unwrap_or_else(|| "pack".into());
     let info = match std::fs::read_to_string(&manifest_file) {
+        // A folder named like the shipped pack still gets an id of its own.
+        Err(_) if name == BUILTIN_PACK_ID => PackInfo { id: format!("{name}-pack"), title: name, version: "0".into(), root: Some(folder.to_path_buf()) },
         Err(_) => PackInfo { id: name.clone(), title: name, version: "0".into(), root: Some(folder.to_path_buf()) },
         Ok(text) => {
             let manifest: Manifest = toml::from_str(&text).map_err(|e| {
@@ -86,6 +89,9 @@ pub fn load_pack(path: &Path, lang: Lang) -> Result<Pack, String> {
             })?;
             super::parse::claim_id(&mut Default::default(), &manifest.id, 1)
                 .map_err(|m| t!("err-pack-manifest", file = manifest_file.display().to_string(), line = 1, why = m))?;
+            if manifest.id == BUILTIN_PACK_ID {
+                return Err(t!("err-pack-manifest", file = manifest_file.display().to_string(), line = 1, why = t!("err-pack-id-builtin", id = BUILTIN_PACK_ID)));
+            }
             PackInfo {
                 title: manifest.title.unwrap_or_else(|| manifest.id.clone()),
                 id: manifest.id,

@@ -85,7 +85,9 @@ impl Report {
         push_row(&mut out, &header);
         for (name, path, file) in &self.students {
             let done: BTreeMap<String, Option<u64>> = cells(file).into_iter().map(|(k, _, at)| (k, at)).collect();
-            let count = done.values().filter(|at| at.is_some()).count();
+            // Opening an answer is shown, not scored.
+            let scored: Vec<&Option<u64>> = done.iter().filter(|(k, _)| !is_answer(k)).map(|(_, at)| at).collect();
+            let count = scored.iter().filter(|at| at.is_some()).count();
             let mut row = vec![
                 name.clone(),
                 path.display().to_string(),
@@ -93,7 +95,7 @@ impl Report {
                 file.pack.version.clone(),
                 format_time(file.exported_at),
                 count.to_string(),
-                done.len().to_string(),
+                scored.len().to_string(),
             ];
             row.extend(self.columns.iter().map(|(k, _)| done.get(k).copied().flatten().map(format_time).unwrap_or_default()));
             push_row(&mut out, &row);
@@ -111,7 +113,7 @@ impl Report {
             out.push_str(&format!("⚠ {line}\n"));
         }
         for (name, _, file) in &self.students {
-            let all = cells(file);
+            let all: Vec<_> = cells(file).into_iter().filter(|c| !is_answer(&c.0)).collect();
             let done = all.iter().filter(|c| c.2.is_some()).count();
             let revealed = file.lessons.iter().flat_map(|l| &l.answers_revealed).filter(|a| a.done).count();
             out.push_str(&format!("  {}\n", t!("rep-report-student", student = name.as_str(), done = done, total = all.len(), revealed = revealed)));
@@ -132,6 +134,11 @@ impl Report {
         }
         out
     }
+}
+
+/// Whether a column is an answer opened (reported, but not counted as work done).
+fn is_answer(key: &str) -> bool {
+    key.contains("/answer/")
 }
 
 fn push_row(out: &mut String, cells: &[String]) {

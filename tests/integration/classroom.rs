@@ -121,9 +121,9 @@ fn a_student_works_through_a_teachers_pack_and_exports_the_progress() {
     assert!(harness.query_all_by_label_contains("Everyone trains the same run").count() >= 1, "and says why");
     let task = harness.state().state.config.task.kind;
     harness.state_mut().perform(AppAction::SetTask(attention_workbench::tasks::TaskKind::Reverse));
+    assert!(harness.state().view.banner.as_ref().is_some_and(|b| b.text.contains("🔒")), "the window says why");
     harness.run_steps(2);
     assert_eq!(harness.state().state.config.task.kind, task, "a locked task stays");
-    assert!(harness.state().view.banner.as_ref().is_some_and(|b| b.text.contains("🔒")), "and the window says why");
 
     // The "Your turn" answer: hidden until asked, and the asking is recorded.
     assert!(harness.query_by_label_contains("a lookup by position").is_none());
@@ -195,8 +195,8 @@ fn lesson_report_merges_three_students_into_one_table() {
     let summary = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{summary}{}", String::from_utf8_lossy(&out.stderr));
     assert!(summary.contains("3 students"), "{summary}");
-    assert!(summary.contains("Grace: 3 of 4 done (1 answers opened)"), "{summary}");
-    assert!(summary.contains("student2: 0 of 4 done"), "a file without a name goes by its file name: {summary}");
+    assert!(summary.contains("Grace: 2 of 3 done (1 answers opened)"), "{summary}");
+    assert!(summary.contains("student2: 0 of 3 done"), "a file without a name goes by its file name: {summary}");
     assert!(summary.contains("2/3  w3-copy/check/trained"), "{summary}");
     let csv = std::fs::read_to_string(&csv_path).unwrap();
     let rows: Vec<&str> = csv.lines().collect();
@@ -263,4 +263,29 @@ fn f5_switches_the_presenter_view_and_each_pack_remembers_it() {
     assert!(harness.state().presenter(), "the shipped pack remembers its presenter view");
     let saved = harness.state_mut().state_to_save().clone();
     assert!(saved.presenter_packs.contains("attention-workbench") && !saved.presenter_packs.contains("cs-week-3"));
+}
+
+#[test]
+fn locks_hold_while_another_lesson_is_read_and_a_vanished_pack_survives_a_language_switch() {
+    let pack = tempfile::tempdir().unwrap();
+    write_pack(pack.path());
+    let mut app = WorkbenchApp::new(egui::Context::default(), super::window::small_state());
+    app.open_packs(&[pack.path().to_path_buf()]);
+    app.perform(AppAction::LoadLessonStart);
+    let task = app.state.config.task.kind;
+    // Reading the first shipped lesson does not unlock the loaded lesson's knobs.
+    app.perform(AppAction::OpenLesson(0));
+    app.perform(AppAction::SetTask(attention_workbench::tasks::TaskKind::Reverse));
+    assert_eq!(app.state.config.task.kind, task, "the pack lesson's run keeps its locked task");
+    // The pack's folder goes away; switching language reads every pack again.
+    let last = app.lessons.lessons.len() - 1;
+    app.perform(AppAction::OpenLesson(last));
+    drop(pack);
+    let mut harness = Harness::builder()
+        .with_size([1400.0, 900.0])
+        .with_context_setup(attention_workbench::app::install_fonts)
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    harness.state_mut().perform(AppAction::SetLanguage(attention_workbench::i18n::Lang::Zh));
+    harness.run_steps(2);
+    assert!(harness.state().lessons.current < harness.state().lessons.lessons.len());
 }

@@ -124,3 +124,4 @@ err-pack-manifest = { $file }:{ $line }: { $why } (pack.toml takes id = "short-n
 err-progress-read = { $file }: cannot read this progress file: { $why }
 err-progress-not-progress = { $file }: not a progress file (make one with "Export my progress" in the window)
 err-progress-version = { $file }: progress file version { $version }, this app reads version { $known }; update the app
+err-pack-id-builtin = id "{ $id }" is the shipped pack's; give your pack its own id
