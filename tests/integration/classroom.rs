@@ -4,13 +4,14 @@
 //! teacher's `lesson report` merging three students' files.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 use attention_workbench::app::WorkbenchApp;
 use attention_workbench::app::actions::AppAction;
 use attention_workbench::app::run_view::RunStatus;
 use attention_workbench::lessons::Bug;
 use attention_workbench::progress::export::ProgressFile;
+
+use super::window::step_until;
 use clap::Parser;
 use eframe::egui;
 use egui_kittest::Harness;
@@ -83,16 +84,6 @@ pub fn write_pack(dir: &Path) {
     std::fs::write(dir.join("01-copy/lesson.md"), LESSON).unwrap();
     std::fs::create_dir_all(dir.join("bugs")).unwrap();
     std::fs::write(dir.join("bugs/01-peek.toml"), CASE).unwrap();
-}
-
-fn step_until(harness: &mut Harness<'static, WorkbenchApp>, what: &str, done: impl Fn(&WorkbenchApp) -> bool) {
-    let start = Instant::now();
-    while !done(harness.state()) {
-        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
-        harness.step();
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    harness.step();
 }
 
 #[test]

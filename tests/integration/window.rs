@@ -32,7 +32,7 @@ fn harness(state: PersistedState) -> Harness<'static, WorkbenchApp> {
 }
 
 /// Step frames (the trainer works meanwhile) until `done` or the timeout.
-fn step_until(harness: &mut Harness<'static, WorkbenchApp>, what: &str, done: impl Fn(&WorkbenchApp) -> bool) {
+pub fn step_until(harness: &mut Harness<'static, WorkbenchApp>, what: &str, done: impl Fn(&WorkbenchApp) -> bool) {
     let start = Instant::now();
     while !done(harness.state()) {
         assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
