@@ -69,6 +69,8 @@ pub enum AppAction {
     ExportHandout,
     /// Close an opened pack (by its index in the runner) and forget it.
     ClosePack(usize),
+    /// Stop reopening a remembered pack that could not be opened.
+    ForgetPack(std::path::PathBuf),
     /// The projector layout for the open pack, on or off (F5).
     TogglePresenter,
     DismissBanner,

@@ -100,16 +100,20 @@ impl WorkbenchApp {
         crate::progress::export::build(runner.current_pack(), &lessons, &cases, &self.state.progress, &self.state.student_name, crate::progress::now())
     }
 
-    /// The open lesson as `lesson.md` in `folder`, with the attention maps on screen
-    /// as `attention.png` and the lesson's own pictures copied beside it.
+    /// The open lesson as `lesson.md` in `folder`, its answers as `answers.md`, the
+    /// attention maps on screen as `attention.png` and the lesson's own pictures.
     pub fn export_handout(&mut self, folder: PathBuf) {
         let Some(lesson) = self.lessons.lesson().cloned() else {
             return self.notice(BannerKind::Warning, t!("lesson-none-loaded"));
         };
         let figure = self.attention_rect.is_some() && self.state.central == super::state::CentralView::Attention && self.view.attention.is_some();
-        let text = crate::lessons::handout::markdown(&lesson, figure.then_some("attention.png"));
+        let (text, answers) = crate::lessons::handout::markdown(&lesson, figure.then_some("attention.png"));
         let written = std::fs::create_dir_all(&folder)
             .and_then(|()| crate::runs::write_atomic(&folder.join("lesson.md"), text.as_bytes()))
+            .and_then(|()| match &answers {
+                Some(answers) => crate::runs::write_atomic(&folder.join(crate::lessons::handout::ANSWERS_FILE), answers.as_bytes()),
+                None => Ok(()),
+            })
             .and_then(|()| crate::lessons::handout::copy_pictures(&lesson, &folder));
         match written {
             Ok(()) if figure => self.export_png(self.attention_rect, folder.join("attention.png")),

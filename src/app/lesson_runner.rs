@@ -180,9 +180,22 @@ impl LessonRunner {
     fn insert(&mut self, loaded: pack::Pack) -> Vec<String> {
         let index = self.packs.len();
         self.packs.push(loaded.info);
-        self.lesson_pack.extend(std::iter::repeat_n(index, loaded.lessons.len()));
-        self.lessons.extend(loaded.lessons);
         let mut errors = Vec::new();
+        // Progress is kept by lesson id: a second lesson with an id already open
+        // stands as an error in its place instead of sharing the other's ticks.
+        for lesson in loaded.lessons {
+            let taken = lesson.as_ref().ok().and_then(|l| self.lessons.iter().flatten().find(|o| o.id == l.id).map(|o| (l, o)));
+            let lesson = match taken {
+                Some((l, other)) => {
+                    let message = crate::t!("err-lesson-id-taken", id = l.id.as_str(), other = other.source.as_str());
+                    errors.push(format!("{}: {message}", l.source));
+                    Err(LessonError { file: l.source.clone(), line: 1, message })
+                }
+                None => lesson,
+            };
+            self.lessons.push(lesson);
+            self.lesson_pack.push(index);
+        }
         for case in loaded.cases.into_iter().flatten() {
             if let Some(other) = self.cases.iter().find(|c| c.id == case.id) {
                 errors.push(crate::t!("err-bug-case-repeated", id = case.id.as_str(), first = other.source.as_str()));

@@ -264,7 +264,9 @@ impl WorkbenchApp {
 
         egui::Panel::top("menu").show(ui, |ui| {
             let packs: Vec<(String, bool)> = self.lessons.packs.iter().map(|p| (p.title.clone(), p.root.is_some())).collect();
-            ui::menu_bar::menu_bar_ui(ui, &mut self.state, self.undo.can_undo(), self.undo.can_redo(), &packs, presenter, &mut actions);
+            let open: Vec<&std::path::PathBuf> = self.lessons.packs.iter().filter_map(|p| p.root.as_ref()).collect();
+            let missing: Vec<std::path::PathBuf> = self.state.packs.iter().filter(|p| !open.contains(p)).cloned().collect();
+            ui::menu_bar::menu_bar_ui(ui, &mut self.state, self.undo.can_undo(), self.undo.can_redo(), &packs, &missing, presenter, &mut actions);
         });
         egui::Panel::top("top_bar").show(ui, |ui| {
             let can_start = self.can_start();

@@ -250,6 +250,7 @@ impl WorkbenchApp {
                     }
                 }
             }
+            AppAction::ForgetPack(path) => self.state.packs.retain(|p| *p != path),
             AppAction::TogglePresenter => {
                 let id = self.lessons.current_pack().id.clone();
                 if !self.state.presenter_packs.remove(&id) {
@@ -289,8 +290,7 @@ impl WorkbenchApp {
     pub fn add_lesson_pack(&mut self, path: &Path) {
         let result = self.lessons.add_pack(path);
         if result.is_ok() {
-            let root = if path.is_file() { path.parent().unwrap_or(path) } else { path };
-            let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+            let root = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
             if !self.state.packs.contains(&root) {
                 self.state.packs.push(root);
             }

@@ -1,15 +1,20 @@
-//! A lesson as a handout for students without the app: one Markdown file with the
+//! A lesson as a handout for students without the app: a Markdown file with the
 //! lesson's text, each `try` as an instruction with the knobs it changes, each
-//! `check` as a box to tick, each claim as a statement to test, the answers at the
-//! end, and its figures beside it as PNG.
+//! `check` as a box to tick, each claim as a statement to test, and its figures
+//! beside it as PNG; the answers in a file of their own, for the teacher to hand
+//! out when they choose.
 
 use std::path::Path;
 
 use super::{Lesson, Segment};
 use crate::t;
 
-/// The handout's Markdown; `figure` names a picture of the attention maps to show.
-pub fn markdown(lesson: &Lesson, figure: Option<&str>) -> String {
+/// The file the answers go in, beside the handout.
+pub const ANSWERS_FILE: &str = "answers.md";
+
+/// The handout's Markdown, and the answers' (None when the lesson has none);
+/// `figure` names a picture of the attention maps to show.
+pub fn markdown(lesson: &Lesson, figure: Option<&str>) -> (String, Option<String>) {
     let mut out = format!("# {}\n\n*{}*\n\n", lesson.title, t!("lesson-summary", summary = lesson.summary.as_str(), minutes = lesson.minutes));
     if !lesson.locks.is_empty() {
         out.push_str(&format!("> 🔒 {}\n\n", t!("handout-locks", knobs = lesson.locks.knobs.join(", "), reason = lesson.locks.reason.as_str())));
@@ -43,20 +48,21 @@ pub fn markdown(lesson: &Lesson, figure: Option<&str>) -> String {
             }
             Segment::Answer(block) => {
                 answers.push(block);
-                out.push_str(&format!("*{}*\n\n", t!("handout-answer-at-end", number = answers.len())));
+                out.push_str(&format!("*{}*\n\n", t!("handout-answer-elsewhere", number = answers.len(), file = ANSWERS_FILE)));
             }
         }
     }
     if let Some(figure) = figure {
         out.push_str(&format!("![{}]({figure})\n\n", t!("handout-figure")));
     }
-    if !answers.is_empty() {
-        out.push_str(&format!("---\n\n## {}\n\n", t!("handout-answers")));
+    let answers = (!answers.is_empty()).then(|| {
+        let mut text = format!("# {} — {}\n\n", lesson.title, t!("handout-answers"));
         for (i, answer) in answers.iter().enumerate() {
-            out.push_str(&format!("**{}.** {}\n\n", i + 1, answer.text.trim()));
+            text.push_str(&format!("**{}.** {}\n\n", i + 1, answer.text.trim()));
         }
-    }
-    out
+        text
+    });
+    (out, answers)
 }
 
 /// Copy the pictures the lesson's Markdown shows (`![…](file.png)`, relative to the
@@ -94,17 +100,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_handout_has_the_text_the_tasks_and_the_answers_at_the_end() {
+    fn a_handout_has_the_text_and_the_tasks_and_the_answers_apart() {
         let lesson = crate::lessons::builtin().into_iter().flatten().find(|l| l.answers().count() > 0 && l.tries().count() > 0);
         let Some(lesson) = lesson else { panic!("a shipped lesson with an answer and a try") };
-        let text = markdown(&lesson, Some("attention.png"));
+        let (text, answers) = markdown(&lesson, Some("attention.png"));
         assert!(text.starts_with(&format!("# {}\n", lesson.title)));
         for check in lesson.checks() {
             assert!(text.contains(&format!("- [ ] {}", check.label)), "{}", check.label);
         }
+        assert!(text.contains("![") && text.contains(ANSWERS_FILE));
         let answer = lesson.answers().next().unwrap().text.trim().to_string();
-        let at = text.find(&answer).expect("the answer is in the handout");
-        assert!(at > text.find("![").unwrap(), "answers come after the lesson and its figure");
+        assert!(!text.contains(&answer), "the answers stay out of the students' handout");
+        assert!(answers.expect("an answers file").contains(&answer));
         assert_eq!(text.matches(&format!("# {}", lesson.title)).count(), 1, "one title");
     }
 

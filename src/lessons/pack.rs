@@ -22,7 +22,7 @@ pub struct PackInfo {
     pub id: String,
     pub title: String,
     pub version: String,
-    /// The folder it was opened from; None for the shipped pack.
+    /// The path it was opened from (canonical); None for the shipped pack.
     pub root: Option<PathBuf>,
 }
 
@@ -74,14 +74,17 @@ pub fn builtin(lang: Lang) -> Pack {
 /// Open the pack at `path` (a pack folder, or one lesson folder or file) in `lang`.
 /// Without `pack.toml` the folder's name is its id and its version is "0".
 pub fn load_pack(path: &Path, lang: Lang) -> Result<Pack, String> {
-    let folder = if path.is_file() { path.parent().unwrap_or(Path::new(".")) } else { path };
-    let folder = &folder.canonicalize().unwrap_or_else(|_| folder.to_path_buf());
+    // The path as given (a pack, a lesson folder or one lesson file) is what is
+    // remembered and read again; the manifest and bugs/ sit in its folder.
+    let given = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    let folder = if given.is_file() { given.parent().unwrap_or(Path::new(".")).to_path_buf() } else { given.clone() };
+    let folder = folder.as_path();
     let manifest_file = folder.join("pack.toml");
     let name = folder.canonicalize().ok().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned())).unwrap_or_else(|| "pack".into());
     let info = match std::fs::read_to_string(&manifest_file) {
         // A folder named like the shipped pack still gets an id of its own.
-        Err(_) if name == BUILTIN_PACK_ID => PackInfo { id: format!("{name}-pack"), title: name, version: "0".into(), root: Some(folder.to_path_buf()) },
-        Err(_) => PackInfo { id: name.clone(), title: name, version: "0".into(), root: Some(folder.to_path_buf()) },
+        Err(_) if name == BUILTIN_PACK_ID => PackInfo { id: format!("{name}-pack"), title: name, version: "0".into(), root: Some(given.clone()) },
+        Err(_) => PackInfo { id: name.clone(), title: name, version: "0".into(), root: Some(given.clone()) },
         Ok(text) => {
             let manifest: Manifest = toml::from_str(&text).map_err(|e| {
                 let line = 1 + super::parse::toml_line(&text, &e);
@@ -96,7 +99,7 @@ pub fn load_pack(path: &Path, lang: Lang) -> Result<Pack, String> {
                 title: manifest.title.unwrap_or_else(|| manifest.id.clone()),
                 id: manifest.id,
                 version: manifest.version.unwrap_or_else(|| "0".into()),
-                root: Some(folder.to_path_buf()),
+                root: Some(given.clone()),
             }
         }
     };

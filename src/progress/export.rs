@@ -23,7 +23,11 @@ pub struct ProgressFile {
     pub app_version: String,
     pub pack: PackRef,
     pub lessons: Vec<LessonEntry>,
+    /// done: the case was named right.
     pub bug_cases: Vec<Item>,
+    /// done: the case's answer was shown before it was named right.
+    #[serde(default)]
+    pub bug_answers_revealed: Vec<Item>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -82,6 +86,7 @@ pub fn build(pack: &PackInfo, lessons: &[&Lesson], cases: &[&BugCase], progress:
         pack: PackRef { id: pack.id.clone(), title: pack.title.clone(), version: pack.version.clone() },
         lessons,
         bug_cases: cases.iter().map(|c| item(&c.id, &c.title, progress.bugs_solved.get(&c.id).copied())).collect(),
+        bug_answers_revealed: cases.iter().map(|c| item(&c.id, &c.title, progress.bugs_revealed.get(&c.id).copied())).collect(),
     }
 }
 

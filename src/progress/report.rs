@@ -34,6 +34,9 @@ fn cells(file: &ProgressFile) -> Vec<(String, String, Option<u64>)> {
     for case in &file.bug_cases {
         out.push((format!("bug/{}", case.id), case.label.clone(), case.at.filter(|_| case.done)));
     }
+    for case in &file.bug_answers_revealed {
+        out.push((format!("bug-answer/{}", case.id), case.label.clone(), case.at.filter(|_| case.done)));
+    }
     out
 }
 
@@ -115,7 +118,7 @@ impl Report {
         for (name, _, file) in &self.students {
             let all: Vec<_> = cells(file).into_iter().filter(|c| !is_answer(&c.0)).collect();
             let done = all.iter().filter(|c| c.2.is_some()).count();
-            let revealed = file.lessons.iter().flat_map(|l| &l.answers_revealed).filter(|a| a.done).count();
+            let revealed = file.lessons.iter().flat_map(|l| &l.answers_revealed).chain(&file.bug_answers_revealed).filter(|a| a.done).count();
             out.push_str(&format!("  {}\n", t!("rep-report-student", student = name.as_str(), done = done, total = all.len(), revealed = revealed)));
         }
         let mut counts: Vec<(usize, &String, &String)> = self
@@ -138,7 +141,7 @@ impl Report {
 
 /// Whether a column is an answer opened (reported, but not counted as work done).
 fn is_answer(key: &str) -> bool {
-    key.contains("/answer/")
+    key.contains("/answer/") || key.starts_with("bug-answer/")
 }
 
 fn push_row(out: &mut String, cells: &[String]) {

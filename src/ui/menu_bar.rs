@@ -14,6 +14,7 @@ pub fn menu_bar_ui(
     can_undo: bool,
     can_redo: bool,
     packs: &[(String, bool)],
+    missing_packs: &[std::path::PathBuf],
     presenter: bool,
     actions: &mut Vec<AppAction>,
 ) {
@@ -57,6 +58,15 @@ pub fn menu_bar_ui(
                     ui.label(title);
                     if *closable && ui.small_button("✖").on_hover_text(t!("menu-pack-close-tip")).clicked() {
                         actions.push(AppAction::ClosePack(index));
+                        ui.close();
+                    }
+                });
+            }
+            for path in missing_packs {
+                ui.horizontal(|ui| {
+                    ui.colored_label(ui.visuals().warn_fg_color, t!("menu-pack-missing", path = path.display().to_string()));
+                    if ui.small_button("✖").on_hover_text(t!("menu-pack-forget-tip")).clicked() {
+                        actions.push(AppAction::ForgetPack(path.clone()));
                         ui.close();
                     }
                 });

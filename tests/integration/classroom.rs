@@ -155,6 +155,7 @@ fn a_student_works_through_a_teachers_pack_and_exports_the_progress() {
     assert!(!lesson.claims[0].done, "a claim never verified is not passed");
     assert_eq!(file.bug_cases.len(), 1, "only the pack's own case: {:?}", file.bug_cases);
     assert!(file.bug_cases[0].done);
+    assert!(!file.bug_answers_revealed[0].done, "solved without opening its answer");
 }
 
 #[test]
@@ -279,4 +280,24 @@ fn locks_hold_while_another_lesson_is_read_and_a_vanished_pack_survives_a_langua
     harness.state_mut().perform(AppAction::SetLanguage(attention_workbench::i18n::Lang::Zh));
     harness.run_steps(2);
     assert!(harness.state().lessons.current < harness.state().lessons.lessons.len());
+}
+
+#[test]
+fn a_pack_lesson_or_case_with_a_shipped_id_is_refused_naming_the_fix() {
+    let pack = tempfile::tempdir().unwrap();
+    write_pack(pack.path());
+    std::fs::write(pack.path().join("01-copy/lesson.md"), LESSON.replace("id = \"w3-copy\"", "id = \"01-why-attention\"")).unwrap();
+    std::fs::write(pack.path().join("bugs/01-peek.toml"), CASE.replace("id = \"w3-peek\"", "id = \"peeking\"")).unwrap();
+    let mut runner = attention_workbench::app::lesson_runner::LessonRunner::default();
+    let (_, errors) = runner.add_pack(pack.path()).unwrap();
+    assert!(errors.iter().any(|e| e.contains("01-why-attention") && e.contains("own id")), "{errors:?}");
+    assert!(errors.iter().any(|e| e.contains("peeking")), "{errors:?}");
+    assert_eq!(runner.lessons.iter().flatten().filter(|l| l.id == "01-why-attention").count(), 1, "the shipped lesson keeps its id");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_attention-workbench"))
+        .args(["lesson", "check", pack.path().to_str().unwrap()])
+        .env("LC_ALL", "C.UTF-8")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success() && text.contains("01-why-attention") && text.contains("peeking"), "{text}");
 }

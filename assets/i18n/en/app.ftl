@@ -170,3 +170,5 @@ menu-export-handout = Export handout…
 menu-presenter = Presenter view
 menu-presenter-tip = For a projector: large type, high contrast, the lesson and the attention maps large, the editor folded away. Remembered for this pack.
 key-f5 = Presenter view on or off
+menu-pack-missing = ⚠ not found: { $path }
+menu-pack-forget-tip = Stop trying to open this pack at launch.

@@ -125,3 +125,4 @@ err-progress-read = { $file }: cannot read this progress file: { $why }
 err-progress-not-progress = { $file }: not a progress file (make one with "Export my progress" in the window)
 err-progress-version = { $file }: progress file version { $version }, this app reads version { $known }; update the app
 err-pack-id-builtin = id "{ $id }" is the shipped pack's; give your pack its own id
+err-lesson-id-taken = lesson id "{ $id }" is already used by { $other }; progress is kept by lesson id, so give this lesson its own id

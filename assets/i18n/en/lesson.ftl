@@ -137,6 +137,6 @@ lesson-msg-progress-written = Wrote your progress to { $path }. Hand this file t
 handout-locks = Fixed for the whole class: { $knobs }. { $reason }
 handout-try-steps = (then train { $steps } steps)
 handout-hint = Hint: { $hint }
-handout-answer-at-end = Answer { $number } is at the end.
+handout-answer-elsewhere = Answer { $number } is in { $file }.
 handout-figure = Attention maps
 handout-answers = Answers

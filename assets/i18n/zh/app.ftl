@@ -170,3 +170,5 @@ menu-export-handout = 导出讲义…
 menu-presenter = 演示视图
 menu-presenter-tip = 用于投影仪：大字号、高对比度，课文和注意力图放大，编辑器收起。对本课程包记住此设置。
 key-f5 = 打开或关闭演示视图
+menu-pack-missing = ⚠ 找不到：{ $path }
+menu-pack-forget-tip = 启动时不再尝试打开这个课程包。

@@ -125,3 +125,4 @@ err-progress-read = { $file }：无法读取这个进度文件：{ $why }
 err-progress-not-progress = { $file }：不是进度文件（请在窗口中用“导出我的进度”生成）
 err-progress-version = { $file }：进度文件版本为 { $version }，本应用只能读取版本 { $known }；请更新应用
 err-pack-id-builtin = id "{ $id }" 是内置课程包的 id；请给你的课程包一个自己的 id
+err-lesson-id-taken = 课程 id "{ $id }" 已被 { $other } 使用；进度按课程 id 保存，请给这一课一个自己的 id

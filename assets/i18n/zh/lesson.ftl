@@ -137,6 +137,6 @@ lesson-msg-progress-written = 已把你的进度写入 { $path }。把这个文�
 handout-locks = 全班固定：{ $knobs }。{ $reason }
 handout-try-steps = （然后训练 { $steps } 步）
 handout-hint = 提示：{ $hint }
-handout-answer-at-end = 答案 { $number } 在末尾。
+handout-answer-elsewhere = 答案 { $number } 在 { $file } 中。
 handout-figure = 注意力图
 handout-answers = 答案
