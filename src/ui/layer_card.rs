@@ -29,8 +29,14 @@ pub fn layer_card_ui(
     d_model: usize,
     problems: &[&ConfigProblem],
     hide_mask_knobs: bool,
+    locks: Option<&crate::lessons::Locks>,
 ) -> Option<CardAction> {
     let mut action = None;
+    // A knob of this layer the loaded lesson locks: its reason.
+    let lock = |name: &str| {
+        let knob = format!("model.layers[{index}].{name}");
+        locks.filter(|l| l.covers(&knob)).map(|l| t!("lesson-locked-tip", reason = l.reason.as_str()))
+    };
     egui::Frame::group(ui.style()).show(ui, |ui| {
         ui.horizontal(|ui| {
             ui.strong(t!("editor-layer", index = index));
@@ -54,18 +60,22 @@ pub fn layer_card_ui(
             problems.iter().find(|p| p.knob == knob).copied()
         };
         egui::Grid::new(("layer_grid", index)).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
-            widget_row(ui, &t!("editor-attention"), &help::text(help::ATTENTION), egui::Checkbox::new(&mut layer.attention, t!("editor-on")));
+            widget_row(ui, &t!("editor-attention"), &help::text(help::ATTENTION), lock("attention"), egui::Checkbox::new(&mut layer.attention, t!("editor-on")));
             if layer.attention {
-                let label = ui.label(t!("editor-heads")).on_hover_text(help::text(help::HEADS));
+                let heads_lock = lock("heads");
+                let label = ui.label(super::knob_row::lock_mark(&t!("editor-heads"), heads_lock.as_deref())).on_hover_text(help::text(help::HEADS));
                 ui.horizontal(|ui| {
-                    ui.add(egui::DragValue::new(&mut layer.heads).range(1..=64)).labelled_by(label.id).on_hover_text(help::text(help::HEADS));
+                    ui.add_enabled(heads_lock.is_none(), egui::DragValue::new(&mut layer.heads).range(1..=64))
+                        .labelled_by(label.id)
+                        .on_hover_text(help::text(help::HEADS))
+                        .on_disabled_hover_text(heads_lock.clone().unwrap_or_default());
                     if d_model > 0 && layer.heads > 0 && d_model.is_multiple_of(layer.heads) {
                         ui.weak(format!("d_k = {}", d_model / layer.heads));
                     }
                 });
                 ui.end_row();
                 inline_problem(ui, problem_for("heads"));
-                choice_row(ui, &t!("editor-kind"), &help::text(help::ATTENTION_KIND), &mut layer.attention_kind, &[
+                choice_row(ui, &t!("editor-kind"), &help::text(help::ATTENTION_KIND), lock("attention_kind"), &mut layer.attention_kind, &[
                     (AttentionKind::Softmax, "softmax"),
                     (AttentionKind::UniformAverage, t!("editor-uniform-average").as_str()),
                 ]);
@@ -75,32 +85,32 @@ pub fn layer_card_ui(
                         hidden_row(ui, &name);
                     }
                 } else {
-                    widget_row(ui, &t!("editor-scale"), &help::text(help::SCALE), egui::Checkbox::new(&mut layer.scale, t!("editor-on")));
-                    choice_row(ui, &t!("editor-mask"), &help::text(help::MASK), &mut layer.mask, &[
+                    widget_row(ui, &t!("editor-scale"), &help::text(help::SCALE), lock("scale"), egui::Checkbox::new(&mut layer.scale, t!("editor-on")));
+                    choice_row(ui, &t!("editor-mask"), &help::text(help::MASK), lock("mask"), &mut layer.mask, &[
                         (MaskKind::Causal, t!("editor-causal").as_str()),
                         (MaskKind::Bidirectional, t!("editor-bidirectional").as_str()),
                         (MaskKind::SlidingWindow, t!("editor-sliding-window").as_str()),
                     ]);
                 }
                 if layer.mask == MaskKind::SlidingWindow && !hide_mask_knobs {
-                    widget_row(ui, &t!("editor-window"), &help::text(help::WINDOW), egui::DragValue::new(&mut layer.window).range(1..=1024));
+                    widget_row(ui, &t!("editor-window"), &help::text(help::WINDOW), lock("window"), egui::DragValue::new(&mut layer.window).range(1..=1024));
                     inline_problem(ui, problem_for("window"));
                 }
                 ablation_row(ui, layer);
                 inline_problem(ui, problem_for("ablated_heads"));
             }
-            widget_row(ui, &t!("editor-feed-forward"), &help::text(help::FFN), egui::Checkbox::new(&mut layer.ffn, t!("editor-on")));
+            widget_row(ui, &t!("editor-feed-forward"), &help::text(help::FFN), lock("ffn"), egui::Checkbox::new(&mut layer.ffn, t!("editor-on")));
             if layer.ffn {
-                widget_row(ui, "d_ff", &help::text(help::D_FF), egui::DragValue::new(&mut layer.d_ff).range(1..=8192));
+                widget_row(ui, "d_ff", &help::text(help::D_FF), lock("d_ff"), egui::DragValue::new(&mut layer.d_ff).range(1..=8192));
                 inline_problem(ui, problem_for("d_ff"));
-                choice_row(ui, &t!("editor-activation"), &help::text(help::ACTIVATION), &mut layer.activation, &[
+                choice_row(ui, &t!("editor-activation"), &help::text(help::ACTIVATION), lock("activation"), &mut layer.activation, &[
                     (Activation::Relu, "ReLU"),
                     (Activation::Gelu, "GELU"),
                     (Activation::None, t!("editor-none").as_str()),
                 ]);
             }
-            widget_row(ui, &t!("editor-residual"), &help::text(help::RESIDUAL), egui::Checkbox::new(&mut layer.residual, t!("editor-on")));
-            choice_row(ui, &t!("editor-layernorm"), &help::text(help::NORM), &mut layer.norm, &[
+            widget_row(ui, &t!("editor-residual"), &help::text(help::RESIDUAL), lock("residual"), egui::Checkbox::new(&mut layer.residual, t!("editor-on")));
+            choice_row(ui, &t!("editor-layernorm"), &help::text(help::NORM), lock("norm"), &mut layer.norm, &[
                 (NormPlacement::Post, t!("editor-post").as_str()),
                 (NormPlacement::Pre, t!("editor-pre").as_str()),
                 (NormPlacement::None, t!("editor-none").as_str()),
@@ -111,17 +121,17 @@ pub fn layer_card_ui(
         } else if layer.attention {
             egui::CollapsingHeader::new(t!("editor-mask-details")).id_salt(("mask_details", index)).show(ui, |ui| {
                 egui::Grid::new(("mask_grid", index)).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
-                    choice_row(ui, &t!("editor-mask-read-as"), &help::text(help::MASK_READING), &mut layer.mask_reading, &[
+                    choice_row(ui, &t!("editor-mask-read-as"), &help::text(help::MASK_READING), lock("mask_reading"), &mut layer.mask_reading, &[
                         (MaskReading::KeepIsTrue, t!("editor-true-keep").as_str()),
                         (MaskReading::MaskedIsTrue, t!("editor-true-masked").as_str()),
                     ]);
-                    choice_row(ui, &t!("editor-mask-applied-by"), &help::text(help::MASK_APPLICATION), &mut layer.mask_application, &[
+                    choice_row(ui, &t!("editor-mask-applied-by"), &help::text(help::MASK_APPLICATION), lock("mask_application"), &mut layer.mask_application, &[
                         (MaskApplication::FillLargeNegative, t!("editor-fill-large-negative").as_str()),
                         (MaskApplication::AddNegInfinity, t!("editor-add-neg-inf").as_str()),
                         (MaskApplication::MultiplyAfterSoftmax, t!("editor-multiply-after-softmax").as_str()),
                     ]);
-                    widget_row(ui, &t!("editor-diagonal-offset"), &help::text(help::DIAGONAL_OFFSET), egui::DragValue::new(&mut layer.diagonal_offset).range(-3..=3));
-                    choice_row(ui, &t!("editor-padding-mask-on"), &help::text(help::PADDING_MASK), &mut layer.padding_mask, &[
+                    widget_row(ui, &t!("editor-diagonal-offset"), &help::text(help::DIAGONAL_OFFSET), lock("diagonal_offset"), egui::DragValue::new(&mut layer.diagonal_offset).range(-3..=3));
+                    choice_row(ui, &t!("editor-padding-mask-on"), &help::text(help::PADDING_MASK), lock("padding_mask"), &mut layer.padding_mask, &[
                         (PaddingMask::Keys, t!("editor-padding-keys").as_str()),
                         (PaddingMask::Queries, t!("editor-padding-queries").as_str()),
                         (PaddingMask::Off, t!("editor-off").as_str()),

@@ -25,6 +25,7 @@ pub fn model_editor_ui(
     locks: Option<&crate::lessons::Locks>,
 ) {
     ui.heading(t!("editor-model"));
+    let lock = |knob: &str| locks.filter(|l| l.covers(knob)).map(|l| t!("lesson-locked-tip", reason = l.reason.as_str()));
     if let Some(locks) = locks {
         ui.colored_label(ui.visuals().warn_fg_color, format!("🔒 {}", t!("lesson-locks", knobs = locks.knobs.join(", "), reason = locks.reason.as_str())))
             .on_hover_text(t!("lesson-locks-active-tip"));
@@ -47,21 +48,21 @@ pub fn model_editor_ui(
     egui::CollapsingHeader::new(t!("editor-global")).id_salt("Global").default_open(true).show(ui, |ui| {
         egui::Grid::new("global_knobs").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
             let m = &mut config.model;
-            widget_row(ui, "d_model", &help::text(help::D_MODEL), egui::DragValue::new(&mut m.d_model).range(1..=1024));
+            widget_row(ui, "d_model", &help::text(help::D_MODEL), lock("model.d_model"), egui::DragValue::new(&mut m.d_model).range(1..=1024));
             inline_problem(ui, problem("model.d_model"));
-            choice_row(ui, &t!("editor-positions"), &help::text(help::POSITIONAL), &mut m.positional, &[
+            choice_row(ui, &t!("editor-positions"), &help::text(help::POSITIONAL), lock("model.positional"), &mut m.positional, &[
                 (PositionalEncoding::None, t!("editor-none").as_str()),
                 (PositionalEncoding::Sinusoidal, t!("editor-sinusoidal").as_str()),
                 (PositionalEncoding::Learned, t!("editor-learned").as_str()),
             ]);
-            widget_row(ui, &t!("editor-max-length"), &help::text(help::MAX_LEN), egui::DragValue::new(&mut m.max_len).range(1..=4096));
+            widget_row(ui, &t!("editor-max-length"), &help::text(help::MAX_LEN), lock("model.max_len"), egui::DragValue::new(&mut m.max_len).range(1..=4096));
             inline_problem(ui, problem("model.max_len"));
-            widget_row(ui, &t!("editor-dropout"), &help::text(help::DROPOUT), egui::DragValue::new(&mut m.dropout).range(0.0..=0.9).speed(0.01));
+            widget_row(ui, &t!("editor-dropout"), &help::text(help::DROPOUT), lock("model.dropout"), egui::DragValue::new(&mut m.dropout).range(0.0..=0.9).speed(0.01));
             inline_problem(ui, problem("model.dropout"));
             if hide_planted_knobs {
                 hidden_row(ui, &t!("editor-init-scale"));
             } else {
-                widget_row(ui, &t!("editor-init-scale"), &help::text(help::INIT_SCALE), egui::DragValue::new(&mut m.init_scale).range(0.001..=1000.0).speed(0.01));
+                widget_row(ui, &t!("editor-init-scale"), &help::text(help::INIT_SCALE), lock("model.init_scale"), egui::DragValue::new(&mut m.init_scale).range(0.001..=1000.0).speed(0.01));
                 inline_problem(ui, problem("model.init_scale"));
             }
         });
@@ -72,18 +73,18 @@ pub fn model_editor_ui(
                 hidden_row(ui, &t!("editor-optimizer"));
                 hidden_row(ui, &t!("editor-learning-rate"));
             } else {
-                choice_row(ui, &t!("editor-optimizer"), &help::text(help::OPTIMIZER), &mut config.optimizer, &[
+                choice_row(ui, &t!("editor-optimizer"), &help::text(help::OPTIMIZER), lock("optimizer"), &mut config.optimizer, &[
                     (OptimizerKind::Adam, "Adam"),
                     (OptimizerKind::AdamW, "AdamW"),
                     (OptimizerKind::Sgd, "SGD"),
                 ]);
-                widget_row(ui, &t!("editor-learning-rate"), &help::text(help::LR), egui::DragValue::new(&mut config.lr).range(1e-6..=10.0).speed(0.0001).max_decimals(5));
+                widget_row(ui, &t!("editor-learning-rate"), &help::text(help::LR), lock("lr"), egui::DragValue::new(&mut config.lr).range(1e-6..=10.0).speed(0.0001).max_decimals(5));
                 inline_problem(ui, problem("lr"));
             }
-            widget_row(ui, &t!("editor-warmup-steps"), &help::text(help::WARMUP), egui::DragValue::new(&mut config.warmup_steps).range(0..=100_000));
-            widget_row(ui, &t!("editor-batch"), &help::text(help::BATCH), egui::DragValue::new(&mut config.batch_size).range(1..=4096));
+            widget_row(ui, &t!("editor-warmup-steps"), &help::text(help::WARMUP), lock("warmup_steps"), egui::DragValue::new(&mut config.warmup_steps).range(0..=100_000));
+            widget_row(ui, &t!("editor-batch"), &help::text(help::BATCH), lock("batch_size"), egui::DragValue::new(&mut config.batch_size).range(1..=4096));
             inline_problem(ui, problem("batch_size"));
-            widget_row(ui, &t!("editor-steps"), &help::text(help::STEPS), egui::DragValue::new(&mut config.steps).range(1..=1_000_000));
+            widget_row(ui, &t!("editor-steps"), &help::text(help::STEPS), lock("steps"), egui::DragValue::new(&mut config.steps).range(1..=1_000_000));
             init_from_row(ui, &mut config.init_from);
             inline_problem(ui, problem("init_from"));
         });
@@ -103,7 +104,7 @@ pub fn model_editor_ui(
     for index in 0..count {
         let layer_problems: Vec<&ConfigProblem> =
             problems.iter().filter(|p| p.knob.starts_with(&format!("model.layers[{index}]."))).collect();
-        if let Some(a) = layer_card_ui(ui, index, count, &mut config.model.layers[index], d_model, &layer_problems, hide_planted_knobs) {
+        if let Some(a) = layer_card_ui(ui, index, count, &mut config.model.layers[index], d_model, &layer_problems, hide_planted_knobs, locks) {
             action = Some((index, a));
         }
         ui.add_space(4.0);

@@ -24,7 +24,7 @@ pub fn top_bar_ui(
     let locked = |knob: &str| locks.filter(|l| l.covers(knob)).map(|l| t!("lesson-locked-tip", reason = l.reason.as_str()));
     ui.horizontal_wrapped(|ui| {
         let task_lock = locked("task.kind");
-        ui.label(lock_mark(t!("top-task"), &task_lock)).on_hover_text(help::text(help::TASK));
+        ui.label(super::knob_row::lock_mark(&t!("top-task"), task_lock.as_deref())).on_hover_text(help::text(help::TASK));
         ui.add_enabled_ui(task_lock.is_none(), |ui| egui::ComboBox::from_id_salt("task")
             .selected_text(config.task.kind.name())
             .show_ui(ui, |ui| {
@@ -51,7 +51,7 @@ pub fn top_bar_ui(
             .response
             .on_hover_text(help::text(help::PRESET));
         let backend_lock = locked("backend");
-        ui.label(lock_mark(t!("top-backend"), &backend_lock)).on_hover_text(help::text(help::BACKEND));
+        ui.label(super::knob_row::lock_mark(&t!("top-backend"), backend_lock.as_deref())).on_hover_text(help::text(help::BACKEND));
         ui.add_enabled_ui(backend_lock.is_none(), |ui| egui::ComboBox::from_id_salt("backend")
             .selected_text(match config.backend {
                 BackendChoice::Gpu => "GPU",
@@ -76,7 +76,7 @@ pub fn top_bar_ui(
             };
         }
         let seed_lock = locked("seed");
-        ui.label(lock_mark(t!("top-seed"), &seed_lock)).on_hover_text(help::text(help::SEED));
+        ui.label(super::knob_row::lock_mark(&t!("top-seed"), seed_lock.as_deref())).on_hover_text(help::text(help::SEED));
         ui.add_enabled(seed_lock.is_none(), egui::DragValue::new(&mut config.seed).range(0..=u32::MAX as u64))
             .on_hover_text(help::text(help::SEED))
             .on_disabled_hover_text(seed_lock.clone().unwrap_or_default());
@@ -110,11 +110,6 @@ pub fn top_bar_ui(
         ui.separator();
         progress_ui(ui, view, config.steps);
     });
-}
-
-/// A knob's label, with a lock in front when it is locked.
-fn lock_mark(label: String, lock: &Option<String>) -> String {
-    if lock.is_some() { format!("🔒 {label}") } else { label }
 }
 
 fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize) {

@@ -28,7 +28,7 @@ preset = "tiny"
 task = "copy"
 set = { "task.length" = 4, "steps" = 40, "eval_interval" = 10 }
 [lock]
-knobs = ["seed", "task"]
+knobs = ["seed", "task", "model.layers[*].heads"]
 reason = "Everyone trains the same run, so the curves on the projector match yours."
 +++
 
@@ -109,6 +109,8 @@ fn a_student_works_through_a_teachers_pack_and_exports_the_progress() {
     harness.run_steps(2);
     step_until(&mut harness, "the lesson's model", |app| app.view.status == RunStatus::Ready);
     assert!(harness.query_by_label_contains("🔒 Seed").is_some(), "the seed shows a lock");
+    assert!(harness.query_all_by_label_contains("🔒 heads").count() >= 1, "so does each layer's heads knob in the editor");
+    assert!(harness.query_by_label_contains("🔒 learning rate").is_none(), "an unlocked knob shows none");
     assert!(harness.query_all_by_label_contains("Everyone trains the same run").count() >= 1, "and says why");
     let task = harness.state().state.config.task.kind;
     harness.state_mut().perform(AppAction::SetTask(attention_workbench::tasks::TaskKind::Reverse));
