@@ -19,11 +19,30 @@ fn main() -> std::process::ExitCode {
             }
         },
         Some(command) => {
+            quiet_on_closed_pipe();
             let code = attention_workbench::cli::run(command);
             if attention_workbench::training::backend::gpu_started() {
                 exit_without_driver_teardown(code == std::process::ExitCode::SUCCESS);
             }
             code
+        }
+    }
+}
+
+/// `attention-workbench lesson check … | head` ends quietly when `head` has read
+/// enough, as command-line tools do, instead of panicking on the closed pipe.
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    {
+        unsafe extern "C" {
+            fn signal(signum: i32, handler: usize) -> usize;
+        }
+        const SIGPIPE: i32 = 13;
+        const SIG_DFL: usize = 0;
+        // SAFETY: restores the default action for SIGPIPE (end the process), which
+        // the Rust runtime set to "ignore"; no handler code runs.
+        unsafe {
+            signal(SIGPIPE, SIG_DFL);
         }
     }
 }

@@ -57,6 +57,8 @@ pub enum AppAction {
     /// "Check now" on the check with this id.
     LessonCheck(String),
     LessonVerifyClaim(String),
+    /// Stop the claim verification that runs.
+    CancelClaim,
     /// Show the answer with this id (recorded in the learner's progress).
     RevealAnswer(String),
     /// Show a bug-hunt case's answer before naming it (recorded).

@@ -106,7 +106,11 @@ impl WorkbenchApp {
         let Some(lesson) = self.lessons.lesson().cloned() else {
             return self.notice(BannerKind::Warning, t!("lesson-none-loaded"));
         };
-        let figure = self.attention_rect.is_some() && self.state.central == super::state::CentralView::Attention && self.view.attention.is_some();
+        // The maps on screen belong in the handout only when they are this lesson's run.
+        let figure = self.attention_rect.is_some()
+            && self.state.central == super::state::CentralView::Attention
+            && self.view.attention.is_some()
+            && self.lessons.experiment_of.as_deref() == Some(lesson.id.as_str());
         let (text, answers) = crate::lessons::handout::markdown(&lesson, figure.then_some("attention.png"));
         let written = std::fs::create_dir_all(&folder)
             .and_then(|()| crate::runs::write_atomic(&folder.join("lesson.md"), text.as_bytes()))

@@ -3,6 +3,8 @@
 //! a lesson's experiment is loaded, and claims verified in the background.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 
 use crate::config::ExperimentConfig;
@@ -11,11 +13,11 @@ use crate::lessons::pack::{self, PackInfo};
 use crate::lessons::{self, BugCase, Lesson, LessonError, LiveFacts, Loaded, Locks};
 use crate::progress::{ClaimMark, Progress};
 
-/// A claim's background verification.
+/// A claim's verification.
 #[derive(Clone, Debug)]
 pub enum ClaimState {
-    /// Verifying with these seeds.
-    Running(Vec<u64>),
+    /// Verifying with these seeds; `done` of `total` training steps so far.
+    Running { seeds: Vec<u64>, done: usize, total: usize },
     /// One result per seed, in seed order.
     Done(Vec<ClaimResult>),
     Failed(String),
@@ -43,11 +45,24 @@ pub struct LessonRunner {
     pub hints_shown: BTreeSet<(String, String)>,
     /// Claim verifications by (lesson id, claim id).
     pub claims: BTreeMap<(String, String), ClaimState>,
-    claim_tx: Sender<ClaimDone>,
-    claim_rx: Receiver<ClaimDone>,
+    /// Set to stop the verification that runs (one at a time).
+    claim_cancel: Option<Arc<AtomicBool>>,
+    claim_tx: Sender<ClaimMessage>,
+    claim_rx: Receiver<ClaimMessage>,
 }
 
-type ClaimDone = ((String, String), Result<Vec<ClaimResult>, String>);
+/// From the verifying thread: steps done, or the end (None: cancelled).
+enum ClaimMessage {
+    Progress((String, String), usize),
+    End((String, String), Result<Option<Vec<ClaimResult>>, String>),
+}
+
+/// How a verification ended, for the window to say and to resume the live run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ClaimEnd {
+    Finished,
+    Cancelled,
+}
 
 impl Default for LessonRunner {
     fn default() -> Self {
@@ -64,6 +79,7 @@ impl Default for LessonRunner {
             last_diff: None,
             hints_shown: BTreeSet::new(),
             claims: BTreeMap::new(),
+            claim_cancel: None,
             claim_tx,
             claim_rx,
         };
@@ -234,42 +250,106 @@ impl LessonRunner {
         }
     }
 
-    /// Verify a claim of the open lesson on a background thread, with the same
-    /// seeds as `lesson verify`.
-    pub fn verify_claim(&mut self, id: &str) {
-        let Some(lesson) = self.lesson() else { return };
-        let Some(block) = lesson.claims().find(|c| c.id == id) else { return };
+    /// Whether a claim is being verified (at most one is).
+    pub fn claim_running(&self) -> bool {
+        self.claim_cancel.is_some()
+    }
+
+    /// The verification that runs: its fraction done and what it is, for the progress bar.
+    pub fn claim_progress(&self) -> Option<(f32, usize, usize)> {
+        self.claims.values().find_map(|state| match state {
+            ClaimState::Running { done, total, .. } => Some((if *total == 0 { 0.0 } else { *done as f32 / *total as f32 }, *done, *total)),
+            _ => None,
+        })
+    }
+
+    /// Verify a claim of the open lesson with the same seeds as `lesson verify`,
+    /// on its own thread while the window pauses the live run; false when another
+    /// verification still runs.
+    pub fn verify_claim(&mut self, id: &str) -> bool {
+        if self.claim_running() {
+            return false;
+        }
+        let Some(lesson) = self.lesson() else { return false };
+        let Some(block) = lesson.claims().find(|c| c.id == id) else { return false };
         let key = (lesson.id.clone(), block.id.clone());
         let claim = block.claim.clone();
         let tx = self.claim_tx.clone();
         let seeds = lessons::DEFAULT_SEEDS.to_vec();
-        self.claims.insert(key.clone(), ClaimState::Running(seeds.clone()));
+        let per_seed = claim.steps_per_seed();
+        let total = per_seed * seeds.len();
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.claim_cancel = Some(cancel.clone());
+        self.claims.insert(key.clone(), ClaimState::Running { seeds: seeds.clone(), done: 0, total });
         std::thread::Builder::new()
             .name("claim".into())
             .spawn(move || {
-                let result = seeds.iter().map(|&seed| claim.run(seed)).collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string());
-                let _ = tx.send((key, result));
+                let mut results = Vec::new();
+                let mut last_report = std::time::Instant::now();
+                for (i, &seed) in seeds.iter().enumerate() {
+                    let mut on_step = |done: usize| {
+                        if last_report.elapsed() > std::time::Duration::from_millis(100) {
+                            last_report = std::time::Instant::now();
+                            let _ = tx.send(ClaimMessage::Progress(key.clone(), i * per_seed + done));
+                        }
+                        !cancel.load(Ordering::Relaxed)
+                    };
+                    match claim.run_observed(seed, &mut on_step) {
+                        Ok(Some(result)) => results.push(result),
+                        Ok(None) => return drop(tx.send(ClaimMessage::End(key, Ok(None)))),
+                        Err(e) => return drop(tx.send(ClaimMessage::End(key, Err(e.to_string())))),
+                    }
+                }
+                let _ = tx.send(ClaimMessage::End(key, Ok(Some(results))));
             })
             .expect("spawn a claim thread");
+        true
     }
 
-    /// Collect finished verifications; each goes into the learner's progress.
-    pub fn drain(&mut self, progress: &mut Progress) {
-        while let Ok((key, result)) = self.claim_rx.try_recv() {
-            let state = match result {
-                Ok(results) => {
-                    let mark = ClaimMark {
-                        passed: !results.is_empty() && results.iter().all(|r| r.passed),
-                        at: crate::progress::now(),
-                        seeds: results.iter().map(|r| r.seed).collect(),
-                    };
-                    progress.verify_claim(&key.0, &key.1, mark);
-                    ClaimState::Done(results)
-                }
-                Err(e) => ClaimState::Failed(e),
-            };
-            self.claims.insert(key, state);
+    /// Stop the verification that runs (it ends at its next training step).
+    pub fn cancel_claim(&mut self) {
+        if let Some(cancel) = &self.claim_cancel {
+            cancel.store(true, Ordering::Relaxed);
         }
+    }
+
+    /// Collect progress and finished verifications; each result goes into the
+    /// learner's progress. Returns how a verification ended, if one did.
+    pub fn drain(&mut self, progress: &mut Progress) -> Option<ClaimEnd> {
+        let mut ended = None;
+        while let Ok(message) = self.claim_rx.try_recv() {
+            match message {
+                ClaimMessage::Progress(key, now) => {
+                    if let Some(ClaimState::Running { done, .. }) = self.claims.get_mut(&key) {
+                        *done = now;
+                    }
+                }
+                ClaimMessage::End(key, result) => {
+                    self.claim_cancel = None;
+                    match result {
+                        Ok(Some(results)) => {
+                            let mark = ClaimMark {
+                                passed: !results.is_empty() && results.iter().all(|r| r.passed),
+                                at: crate::progress::now(),
+                                seeds: results.iter().map(|r| r.seed).collect(),
+                            };
+                            progress.verify_claim(&key.0, &key.1, mark);
+                            self.claims.insert(key, ClaimState::Done(results));
+                            ended = Some(ClaimEnd::Finished);
+                        }
+                        Ok(None) => {
+                            self.claims.remove(&key);
+                            ended = Some(ClaimEnd::Cancelled);
+                        }
+                        Err(e) => {
+                            self.claims.insert(key, ClaimState::Failed(e));
+                            ended = Some(ClaimEnd::Finished);
+                        }
+                    }
+                }
+            }
+        }
+        ended
     }
 }
 

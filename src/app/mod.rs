@@ -110,6 +110,8 @@ pub struct WorkbenchApp {
     glossary_search: String,
     /// Where no file dialog can open: what is asked for and the typed path.
     pub path_prompt: Option<(files::PathRequest, String)>,
+    /// The live run was paused for a claim's verification: resume it after.
+    resume_after_claim: bool,
     /// Whether the last frame was drawn in the presenter view (None before the first).
     presenter_shown: Option<bool>,
     /// Where the path field starts (the working folder; tests use a temporary one).
@@ -180,6 +182,7 @@ impl WorkbenchApp {
             path_prompt: None,
             files_dir: std::env::current_dir().unwrap_or_default(),
             presenter_shown: None,
+            resume_after_claim: false,
             getting_started_open: first_start,
             frame_times: FrameTimes::from_env(),
             notices_tx,
@@ -195,12 +198,19 @@ impl WorkbenchApp {
     }
 
     /// Open packs named on the command line (`--pack DIR`), as the menu would.
+    /// When the live run was a lesson's (nothing of the learner's), the pack's first
+    /// lesson's experiment is loaded, so Start trains what that lesson describes.
     pub fn open_packs(&mut self, paths: &[std::path::PathBuf]) {
+        let lesson_run = self.lessons.experiment_of.is_some();
+        let before = self.lessons.lesson().map(|l| l.id.clone());
         for path in paths {
             self.add_lesson_pack(path);
         }
         if let Some(lesson) = self.lessons.lesson() {
             self.state.lesson = lesson.id.clone();
+        }
+        if lesson_run && self.lessons.lesson().map(|l| l.id.clone()) != before {
+            self.perform(actions::AppAction::LoadLessonStart);
         }
     }
 
@@ -248,7 +258,18 @@ impl WorkbenchApp {
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let frame_start = Instant::now();
         self.drain_events();
-        self.lessons.drain(&mut self.state.progress);
+        match self.lessons.drain(&mut self.state.progress) {
+            Some(end) => {
+                if std::mem::take(&mut self.resume_after_claim) {
+                    self.trainer.send(TrainCommand::Resume);
+                }
+                if end == lesson_runner::ClaimEnd::Cancelled {
+                    self.notice(run_view::BannerKind::Info, crate::t!("lesson-msg-claim-cancelled"));
+                }
+            }
+            None if self.lessons.claim_running() => ui.ctx().request_repaint_after(Duration::from_millis(250)),
+            None => {}
+        }
         let facts = self.view.live_facts();
         self.lessons.tick_checks(&facts, &mut self.state.progress);
         let dropped: Vec<std::path::PathBuf> = ui.ctx().input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).filter(|p| !p.as_os_str().is_empty()).collect());
@@ -272,7 +293,8 @@ impl WorkbenchApp {
             let can_start = self.can_start();
             let pending = self.has_pending_edits();
             let locks = self.lessons.active_locks();
-            ui::top_bar::top_bar_ui(ui, &mut self.state.config, &self.state.preset, &self.view, can_start, pending, locks, &mut actions);
+            let claim = self.lessons.claim_progress();
+            ui::top_bar::top_bar_ui(ui, &mut self.state.config, &self.state.preset, &self.view, can_start, pending, locks, claim, &mut actions);
         });
         // The status strip: always there and always the same height, so a message
         // never covers a control nor moves the widgets under the pointer.
@@ -314,7 +336,7 @@ impl WorkbenchApp {
             };
             panel.show(ui, |ui| {
                 let mut student = std::mem::take(&mut self.state.student_name);
-                ui::lesson_panel::lesson_panel_ui(ui, &self.lessons, &self.state.progress, &facts, &mut student, &mut self.markdown, &mut actions);
+                ui::lesson_panel::lesson_panel_ui(ui, &self.lessons, &self.state.progress, &facts, &mut student, presenter, &mut self.markdown, &mut actions);
                 self.state.student_name = student;
             });
         }
@@ -393,7 +415,8 @@ impl WorkbenchApp {
                     egui::ScrollArea::vertical().show(ui, |ui| self.generation.ui(ui, view, max_len, &mut actions));
                 }
                 CentralView::BugHunt => {
-                    egui::ScrollArea::vertical().show(ui, |ui| self.bug_hunt.ui(ui, &self.lessons.cases, &mut self.state.progress, &mut actions));
+                    let packs: Vec<&str> = self.lessons.case_pack.iter().map(|&p| self.lessons.packs[p].title.as_str()).collect();
+                    egui::ScrollArea::vertical().show(ui, |ui| self.bug_hunt.ui(ui, &self.lessons.cases, &packs, &self.state.progress, &mut actions));
                 }
             }
         });

@@ -53,6 +53,9 @@ impl WorkbenchApp {
             self.lessons.experiment_of = None;
         }
         match action {
+            AppAction::StartOrResume if self.lessons.claim_running() => {
+                self.notice(BannerKind::Info, t!("lesson-msg-claim-running"));
+            }
             AppAction::StartOrResume => {
                 // A finished run has nothing left to train: continue it rather than
                 // silently doing nothing, and say how to start over instead.
@@ -231,7 +234,16 @@ impl WorkbenchApp {
                     self.lessons.hints_shown.insert((id, check));
                 }
             }
-            AppAction::LessonVerifyClaim(claim) => self.lessons.verify_claim(&claim),
+            AppAction::LessonVerifyClaim(claim) => {
+                // The verification trains in place of the live run, not beside it.
+                let running = self.view.status == RunStatus::Running;
+                if self.lessons.verify_claim(&claim) && running {
+                    self.trainer.send(TrainCommand::Pause);
+                    self.resume_after_claim = true;
+                    self.notice(BannerKind::Info, t!("lesson-msg-claim-paused-run"));
+                }
+            }
+            AppAction::CancelClaim => self.lessons.cancel_claim(),
             AppAction::RevealAnswer(answer) => {
                 if let Some(id) = self.lessons.lesson().map(|l| l.id.clone()) {
                     self.state.progress.reveal_answer(&id, &answer, crate::progress::now());

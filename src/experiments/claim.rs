@@ -110,10 +110,28 @@ impl Claim {
         if side == Side::A { "a" } else { "b" }
     }
 
+    /// Training steps one seed takes (every side that trains).
+    pub fn steps_per_seed(&self) -> usize {
+        self.needed()
+            .keys()
+            .map(|side| match side {
+                Side::A => self.run_a.steps.unwrap_or(self.steps),
+                Side::B => self.run_b.steps.unwrap_or(self.steps),
+            })
+            .sum()
+    }
+
     /// Train each side for its steps with `seed` and check every condition. A
     /// metric with no value, or any metric of a side that diverged (except
     /// `diverged` itself), fails the conditions that use it.
     pub fn run(&self, seed: u64) -> Result<ClaimResult, SessionError> {
+        Ok(self.run_observed(seed, &mut |_| true)?.expect("never cancelled"))
+    }
+
+    /// `run`, calling `step_done(steps done this seed)` after every training step;
+    /// when it returns false the run stops and the result is None (cancelled).
+    pub fn run_observed(&self, seed: u64, step_done: &mut (dyn FnMut(usize) -> bool + Send)) -> Result<Option<ClaimResult>, SessionError> {
+        let mut done = 0;
         let mut measured: BTreeMap<(Side, Metric), Measured> = BTreeMap::new();
         let mut diverged: BTreeMap<String, Divergence> = BTreeMap::new();
         let mut curves: BTreeMap<Side, Vec<f32>> = BTreeMap::new();
@@ -130,7 +148,11 @@ impl Claim {
             config.seed = seed.wrapping_add(run.seed_offset);
             config.steps = steps.max(1);
             let mut session = Session::new(config)?;
-            let (curve, step_ms, divergence) = train_side(&mut session, steps, run.threads)?;
+            let mut on_step = |i: usize| step_done(done + i);
+            let Some((curve, step_ms, divergence)) = train_side(&mut session, steps, run.threads, &mut on_step)? else {
+                return Ok(None);
+            };
+            done += steps;
             curves.insert(side, curve);
             step_times.insert(side, step_ms);
             maps.insert(label.to_string(), session.attention_snapshot());
@@ -204,7 +226,7 @@ impl Claim {
             })
             .collect();
         let name = |(side, metric): &(Side, Metric)| format!("{}.{}", Self::side_label(*side), metric.name());
-        Ok(ClaimResult {
+        Ok(Some(ClaimResult {
             statement: self.statement.clone(),
             seed,
             passed: !conditions.is_empty() && conditions.iter().all(|c| c.passed),
@@ -214,7 +236,7 @@ impl Claim {
             conditions,
             curves: curves.into_iter().map(|(side, curve)| (Self::side_label(side).to_string(), curve)).collect(),
             maps,
-        })
+        }))
     }
 }
 
@@ -222,19 +244,23 @@ impl Claim {
 /// milliseconds, and where training went non-finite if it did.
 type SideTraining = (Vec<f32>, Vec<f64>, Option<Divergence>);
 
-/// Train `steps` steps (on a pool of `threads` when given).
-fn train_side(session: &mut Session, steps: usize, threads: Option<usize>) -> Result<SideTraining, SessionError> {
-    let run = |session: &mut Session| {
+/// Train `steps` steps (on a pool of `threads` when given); None when `step_done`
+/// (told the steps done so far) asked to stop.
+fn train_side(session: &mut Session, steps: usize, threads: Option<usize>, step_done: &mut (dyn FnMut(usize) -> bool + Send)) -> Result<Option<SideTraining>, SessionError> {
+    let mut run = |session: &mut Session| {
         let (mut curve, mut times) = (Vec::with_capacity(steps), Vec::with_capacity(steps));
-        for _ in 0..steps {
+        for i in 0..steps {
             let start = std::time::Instant::now();
             match session.step(false) {
                 StepOutcome::Done { metrics, .. } => curve.push(metrics.loss),
-                StepOutcome::NonFinite { step, group, .. } => return (curve, times, Some(Divergence { step, group })),
+                StepOutcome::NonFinite { step, group, .. } => return Some((curve, times, Some(Divergence { step, group }))),
             }
             times.push(start.elapsed().as_secs_f64() * 1000.0);
+            if !step_done(i + 1) {
+                return None;
+            }
         }
-        (curve, times, None)
+        Some((curve, times, None))
     };
     match threads {
         None => Ok(run(session)),

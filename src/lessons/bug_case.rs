@@ -126,20 +126,22 @@ struct CaseText {
 pub fn parse_bug_case(file: &str, text: &str, lang: Lang) -> Result<BugCase, LessonError> {
     let err = |line: usize, message: String| LessonError { file: file.to_string(), line, message };
     let spec: CaseSpec = toml::from_str(text).map_err(|e| err(1 + toml_line(text, &e), t!("err-bug-case", why = e.message().trim())))?;
-    claim_id(&mut Default::default(), &spec.id, 1).map_err(|m| err(1, m))?;
+    // The line a key is on, for errors found after TOML parsing.
+    let line_of = |key: &str| text.lines().position(|l| l.trim_start().starts_with(key)).map_or(1, |i| i + 1);
+    claim_id(&mut Default::default(), &spec.id, 1).map_err(|m| err(line_of("id"), m))?;
     let known = || Bug::ALL.map(Bug::code).join(", ");
     let answers = spec
         .answers
         .iter()
-        .map(|a| Bug::from_code(a).ok_or_else(|| err(1, t!("err-bug-case-answer", answer = a.as_str(), known = known()))))
+        .map(|a| Bug::from_code(a).ok_or_else(|| err(line_of("answers"), t!("err-bug-case-answer", answer = a.as_str(), known = known()))))
         .collect::<Result<Vec<_>, _>>()?;
     if answers.is_empty() {
-        return Err(err(1, t!("err-bug-case-no-answer", known = known())));
+        return Err(err(line_of("answers"), t!("err-bug-case-no-answer", known = known())));
     }
     if spec.experiment.seed_offset.is_some() || spec.experiment.threads.is_some() {
-        return Err(err(1, t!("err-bug-case-side-knobs")));
+        return Err(err(line_of("[experiment]"), t!("err-bug-case-side-knobs")));
     }
-    let config = build_experiment(&spec.experiment, None).map_err(|m| err(1, t!("err-bug-case-experiment", why = m)))?;
+    let config = build_experiment(&spec.experiment, None).map_err(|m| err(line_of("[experiment]"), t!("err-bug-case-experiment", why = m)))?;
     let config = ExperimentConfig { steps: spec.experiment.steps.unwrap_or(config.steps), ..config };
     let zh = spec.zh.unwrap_or_default();
     let pick = |english: String, translated: Option<String>| match lang {

@@ -16,6 +16,22 @@ pub const ANSWERS_FILE: &str = "answers.md";
 /// `figure` names a picture of the attention maps to show.
 pub fn markdown(lesson: &Lesson, figure: Option<&str>) -> (String, Option<String>) {
     let mut out = format!("# {}\n\n*{}*\n\n", lesson.title, t!("lesson-summary", summary = lesson.summary.as_str(), minutes = lesson.minutes));
+    let start = &lesson.start;
+    let model = &start.model;
+    out.push_str(&format!(
+        "> {}\n\n",
+        t!(
+            "handout-experiment",
+            task = start.task.kind.name(),
+            length = start.task.length,
+            symbols = start.task.symbols,
+            d_model = model.d_model,
+            layers = model.layers.len(),
+            heads = model.layers.first().map_or(0, |l| l.heads),
+            steps = start.steps,
+            seed = start.seed
+        )
+    ));
     if !lesson.locks.is_empty() {
         out.push_str(&format!("> 🔒 {}\n\n", t!("handout-locks", knobs = lesson.locks.knobs.join(", "), reason = lesson.locks.reason.as_str())));
     }

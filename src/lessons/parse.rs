@@ -135,7 +135,8 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
         None => Locks::default(),
         Some(spec) => {
             let locks = Locks { knobs: spec.knobs, reason: spec.reason };
-            locks.problem(&start).map_or(Ok(()), |m| Err(err(2, m)))?;
+            let lock_line = lines[1..close].iter().position(|l| l.trim() == "[lock]").map_or(2, |i| i + 2);
+            locks.problem(&start).map_or(Ok(()), |m| Err(err(lock_line, m)))?;
             locks
         }
     };

@@ -124,6 +124,7 @@ impl Report {
         let mut counts: Vec<(usize, &String, &String)> = self
             .columns
             .iter()
+            .filter(|(key, _)| !is_answer(key))
             .map(|(key, label)| {
                 let n = self.students.iter().filter(|(_, _, f)| cells(f).iter().any(|(k, _, at)| k == key && at.is_some())).count();
                 (n, key, label)
@@ -134,6 +135,21 @@ impl Report {
         out.push('\n');
         for (n, key, label) in counts {
             out.push_str(&format!("  {n}/{}  {key}  {label}\n", self.students.len()));
+        }
+        let opened: Vec<String> = self
+            .columns
+            .iter()
+            .filter(|(key, _)| is_answer(key))
+            .map(|(key, _)| {
+                let n = self.students.iter().filter(|(_, _, f)| cells(f).iter().any(|(k, _, at)| k == key && at.is_some())).count();
+                format!("  {n}/{}  {key}", self.students.len())
+            })
+            .collect();
+        if !opened.is_empty() {
+            out.push_str(&t!("rep-report-answers"));
+            out.push('\n');
+            out.push_str(&opened.join("\n"));
+            out.push('\n');
         }
         out
     }

@@ -19,13 +19,20 @@ pub struct BugHuntPanel {
 
 impl BugHuntPanel {
     /// The cases of every open pack; solving and revealing go into `progress`.
-    pub fn ui(&mut self, ui: &mut egui::Ui, cases: &[BugCase], progress: &Progress, actions: &mut Vec<AppAction>) {
+    /// `packs`: for each case, the title of the pack it comes from (shown as a heading
+    /// where the pack changes, so a class's own cases stand apart).
+    pub fn ui(&mut self, ui: &mut egui::Ui, cases: &[BugCase], packs: &[&str], progress: &Progress, actions: &mut Vec<AppAction>) {
         ui.heading(t!("views-bug-heading"));
         ui.label(t!("views-bug-intro"));
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
                 ui.set_width((ui.available_width() * 0.3).clamp(150.0, 230.0));
                 for (i, case) in cases.iter().enumerate() {
+                    let pack = packs.get(i).copied().unwrap_or_default();
+                    if i > 0 && packs.get(i - 1).copied().unwrap_or_default() != pack {
+                        ui.add_space(6.0);
+                        ui.strong(pack);
+                    }
                     let tick = if progress.bugs_solved.contains_key(&case.id) { "✔ " } else { "   " };
                     if ui.selectable_label(self.selected == i, format!("{tick}{}", case.title)).clicked() && self.selected != i {
                         self.selected = i;

@@ -16,6 +16,7 @@ pub fn lesson_panel_ui(
     progress: &Progress,
     facts: &LiveFacts,
     student: &mut String,
+    presenter: bool,
     cache: &mut CommonMarkCache,
     actions: &mut Vec<AppAction>,
 ) {
@@ -82,14 +83,13 @@ pub fn lesson_panel_ui(
         let label = ui.label(format!("🔒 {text}"));
         label.on_hover_text(if active { t!("lesson-locks-active-tip") } else { t!("lesson-locks-idle-tip") });
     }
-    ui.horizontal(|ui| {
-        ui.label(t!("lesson-student-name")).on_hover_text(t!("lesson-student-name-tip"));
-        ui.add(egui::TextEdit::singleline(student).desired_width(120.0).hint_text(t!("lesson-student-name-hint")));
-        if ui.button(t!("lesson-export-progress")).on_hover_text(t!("lesson-export-progress-tip")).clicked() {
-            actions.push(AppAction::ExportProgress);
-        }
-    });
+    // On the projector the class sees the lesson, not one student's name field.
+    if !presenter {
+        export_row(ui, student, actions);
+    }
     ui.separator();
+        ui.add(egui::TextEdit::singleline(student).desired_width(120.0).hint_text(t!("lesson-student-name-hint")));
+
     // One scroll position per lesson: the next lesson opens at its top.
     egui::ScrollArea::vertical().id_salt(("lesson_body", &lesson.id)).show(ui, |ui| {
         for segment in &lesson.body {
@@ -141,7 +141,10 @@ pub fn lesson_panel_ui(
                 }
                 Segment::Answer(block) => {
                     ui.add_space(4.0);
-                    if progress.answer_revealed(&lesson.id, &block.id) {
+                    if presenter {
+                        // The room sees that there is an answer, never the answer itself.
+                        ui.weak(t!("lesson-answer-hidden-presenter"));
+                    } else if progress.answer_revealed(&lesson.id, &block.id) {
                         egui::Frame::group(ui.style()).show(ui, |ui| {
                             ui.strong(t!("lesson-answer"));
                             CommonMarkViewer::new().show(ui, cache, &block.text);
@@ -159,17 +162,25 @@ pub fn lesson_panel_ui(
                         match runner.claims.get(&key) {
                             None => {
                                 let seeds = seed_list(&crate::lessons::DEFAULT_SEEDS);
-                                let verify = ui.button(t!("lesson-claim-verify", seeds = seeds.as_str()));
-                                let verify = verify.on_hover_text(t!("lesson-claim-verify-tip", seeds = seeds.as_str()));
+                                let free = !runner.claim_running();
+                                let verify = ui.add_enabled(free, egui::Button::new(t!("lesson-claim-verify", seeds = seeds.as_str())));
+                                let verify = verify
+                                    .on_hover_text(t!("lesson-claim-verify-tip", seeds = seeds.as_str()))
+                                    .on_disabled_hover_text(t!("lesson-claim-one-at-a-time"));
                                 if verify.clicked() {
                                     actions.push(AppAction::LessonVerifyClaim(block.id.clone()));
                                 }
                             }
-                            Some(ClaimState::Running(seeds)) => {
+                            Some(ClaimState::Running { seeds, done, total }) => {
                                 ui.horizontal(|ui| {
                                     ui.spinner();
                                     ui.label(t!("lesson-claim-verifying", seeds = seed_list(seeds)));
+                                    if ui.button(t!("lesson-claim-cancel")).on_hover_text(t!("lesson-claim-cancel-tip")).clicked() {
+                                        actions.push(AppAction::CancelClaim);
+                                    }
                                 });
+                                let fraction = if *total == 0 { 0.0 } else { *done as f32 / *total as f32 };
+                                ui.add(egui::ProgressBar::new(fraction).text(t!("lesson-claim-steps", done = *done, total = *total)));
                             }
                             Some(ClaimState::Done(results)) => {
                                 let seeds: Vec<u64> = results.iter().map(|r| r.seed).collect();
@@ -204,6 +215,17 @@ pub fn lesson_panel_ui(
                     });
                 }
             }
+        }
+    });
+}
+
+/// "Your name" and "Export my progress…".
+fn export_row(ui: &mut egui::Ui, student: &mut String, actions: &mut Vec<AppAction>) {
+    ui.horizontal(|ui| {
+        ui.label(t!("lesson-student-name")).on_hover_text(t!("lesson-student-name-tip"));
+        ui.add(egui::TextEdit::singleline(student).desired_width(120.0).hint_text(t!("lesson-student-name-hint")));
+        if ui.button(t!("lesson-export-progress")).on_hover_text(t!("lesson-export-progress-tip")).clicked() {
+            actions.push(AppAction::ExportProgress);
         }
     });
 }

@@ -97,7 +97,7 @@ pub fn menu_bar_ui(
         });
         ui.menu_button(t!("menu-language"), |ui| {
             for lang in Lang::ALL {
-                if ui.radio(state.language == Some(lang), lang.native_name()).clicked() {
+                if ui.radio(state.effective_language() == lang, lang.native_name()).clicked() {
                     actions.push(AppAction::SetLanguage(lang));
                     ui.close();
                 }

@@ -18,6 +18,7 @@ pub fn top_bar_ui(
     can_start: bool,
     pending_edits: bool,
     locks: Option<&crate::lessons::Locks>,
+    claim: Option<(f32, usize, usize)>,
     actions: &mut Vec<AppAction>,
 ) {
     // A knob the open lesson locks is shown with a lock, disabled, and says why.
@@ -108,7 +109,17 @@ pub fn top_bar_ui(
             actions.push(AppAction::Apply);
         }
         ui.separator();
-        progress_ui(ui, view, config.steps);
+        match claim {
+            // A claim's verification trains in place of the live run: its bar shows.
+            Some((fraction, done, total)) => {
+                ui.colored_label(ui.visuals().warn_fg_color, t!("status-verifying"));
+                ui.add(egui::ProgressBar::new(fraction).desired_width(260.0).text(t!("lesson-claim-steps", done = done, total = total)));
+                if ui.button(t!("lesson-claim-cancel")).on_hover_text(t!("lesson-claim-cancel-tip")).clicked() {
+                    actions.push(AppAction::CancelClaim);
+                }
+            }
+            None => progress_ui(ui, view, config.steps),
+        }
     });
 }
 

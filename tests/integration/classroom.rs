@@ -189,7 +189,7 @@ fn lesson_report_merges_three_students_into_one_table() {
     let summary = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{summary}{}", String::from_utf8_lossy(&out.stderr));
     assert!(summary.contains("3 students"), "{summary}");
-    assert!(summary.contains("Grace: 2 of 3 done (1 answers opened)"), "{summary}");
+    assert!(summary.contains("Grace: 2 of 3 done (1 answer opened)"), "{summary}");
     assert!(summary.contains("student2: 0 of 3 done"), "a file without a name goes by its file name: {summary}");
     assert!(summary.contains("2/3  w3-copy/check/trained"), "{summary}");
     let csv = std::fs::read_to_string(&csv_path).unwrap();
@@ -219,7 +219,7 @@ fn lesson_check_reads_a_pack_with_its_cases_and_names_a_malformed_one() {
     };
     let (ok, text) = check(pack.path());
     assert!(ok, "{text}");
-    assert!(text.contains("bug-hunt case w3-peek") && text.contains("1 answers"), "{text}");
+    assert!(text.contains("bug-hunt case w3-peek") && text.contains("1 answer"), "{text}");
     std::fs::write(pack.path().join("bugs/02-bad.toml"), CASE.replace("causal-mask-missing", "mask-is-sad")).unwrap();
     let (ok, text) = check(pack.path());
     assert!(!ok && text.contains("02-bad.toml") && text.contains("mask-is-sad") && text.contains("inverted-mask"), "{text}");

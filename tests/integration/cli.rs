@@ -171,3 +171,20 @@ fn generate_writes_the_same_tokens_with_and_without_the_cache_and_refuses_what_d
     assert!(!out.status.success());
     assert!(stderr(&out).contains("--prompt") && stderr(&out).contains("é"), "{}", stderr(&out));
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    use std::process::Stdio;
+    // `… | head -1`: the reader goes away after the first line.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_attention-workbench"))
+        .args(["lesson", "check", concat!(env!("CARGO_MANIFEST_DIR"), "/lessons")])
+        .env("LC_ALL", "C.UTF-8")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+}

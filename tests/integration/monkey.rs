@@ -143,7 +143,7 @@ fn monkey(actions: usize, seed: u64) -> [usize; 6] {
     let start = Instant::now();
     while harness.state().view.step == 0 {
         let a = harness.state();
-        assert!(start.elapsed() < Duration::from_secs(60), "the trainer did not answer after the monkey ({:?}) banner {:?} locks {:?} of {:?} pending {} steps {} task {:?} backend {:?} claims {:?}", a.view.status, a.view.banner, a.lessons.active_locks(), a.lessons.experiment_of, a.has_pending_edits(), a.state.config.steps, a.state.config.task.kind, a.state.config.backend, a.lessons.claims.iter().map(|(k, v)| format!("{k:?} {}", matches!(v, attention_workbench::app::lesson_runner::ClaimState::Running(_)))).collect::<Vec<_>>());
+        assert!(start.elapsed() < Duration::from_secs(60), "the trainer did not answer after the monkey ({:?}) banner {:?} locks {:?} of {:?} pending {} steps {} task {:?} backend {:?} claims {:?}", a.view.status, a.view.banner, a.lessons.active_locks(), a.lessons.experiment_of, a.has_pending_edits(), a.state.config.steps, a.state.config.task.kind, a.state.config.backend, a.lessons.claims.iter().map(|(k, v)| format!("{k:?} {}", matches!(v, attention_workbench::app::lesson_runner::ClaimState::Running { .. }))).collect::<Vec<_>>());
         harness.step();
         std::thread::sleep(Duration::from_millis(20));
     }

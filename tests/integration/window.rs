@@ -549,3 +549,28 @@ fn the_task_section_edits_length_and_picks_the_chinese_words() {
     step_until(&mut harness, "the Chinese probe", |app| app.view.attention.as_ref().is_some_and(|a| a.tokens.first().map(String::as_str) == Some("猫")));
     assert_eq!(harness.state().view.attention.as_ref().unwrap().tokens, ["猫", "追", "狗", "？"]);
 }
+
+#[test]
+fn a_claim_verification_pauses_the_live_run_runs_one_at_a_time_and_can_be_cancelled() {
+    use attention_workbench::app::actions::AppAction;
+    let mut harness = harness(PersistedState { config: attention_workbench::config::ExperimentConfig { steps: 100_000, ..small_state().config }, ..small_state() });
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    harness.get_by_label("Start").click();
+    step_until(&mut harness, "training", |app| app.view.status == RunStatus::Running && app.view.step > 0);
+    // Lesson 16's claims train for a while: long enough to cancel one.
+    let index = harness.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with("16"))).unwrap();
+    harness.state_mut().perform(AppAction::OpenLesson(index));
+    let claims: Vec<String> = harness.state().lessons.lesson().unwrap().claims().map(|c| c.id.clone()).collect();
+    harness.state_mut().perform(AppAction::LessonVerifyClaim(claims[0].clone()));
+    step_until(&mut harness, "the live run to pause", |app| app.view.status == RunStatus::Paused);
+    assert!(harness.state().lessons.claim_running());
+    assert!(harness.query_by_label("verifying a claim").is_some(), "the top bar shows the verification's progress");
+    // A second verification waits for the first.
+    assert!(!harness.state_mut().lessons.verify_claim(&claims[1]), "one verification at a time");
+    step_until(&mut harness, "some training steps of the claim", |app| app.lessons.claim_progress().is_some_and(|(_, done, _)| done > 0));
+    assert_eq!(harness.query_all_by_label("Cancel").count(), 2, "Cancel beside the claim and beside its progress bar");
+    harness.query_all_by_label("Cancel").next().unwrap().click();
+    step_until(&mut harness, "the cancel", |app| !app.lessons.claim_running());
+    assert!(harness.state().lessons.claims.is_empty(), "a cancelled claim is not verified");
+    step_until(&mut harness, "the live run to resume", |app| app.view.status == RunStatus::Running);
+}

@@ -172,3 +172,4 @@ menu-presenter-tip = For a projector: large type, high contrast, the lesson and 
 key-f5 = Presenter view on or off
 menu-pack-missing = ⚠ not found: { $path }
 menu-pack-forget-tip = Stop trying to open this pack at launch.
+status-verifying = verifying a claim

@@ -34,7 +34,19 @@ cli-probe-layer = layer { $layer }: largest change { $score }, first leaking pos
 ## src/cli/lesson.rs
 cli-lesson-all-lessons = lessons
 cli-lesson-no-claim-to-verify = { $target }: no claim to verify; every lesson pack needs at least one ```claim block
-cli-lesson-check-ok = { $id } ({ $source }): { $tries } tries, { $checks } checks, { $claims } claims, { $answers } answers
+cli-lesson-check-ok = { $id } ({ $source }): { $tries ->
+        [one] 1 try
+       *[other] { $tries } tries
+    }, { $checks ->
+        [one] 1 check
+       *[other] { $checks } checks
+    }, { $claims ->
+        [one] 1 claim
+       *[other] { $claims } claims
+    }, { $answers ->
+        [one] 1 answer
+       *[other] { $answers } answers
+    }
 cli-lesson-pairs-with = { $id } ({ $source }): pairs with { $original }
 cli-lesson-no-claim = { $path }: no lesson has a claim; every lesson pack needs at least one ```claim block
 cli-lesson-list-entry = { $title } ({ $minutes } min)

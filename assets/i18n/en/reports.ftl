@@ -72,7 +72,14 @@ rep-check-attention = { $pattern } attention in layer { $layer }, { $head }
 rep-check-attention-no-map = { $what } (no attention map of that layer yet)
 rep-check-attention-seen = { $what } (seen now)
 rep-check-attention-not-yet = { $what } (not yet)
-rep-report-heading = Class report: { $students } students, { $items } items (checks, claims, answers, bug-hunt cases).
-rep-report-student = { $student }: { $done } of { $total } done ({ $revealed } answers opened)
+rep-report-heading = Class report: { $students ->
+        [one] 1 student
+       *[other] { $students } students
+    }; { $items } things to do (checks, claims, bug-hunt cases), answers opened listed apart.
+rep-report-student = { $student }: { $done } of { $total } done ({ $revealed ->
+        [one] 1 answer
+       *[other] { $revealed } answers
+    } opened)
 rep-report-items = How many students did each item (fewest first):
 rep-report-other-pack = { $student } ({ $file }) is from pack { $pack }, the first file from { $first }
+rep-report-answers = Answers opened (shown, not scored):

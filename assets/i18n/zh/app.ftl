@@ -172,3 +172,4 @@ menu-presenter-tip = 用于投影仪：大字号、高对比度，课文和注�
 key-f5 = 打开或关闭演示视图
 menu-pack-missing = ⚠ 找不到：{ $path }
 menu-pack-forget-tip = 启动时不再尝试打开这个课程包。
+status-verifying = 正在验证论断
