@@ -74,9 +74,9 @@ pub fn estimate_memory(config: &ExperimentConfig, vocab: usize, seq: usize) -> M
             activations += 2 * b * t * layer.d_ff + 3 * b * t * d;
         }
     }
-    // The held-out set: two i64 ids, one f32 weight and one flag per position; one
-    // chunk of it through the model: scores and weights per head, and the layers'
-    // outputs, with nothing kept for a backward pass.
+    // The held-out set, drawn one chunk at a time: two i64 ids, one f32 weight and
+    // one flag per position of the chunk, and the chunk through the model: scores
+    // and weights per head, and the layers' outputs, nothing kept for a backward pass.
     let eval_rows = config.eval_size.min(EVAL_CHUNK_ROWS);
     let eval_heads: usize = model.layers.iter().filter(|l| l.attention).map(|l| l.heads).sum();
     let eval_forward = eval_rows * (2 * eval_heads * t * t + 4 * t * d.max(1) + t * vocab) * F32;
@@ -85,7 +85,7 @@ pub fn estimate_memory(config: &ExperimentConfig, vocab: usize, seq: usize) -> M
         parameter_bytes: parameters * 4 * F32,
         activation_bytes: (activations + attention) * F32,
         attention_bytes: attention * F32,
-        eval_bytes: config.eval_size * t * 21 + eval_forward,
+        eval_bytes: eval_rows * t * 21 + eval_forward,
     }
 }
 
@@ -109,5 +109,16 @@ mod tests {
         let short = estimate_memory(&config, 17, 32).attention_bytes;
         let long = estimate_memory(&config, 17, 64).attention_bytes;
         assert_eq!(long, 4 * short);
+    }
+
+    #[test]
+    fn the_held_out_set_costs_one_chunk_however_large_it_is() {
+        let mut config = preset("lesson").unwrap();
+        config.eval_size = EVAL_CHUNK_ROWS;
+        let one_chunk = estimate_memory(&config, 40, 32).eval_bytes;
+        config.eval_size = 100 * EVAL_CHUNK_ROWS;
+        assert_eq!(estimate_memory(&config, 40, 32).eval_bytes, one_chunk, "drawn a chunk at a time");
+        config.eval_size = 10;
+        assert!(estimate_memory(&config, 40, 32).eval_bytes < one_chunk);
     }
 }

@@ -32,6 +32,10 @@ fn problem(knob: impl Into<String>, message: impl Into<String>, fix: impl Into<S
 }
 
 /// Every problem with `config`; empty means it can be trained.
+/// The largest held-out set: about a minute per evaluation on a laptop for the
+/// lesson preset.
+pub const MAX_EVAL_SIZE: usize = 100_000;
+
 pub fn validate(config: &ExperimentConfig) -> Vec<ConfigProblem> {
     let mut problems = Vec::new();
     let model = &config.model;
@@ -99,6 +103,15 @@ pub fn validate(config: &ExperimentConfig) -> Vec<ConfigProblem> {
     }
     if config.eval_size == 0 {
         problems.push(problem("eval_size", t!("msg-validate-eval-empty"), t!("msg-validate-eval-empty-fix")));
+    }
+    // Memory stays bounded (the set is drawn a chunk at a time), but every
+    // evaluation reads all of it: past this, evaluating outlasts training.
+    if config.eval_size > MAX_EVAL_SIZE {
+        problems.push(problem(
+            "eval_size",
+            t!("msg-validate-eval-huge", size = config.eval_size, max = MAX_EVAL_SIZE),
+            t!("msg-validate-eval-huge-fix", max = MAX_EVAL_SIZE),
+        ));
     }
     if let Some(clip) = config.clip_grad_norm
         && !(clip.is_finite() && clip > 0.0)
@@ -211,7 +224,7 @@ mod tests {
         assert_eq!(problems.len(), 1);
         assert!(problems[0].message.contains("MiB"), "{}", problems[0]);
 
-        // A held-out set too large to keep is refused by name, not allocated.
+        // A held-out set too large to evaluate in reasonable time is refused by name.
         let mut config = preset("lesson").unwrap();
         config.eval_size = 200_000_000;
         assert_eq!(knobs(&config), vec!["eval_size"]);

@@ -21,7 +21,7 @@ mod word_order;
 pub use batch::{Batch, Example};
 pub use charlm::{BUILTIN_CORPORA, builtin_corpus};
 pub use rng::Rng;
-pub use split::{HELD_OUT_ONE_IN, eval_set, is_held_out};
+pub use split::{HELD_OUT_ONE_IN, eval_chunks, eval_set, is_held_out};
 pub use vocab::Vocab;
 
 use serde::{Deserialize, Serialize};

@@ -65,7 +65,19 @@ pub fn check_both_splits(task: &dyn Task) -> Result<(), String> {
 /// The fixed held-out set every session evaluates on: `size` examples of the
 /// evaluation split, the same for every seed.
 pub fn eval_set(task: &dyn Task, size: usize) -> super::Batch {
-    task.batch(&mut Rng::stream(10_000, 4), Split::Eval, size)
+    task.batch(&mut eval_rng(), Split::Eval, size)
+}
+
+/// `eval_set(task, size)` in chunks of at most `rows` examples, drawn as they are
+/// needed, so a large held-out set is never in memory at once: the same examples
+/// in the same order (tasks draw their examples one after another).
+pub fn eval_chunks(task: &dyn Task, size: usize, rows: usize) -> impl Iterator<Item = super::Batch> + '_ {
+    let mut rng = eval_rng();
+    (0..size).step_by(rows.max(1)).map(move |start| task.batch(&mut rng, Split::Eval, rows.max(1).min(size - start)))
+}
+
+fn eval_rng() -> Rng {
+    Rng::stream(10_000, 4)
 }
 
 #[cfg(test)]
@@ -74,6 +86,23 @@ mod tests {
 
     use super::*;
     use crate::tasks::{TaskConfig, TaskKind};
+
+    #[test]
+    fn the_held_out_set_in_chunks_is_the_same_set() {
+        for kind in TaskKind::ALL {
+            let task = TaskConfig::for_kind(kind).build().unwrap();
+            let whole = eval_set(task.as_ref(), 50);
+            let chunks: Vec<_> = eval_chunks(task.as_ref(), 50, 7).collect();
+            assert_eq!(chunks.iter().map(|c| c.batch_size).collect::<Vec<_>>(), [7, 7, 7, 7, 7, 7, 7, 1], "{kind:?}");
+            let joined = |f: fn(&crate::tasks::Batch) -> Vec<String>| chunks.iter().flat_map(f).collect::<Vec<_>>();
+            let tokens = |b: &crate::tasks::Batch| b.tokens.iter().map(|t| t.to_string()).collect();
+            let targets = |b: &crate::tasks::Batch| b.targets.iter().map(|t| t.to_string()).collect();
+            let weights = |b: &crate::tasks::Batch| b.loss_weights.iter().map(|t| t.to_string()).collect();
+            assert_eq!(joined(tokens), tokens(&whole), "{kind:?}: the same examples in the same order");
+            assert_eq!(joined(targets), targets(&whole), "{kind:?}");
+            assert_eq!(joined(weights), weights(&whole), "{kind:?}");
+        }
+    }
 
     /// Draw a large training sample and the whole eval set; no example may be in both.
     fn disjoint(config: TaskConfig) {

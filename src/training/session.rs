@@ -11,7 +11,7 @@ use burn::optim::{AdamConfig, AdamWConfig, ModuleOptimizer, SgdConfig};
 use burn::tensor::{Device, Tensor};
 
 use super::backend::{ResolvedBackend, resolve};
-use super::chunks::{CHUNK_ROWS, ForwardBackward, batch_tensors, forward_backward, slice_batch};
+use super::chunks::{CHUNK_ROWS, ForwardBackward, batch_tensors, forward_backward};
 use super::events::{
     EvalMetrics, GradientReport, NonFiniteKind, StepMetrics,
 };
@@ -24,7 +24,7 @@ use super::timer::StepTimer;
 use crate::config::{ConfigProblem, ExperimentConfig, OptimizerKind, validate};
 use crate::model::{Capture, Dropout, SelfAttention, TransferReport, Transformer, transfer_matching};
 use crate::t;
-use crate::tasks::{Batch, Example, Rng, Split, Task, TaskError, parse_probe};
+use crate::tasks::{Example, Rng, Split, Task, TaskError, parse_probe};
 
 /// Largest evaluation chunk pushed through the model at once.
 const EVAL_CHUNK: usize = crate::config::EVAL_CHUNK_ROWS;
@@ -72,7 +72,6 @@ pub struct Session {
     pub(super) model: Option<Transformer>,
     optim: ModuleOptimizer,
     pub(super) step: usize,
-    pub(super) eval_batch: Batch,
     pub(super) probe: Example,
     history: MetricsHistory,
     timer: StepTimer,
@@ -103,7 +102,6 @@ impl Session {
             }
             None => (model, None),
         };
-        let eval_batch = crate::tasks::eval_set(task.as_ref(), config.eval_size);
         let probe = task.probe();
         Ok(Self {
             optim: build_optimizer(config.optimizer),
@@ -112,7 +110,6 @@ impl Session {
             train_device,
             model: Some(model),
             step: 0,
-            eval_batch,
             probe,
             history: MetricsHistory::default(),
             timer: StepTimer::default(),
@@ -312,12 +309,11 @@ impl Session {
     pub fn evaluate(&mut self) -> EvalMetrics {
         let model = self.model().valid();
         let device = &self.backend.device;
-        let batch = &self.eval_batch;
         let (mut loss_sum, mut hits, mut scored_total) = (0.0f64, 0.0f64, 0usize);
-        let (mut sequences_right, seq) = (0usize, batch.seq_len);
-        for start in (0..batch.batch_size).step_by(EVAL_CHUNK) {
-            let rows = EVAL_CHUNK.min(batch.batch_size - start);
-            let chunk = slice_batch(batch, start, rows);
+        let mut sequences_right = 0usize;
+        // The held-out set is drawn a chunk at a time: never all in memory at once.
+        for chunk in crate::tasks::eval_chunks(self.task.as_ref(), self.config.eval_size, EVAL_CHUNK) {
+            let (rows, seq) = (chunk.batch_size, chunk.seq_len);
             let scored = chunk.scored();
             let (tokens, targets, weights) = batch_tensors(&chunk, device);
             let padding = chunk.has_padding().then_some(&chunk.padding[..]);
@@ -340,7 +336,7 @@ impl Session {
             step: self.step,
             loss: per_scored(loss_sum),
             accuracy: per_scored(hits),
-            sequence_accuracy: if batch.batch_size == 0 { f32::NAN } else { sequences_right as f32 / batch.batch_size as f32 },
+            sequence_accuracy: if self.config.eval_size == 0 { f32::NAN } else { sequences_right as f32 / self.config.eval_size as f32 },
             generation_loss: f32::NAN,
         };
         let metrics = EvalMetrics { generation_loss: self.generation_loss_given(metrics.loss), ..metrics };

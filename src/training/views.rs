@@ -5,7 +5,6 @@ use burn::module::Module;
 use burn::tensor::{Int, Tensor, TensorData};
 
 use super::events::AttentionSnapshot;
-use super::chunks::slice_batch;
 use super::session::{Session, SessionError};
 use crate::model::readback::{read_floats, read_ints};
 use crate::model::{Capture, Dropout, mask::KeepMask, transfer_matching};
@@ -13,8 +12,7 @@ use crate::model::{Capture, Dropout, mask::KeepMask, transfer_matching};
 impl Session {
     /// Greedy generation accuracy on (up to 64 of) the held-out sequences.
     pub fn generation_accuracy(&self) -> f32 {
-        let rows = self.eval_batch.batch_size.min(64);
-        let batch = slice_batch(&self.eval_batch, 0, rows);
+        let batch = crate::tasks::eval_set(self.task.as_ref(), self.config.eval_size.min(64));
         super::generate::generation_accuracy(&self.model().valid(), &batch, &self.backend.device)
     }
 

@@ -126,3 +126,5 @@ msg-cache-blocker-uniform = averages uniformly instead of using softmax attentio
 msg-state-dropped = Some saved settings could not be read and were reset to their defaults: { $parts }. Everything else (lesson progress, solved bugs) was kept.
 msg-dialog-export-progress = Export my progress
 msg-dialog-export-handout = Export handout (choose a folder)
+msg-validate-eval-huge = eval_size { $size } is more than { $max } held-out examples: every evaluation would read them all and take longer than the training
+msg-validate-eval-huge-fix = set eval_size to { $max } or fewer (512 is plenty for a lesson)

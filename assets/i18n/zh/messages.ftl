@@ -126,3 +126,5 @@ msg-cache-blocker-uniform = 用均匀平均代替了 softmax 注意力
 msg-state-dropped = 部分保存的设置无法读取，已恢复为默认值：{ $parts }。其余内容（课程进度、已解决的 Bug）都已保留。
 msg-dialog-export-progress = 导出我的进度
 msg-dialog-export-handout = 导出讲义（选择文件夹）
+msg-validate-eval-huge = eval_size { $size } 超过了 { $max } 个留出样本：每次评估都要读完全部样本，耗时会超过训练
+msg-validate-eval-huge-fix = 把 eval_size 设为 { $max } 或更少（一节课用 512 就足够）
