@@ -2,30 +2,13 @@
 //! (no model is built), so the editor can show them live and validation can refuse
 //! a run that would not fit before it starts.
 
-use super::{ExperimentConfig, ModelConfig, PositionalEncoding};
+use super::{ExperimentConfig, ModelConfig};
 
-/// Number of trainable parameters of the model a config builds.
+/// Number of trainable parameters of the model a config builds: the sum over the
+/// one description of its weights, `param_layout` (a test checks both against the
+/// built model, and `Module::num_params`).
 pub fn parameter_count(model: &ModelConfig, vocab: usize) -> usize {
-    let d = model.d_model;
-    let linear = |i: usize, o: usize| i * o + o;
-    let norm = 2 * d;
-    let mut count = vocab * d + linear(d, vocab);
-    if model.positional == PositionalEncoding::Learned {
-        count += model.max_len * d;
-    }
-    for layer in &model.layers {
-        let with_norm = layer.norm != super::NormPlacement::None;
-        if layer.attention {
-            count += 4 * linear(d, d) + if with_norm { norm } else { 0 };
-        }
-        if layer.ffn {
-            count += linear(d, layer.d_ff) + linear(layer.d_ff, d) + if with_norm { norm } else { 0 };
-        }
-    }
-    if model.has_final_norm() {
-        count += norm;
-    }
-    count
+    super::param_layout(model, vocab).iter().map(|(_, shape)| shape.iter().product::<usize>()).sum()
 }
 
 /// Rows of the held-out set pushed through the model at once by an evaluation.
@@ -41,8 +24,8 @@ pub struct MemoryEstimate {
     pub activation_bytes: usize,
     /// The part of `activation_bytes` that grows with seq²: the attention matrices.
     pub attention_bytes: usize,
-    /// The held-out set, kept whole (tokens, targets, weights, padding), and one
-    /// evaluation chunk's forward pass (no gradients).
+    /// One chunk of the held-out set (tokens, targets, weights, padding) and its
+    /// forward pass (no gradients).
     pub eval_bytes: usize,
 }
 

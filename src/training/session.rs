@@ -157,7 +157,7 @@ impl Session {
     }
 
     pub fn parameters(&self) -> usize {
-        crate::config::parameter_count(&self.config.model, self.model().tok_emb.dims()[0])
+        burn::module::Module::num_params(self.model())
     }
 
     /// Train with burn's composed autodiff even where the fused CPU step applies

@@ -222,6 +222,8 @@ fn the_config_layout_matches_the_built_model() {
         let mut config = preset("lesson").unwrap().model;
         edit(&mut config);
         assert_eq!(param_layout(&config, VOCAB), from_model);
+        // The count the editor shows is burn's own count of the built model.
+        assert_eq!(attention_workbench::config::parameter_count(&config, VOCAB), burn::module::Module::num_params(&model));
     }
 }
 
