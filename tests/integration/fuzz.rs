@@ -193,6 +193,44 @@ fn state_cases(target: usize) {
     });
 }
 
+/// A teacher's files: bug-hunt cases (the shipped ones as seeds), pack manifests
+/// and students' progress files, each damaged.
+fn classroom_cases(target: usize) {
+    use attention_workbench::lessons::bug_case::{BUILTIN_CASES, parse_bug_case};
+    use attention_workbench::lessons::pack::{PackInfo, load_pack};
+    use attention_workbench::progress::{Progress, export};
+    let cases: Vec<String> = BUILTIN_CASES.iter().map(|(_, text)| text.to_string()).collect();
+    let lesson = parse_lesson("l.md", attention_workbench::lessons::BUILTIN[0].1).unwrap();
+    let bugs: Vec<_> = attention_workbench::bughunt::cases();
+    let mut progress = Progress::default();
+    progress.pass_check(&lesson.id, &lesson.checks().next().unwrap().id, 5);
+    progress.solve_bug(&bugs[0].id, 6);
+    let file = export::build(&PackInfo::builtin(), &[&lesson], &bugs.iter().collect::<Vec<_>>(), &progress, "Ada", 7);
+    let progress_seed = vec![serde_json::to_string_pretty(&file).unwrap()];
+    let manifests = vec!["id = \"week-3\"\ntitle = \"Week 3\"\nversion = \"2026.1\"\n".to_string()];
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("bugs")).unwrap();
+    fuzz("bug-hunt cases, pack manifests and progress files", target, |u| {
+        let lang = if u.arbitrary::<bool>()? { attention_workbench::i18n::Lang::En } else { attention_workbench::i18n::Lang::Zh };
+        Ok(match u.int_in_range(0..=2)? {
+            0 => parse_bug_case("fuzz.toml", &damaged_text(u, &cases)?, lang).is_ok(),
+            1 => {
+                std::fs::write(dir.path().join("pack.toml"), damaged_text(u, &manifests)?).unwrap();
+                std::fs::write(dir.path().join("bugs/a.toml"), &cases[0]).unwrap();
+                load_pack(dir.path(), lang).is_ok()
+            }
+            _ => {
+                let path = dir.path().join("progress.json");
+                std::fs::write(&path, damaged_text(u, &progress_seed)?).unwrap();
+                let ok = export::read(&path).is_ok();
+                let report = attention_workbench::progress::report::Report::merge(&[path]);
+                let _ = (report.csv(), report.summary());
+                ok
+            }
+        })
+    });
+}
+
 /// A small trained run folder's files, the seeds of the run-folder cases.
 fn run_files() -> Vec<(String, Vec<u8>)> {
     let dir = tempfile::tempdir().unwrap();
@@ -236,6 +274,7 @@ fn damaged_lessons_configs_and_states_give_errors_not_panics() {
     config_cases(cases(3000));
     state_cases(cases(2000));
     probe_cases(cases(3000));
+    classroom_cases(cases(3000));
 }
 
 #[test]
@@ -255,4 +294,5 @@ fn fuzz_every_parser_long() {
     probe_cases(n);
     dataset_cases(n);
     run_folder_cases(n);
+    classroom_cases(n);
 }

@@ -131,6 +131,15 @@ fn monkey(actions: usize, seed: u64) -> [usize; 6] {
     let start = Instant::now();
     harness.step();
     assert!(start.elapsed() < Duration::from_secs(2), "a frame took {:?} after the monkey", start.elapsed());
+    // A claim verification the monkey started holds the live run: cancel it, as a
+    // learner would, and it must end.
+    harness.state_mut().perform(AppAction::CancelClaim);
+    let start = Instant::now();
+    while harness.state().lessons.claim_running() {
+        assert!(start.elapsed() < Duration::from_secs(60), "a cancelled claim verification did not end");
+        harness.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
     // Whatever the monkey typed, a known experiment can be put back and trained.
     let app = harness.state_mut();
     app.perform(AppAction::SetTask(TaskKind::Copy));
