@@ -88,8 +88,6 @@ pub fn lesson_panel_ui(
         export_row(ui, student, actions);
     }
     ui.separator();
-        ui.add(egui::TextEdit::singleline(student).desired_width(120.0).hint_text(t!("lesson-student-name-hint")));
-
     // One scroll position per lesson: the next lesson opens at its top.
     egui::ScrollArea::vertical().id_salt(("lesson_body", &lesson.id)).show(ui, |ui| {
         for segment in &lesson.body {

@@ -242,10 +242,15 @@ fn f5_switches_the_presenter_view_and_each_pack_remembers_it() {
         .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), WorkbenchApp::new(egui::Context::default(), super::window::small_state()));
     harness.run_steps(2);
     assert!(harness.query_by_label("Model").is_some(), "the editor shows in the normal view");
+    let name_fields = |h: &Harness<'static, WorkbenchApp>| {
+        h.query_all(By::new().role(Role::TextInput)).filter(|n| n.accesskit_node().placeholder() == Some("for the report")).count()
+    };
+    assert_eq!(name_fields(&harness), 1, "one name field for the progress export");
     harness.key_press(egui::Key::F5);
     harness.run_steps(2);
     assert!(harness.state().presenter());
     assert!(harness.query_by_label("Model").is_none(), "the editor is folded away for the projector");
+    assert_eq!(name_fields(&harness), 0, "no student's name field on the projector");
     assert_eq!(harness.ctx.zoom_factor(), attention_workbench::ui::presenter::ZOOM, "everything is drawn larger");
     // Another pack keeps its own choice; coming back to the first brings the view back.
     harness.state_mut().add_lesson_pack(pack.path());
