@@ -117,6 +117,11 @@ impl LessonRunner {
         self.cases.iter().zip(&self.case_pack).filter(|(_, p)| **p == index).map(|(c, _)| c).collect()
     }
 
+    /// The remembered pack paths that are not open (gone, or unreadable now).
+    pub fn not_open(&self, remembered: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
+        remembered.iter().filter(|path| !self.packs.iter().any(|p| p.root.as_ref() == Some(*path))).cloned().collect()
+    }
+
     pub fn pack_index(&self, id: &str) -> Option<usize> {
         self.packs.iter().position(|p| p.id == id)
     }
@@ -170,6 +175,14 @@ impl LessonRunner {
             self.current = first_new;
         }
         Ok((count, errors))
+    }
+
+    /// Open the packs remembered from before; the errors of those that cannot be
+    /// opened now (they stay remembered: a drive may be unplugged).
+    pub fn reopen(&mut self, paths: &[std::path::PathBuf]) -> Vec<String> {
+        let errors = paths.iter().filter_map(|path| self.add_pack(path).err()).collect();
+        self.current = 0;
+        errors
     }
 
     /// Close the pack at `index` (never the shipped one).

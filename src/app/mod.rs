@@ -2,12 +2,14 @@
 //! It sends `TrainCommand`s and reads `TrainEvent`s; it never touches a tensor.
 
 pub mod actions;
+mod classroom;
 mod file_actions;
 pub mod files;
 pub mod inspection;
 pub mod lesson_runner;
 mod perform;
 pub mod frame_times;
+mod launch;
 mod checked;
 pub mod fonts;
 mod notice;
@@ -24,6 +26,7 @@ use std::time::{Duration, Instant};
 use eframe::egui;
 
 pub use fonts::install_fonts;
+pub use launch::run;
 use actions::AppAction;
 use checked::Checked;
 use frame_times::FrameTimes;
@@ -50,33 +53,6 @@ const CUSTOM: &str = "custom";
 /// Longest time one frame spends folding in trainer events.
 const EVENT_BUDGET: Duration = Duration::from_millis(4);
 
-/// Open the window and run until it is closed.
-pub fn run(packs: Vec<std::path::PathBuf>) -> eframe::Result<()> {
-    let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title("Attention Workbench")
-            .with_inner_size([1440.0, 900.0])
-            .with_min_inner_size([900.0, 600.0]),
-        ..Default::default()
-    };
-    eframe::run_native(
-        "Attention Workbench",
-        options,
-        Box::new(|cc| {
-            fonts::install_fonts(&cc.egui_ctx);
-            let stored = cc.storage.and_then(|s| s.get_string(STORAGE_KEY)).map(|s| PersistedState::from_stored_keeping(&s));
-            let (stored, dropped) = stored.unwrap_or_default();
-            let mut app = WorkbenchApp::new(cc.egui_ctx.clone(), stored);
-            if !dropped.is_empty() {
-                let text = crate::t!("msg-state-dropped", parts = dropped.join(", "));
-                app.view.show_banner(run_view::Banner { kind: run_view::BannerKind::Warning, text });
-            }
-            app.open_packs(&packs);
-            env_hooks::apply(&mut app);
-            Ok(Box::new(app))
-        }),
-    )
-}
 
 pub struct WorkbenchApp {
     pub state: PersistedState,
@@ -137,15 +113,7 @@ impl WorkbenchApp {
         // A state saved before has a lesson; a first start opens the guide.
         let first_start = state == PersistedState::default();
         let mut lessons = LessonRunner::default();
-        // Packs opened before come back; one that is gone is said once and kept
-        // in the list (a drive may be unplugged).
-        let mut reopen_errors = Vec::new();
-        for path in &state.packs {
-            if let Err(e) = lessons.add_pack(path) {
-                reopen_errors.push(e);
-            }
-        }
-        lessons.current = 0;
+        let reopen_errors = lessons.reopen(&state.packs);
         lessons.open_id(&state.lesson);
         lessons.saved_experiment = state.saved_experiment.clone();
         // The lesson whose experiment is loaded: as saved, or the open lesson when
@@ -197,32 +165,6 @@ impl WorkbenchApp {
         app
     }
 
-    /// Open packs named on the command line (`--pack DIR`), as the menu would.
-    /// When the live run was a lesson's (nothing of the learner's), the pack's first
-    /// lesson's experiment is loaded, so Start trains what that lesson describes.
-    pub fn open_packs(&mut self, paths: &[std::path::PathBuf]) {
-        let lesson_run = self.lessons.experiment_of.is_some();
-        let before = self.lessons.lesson().map(|l| l.id.clone());
-        for path in paths {
-            self.add_lesson_pack(path);
-        }
-        if let Some(lesson) = self.lessons.lesson() {
-            self.state.lesson = lesson.id.clone();
-        }
-        if lesson_run && self.lessons.lesson().map(|l| l.id.clone()) != before {
-            self.perform(actions::AppAction::LoadLessonStart);
-        }
-    }
-
-    pub fn close_getting_started(&mut self) {
-        self.getting_started_open = false;
-    }
-
-    /// Whether the presenter view is on (remembered per pack).
-    pub fn presenter(&self) -> bool {
-        self.state.presenter_packs.contains(&self.lessons.current_pack().id)
-    }
-
     pub fn can_start(&self) -> bool {
         self.checked.problems.is_empty()
     }
@@ -258,18 +200,7 @@ impl WorkbenchApp {
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let frame_start = Instant::now();
         self.drain_events();
-        match self.lessons.drain(&mut self.state.progress) {
-            Some(end) => {
-                if std::mem::take(&mut self.resume_after_claim) {
-                    self.trainer.send(TrainCommand::Resume);
-                }
-                if end == lesson_runner::ClaimEnd::Cancelled {
-                    self.notice(run_view::BannerKind::Info, crate::t!("lesson-msg-claim-cancelled"));
-                }
-            }
-            None if self.lessons.claim_running() => ui.ctx().request_repaint_after(Duration::from_millis(250)),
-            None => {}
-        }
+        self.collect_claims();
         let facts = self.view.live_facts();
         self.lessons.tick_checks(&facts, &mut self.state.progress);
         let dropped: Vec<std::path::PathBuf> = ui.ctx().input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).filter(|p| !p.as_os_str().is_empty()).collect());
@@ -285,8 +216,7 @@ impl WorkbenchApp {
 
         egui::Panel::top("menu").show(ui, |ui| {
             let packs: Vec<(String, bool)> = self.lessons.packs.iter().map(|p| (p.title.clone(), p.root.is_some())).collect();
-            let open: Vec<&std::path::PathBuf> = self.lessons.packs.iter().filter_map(|p| p.root.as_ref()).collect();
-            let missing: Vec<std::path::PathBuf> = self.state.packs.iter().filter(|p| !open.contains(p)).cloned().collect();
+            let missing = self.lessons.not_open(&self.state.packs);
             ui::menu_bar::menu_bar_ui(ui, &mut self.state, self.undo.can_undo(), self.undo.can_redo(), &packs, &missing, presenter, &mut actions);
         });
         egui::Panel::top("top_bar").show(ui, |ui| {
@@ -335,9 +265,8 @@ impl WorkbenchApp {
                 egui::Panel::right("lesson").resizable(true).default_size(380.0).min_size(300.0).max_size(640.0)
             };
             panel.show(ui, |ui| {
-                let mut student = std::mem::take(&mut self.state.student_name);
-                ui::lesson_panel::lesson_panel_ui(ui, &self.lessons, &self.state.progress, &facts, &mut student, presenter, &mut self.markdown, &mut actions);
-                self.state.student_name = student;
+                let student = &mut self.state.student_name;
+                ui::lesson_panel::lesson_panel_ui(ui, &self.lessons, &self.state.progress, &facts, student, presenter, &mut self.markdown, &mut actions);
             });
         }
         if self.state.layout.plots && !presenter {
@@ -457,19 +386,6 @@ impl WorkbenchApp {
             self.checked = Checked::of(&self.state.config);
             self.auto_apply();
         }
-    }
-
-    /// Put back any locked knob an edit changed, and say which and why.
-    fn hold_locks(&mut self, before: &ExperimentConfig) {
-        let Some(locks) = self.lessons.active_locks() else { return };
-        let changed = locks.changed(before, &self.state.config);
-        if changed.is_empty() {
-            return;
-        }
-        let restored = locks.restore(before, &self.state.config);
-        let text = crate::t!("lesson-msg-locked", knobs = changed.join(", "), reason = locks.reason.as_str());
-        self.state.config = restored;
-        self.notice(run_view::BannerKind::Warning, text);
     }
 
     /// With no training progress to lose, the live model follows edits at once.

@@ -22,8 +22,7 @@ impl WorkbenchApp {
             let candidate = match &action {
                 AppAction::SetTask(kind) => {
                     let mut c = self.state.config.clone();
-                    c.task = TaskConfig::for_kind(*kind);
-                    c.fit_max_len_to_task();
+                    switch_task(&mut c, *kind);
                     Some(c)
                 }
                 AppAction::LoadPreset(name) => crate::config::preset_keeping(name, &self.state.config),
@@ -99,10 +98,7 @@ impl WorkbenchApp {
             }
             AppAction::CancelApply => self.confirm_apply = None,
             AppAction::SetTask(kind) => {
-                self.edit(|config| {
-                    config.task = TaskConfig::for_kind(kind);
-                    config.fit_max_len_to_task();
-                });
+                self.edit(|config| switch_task(config, kind));
                 self.state.probe_text.clear();
             }
             AppAction::LoadPreset(name) => {
@@ -384,4 +380,10 @@ impl WorkbenchApp {
             });
         });
     }
+}
+
+/// The task menu's change: the task's own defaults, and a max length that fits them.
+fn switch_task(config: &mut ExperimentConfig, kind: crate::tasks::TaskKind) {
+    config.task = TaskConfig::for_kind(kind);
+    config.fit_max_len_to_task();
 }

@@ -135,20 +135,20 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
             // An id the shipped pack already uses would share its progress: the window
             // refuses it, so check refuses it too (the shipped files themselves pass).
             let same_text = |source: &str, shipped: &str| std::fs::read_to_string(source).is_ok_and(|t| t == shipped);
+            let shipped_lessons: Vec<(Lesson, &str)> = lessons::builtin().into_iter().zip(lessons::BUILTIN).filter_map(|(l, (_, text))| Some((l.ok()?, *text))).collect();
             for lesson in loaded.iter().flatten() {
-                let shipped = lessons::BUILTIN.iter().find_map(|(file, text)| lessons::parse_lesson(file, text).ok().filter(|l| l.id == lesson.id).map(|l| (l.source, *text)));
+                let shipped = shipped_lessons.iter().find(|(l, _)| l.id == lesson.id).map(|(l, text)| (l.source.clone(), *text));
                 if let Some((file, _)) = shipped.filter(|(_, text)| !same_text(&lesson.source, text)) {
                     bad += 1;
                     println!("FAIL {}: {}", lesson.source, t!("err-lesson-id-taken", id = lesson.id.as_str(), other = file.as_str()));
                 }
             }
+            let shipped_cases: Vec<(crate::lessons::BugCase, &str)> = crate::bughunt::cases().into_iter().zip(crate::lessons::bug_case::BUILTIN_CASES).map(|(c, (_, text))| (c, *text)).collect();
             for case in pack.cases.iter().flatten() {
-                let shipped = crate::lessons::bug_case::BUILTIN_CASES.iter().find(|(file, text)| {
-                    crate::lessons::bug_case::parse_bug_case(file, text, crate::i18n::Lang::En).is_ok_and(|c| c.id == case.id)
-                });
+                let shipped = shipped_cases.iter().find(|(c, _)| c.id == case.id).map(|(c, text)| (c.source.as_str(), *text));
                 if let Some((file, _)) = shipped.filter(|(_, text)| !same_text(&case.source, text)) {
                     bad += 1;
-                    println!("FAIL {}: {}", case.source, t!("err-bug-case-repeated", id = case.id.as_str(), first = *file));
+                    println!("FAIL {}: {}", case.source, t!("err-bug-case-repeated", id = case.id.as_str(), first = file));
                 }
             }
             let mut lesson_ids = std::collections::BTreeMap::new();

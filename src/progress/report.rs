@@ -19,6 +19,8 @@ pub struct Report {
     pub unreadable: Vec<String>,
     /// Notes for the teacher: files from another pack or pack version.
     pub warnings: Vec<String>,
+    /// For each student, column key → when it was done (None: not done).
+    done: Vec<BTreeMap<String, Option<u64>>>,
 }
 
 /// Every (column key, label, done at) of one file, in pack order.
@@ -76,7 +78,13 @@ impl Report {
                 }
             }
         }
-        Report { students, columns, unreadable, warnings }
+        let done = students.iter().map(|(_, _, file)| cells(file).into_iter().map(|(k, _, at)| (k, at)).collect()).collect();
+        Report { students, columns, unreadable, warnings, done }
+    }
+
+    /// How many students did the item in column `key`.
+    fn students_done(&self, key: &str) -> usize {
+        self.done.iter().filter(|done| done.get(key).copied().flatten().is_some()).count()
     }
 
     /// One row per student: name, file, pack, exported, the done counts, then one
@@ -86,8 +94,7 @@ impl Report {
         let mut header = vec!["student".to_string(), "file".into(), "pack".into(), "pack_version".into(), "exported".into(), "done".into(), "of".into()];
         header.extend(self.columns.iter().map(|(k, _)| k.clone()));
         push_row(&mut out, &header);
-        for (name, path, file) in &self.students {
-            let done: BTreeMap<String, Option<u64>> = cells(file).into_iter().map(|(k, _, at)| (k, at)).collect();
+        for ((name, path, file), done) in self.students.iter().zip(&self.done) {
             // Opening an answer is shown, not scored.
             let scored: Vec<&Option<u64>> = done.iter().filter(|(k, _)| !is_answer(k)).map(|(_, at)| at).collect();
             let count = scored.iter().filter(|at| at.is_some()).count();
@@ -115,20 +122,17 @@ impl Report {
         for line in self.unreadable.iter().chain(&self.warnings) {
             out.push_str(&format!("⚠ {line}\n"));
         }
-        for (name, _, file) in &self.students {
-            let all: Vec<_> = cells(file).into_iter().filter(|c| !is_answer(&c.0)).collect();
-            let done = all.iter().filter(|c| c.2.is_some()).count();
+        for ((name, _, file), done) in self.students.iter().zip(&self.done) {
+            let scored: Vec<&Option<u64>> = done.iter().filter(|(k, _)| !is_answer(k)).map(|(_, at)| at).collect();
+            let (total, done) = (scored.len(), scored.iter().filter(|at| at.is_some()).count());
             let revealed = file.lessons.iter().flat_map(|l| &l.answers_revealed).chain(&file.bug_answers_revealed).filter(|a| a.done).count();
-            out.push_str(&format!("  {}\n", t!("rep-report-student", student = name.as_str(), done = done, total = all.len(), revealed = revealed)));
+            out.push_str(&format!("  {}\n", t!("rep-report-student", student = name.as_str(), done = done, total = total, revealed = revealed)));
         }
         let mut counts: Vec<(usize, &String, &String)> = self
             .columns
             .iter()
             .filter(|(key, _)| !is_answer(key))
-            .map(|(key, label)| {
-                let n = self.students.iter().filter(|(_, _, f)| cells(f).iter().any(|(k, _, at)| k == key && at.is_some())).count();
-                (n, key, label)
-            })
+            .map(|(key, label)| (self.students_done(key), key, label))
             .collect();
         counts.sort_by_key(|(n, _, _)| *n);
         out.push_str(&t!("rep-report-items"));
@@ -140,10 +144,7 @@ impl Report {
             .columns
             .iter()
             .filter(|(key, _)| is_answer(key))
-            .map(|(key, _)| {
-                let n = self.students.iter().filter(|(_, _, f)| cells(f).iter().any(|(k, _, at)| k == key && at.is_some())).count();
-                format!("  {n}/{}  {key}", self.students.len())
-            })
+            .map(|(key, _)| format!("  {}/{}  {key}", self.students_done(key), self.students.len()))
             .collect();
         if !opened.is_empty() {
             out.push_str(&t!("rep-report-answers"));
