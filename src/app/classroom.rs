@@ -50,7 +50,7 @@ impl WorkbenchApp {
             return;
         }
         let restored = locks.restore(before, &self.state.config);
-        let text = t!("lesson-msg-locked", knobs = changed.join(", "), reason = locks.reason.as_str());
+        let text = t!("lesson-msg-locked", knobs = crate::lessons::knob_names(&changed), reason = locks.reason.as_str());
         self.state.config = restored;
         self.notice(BannerKind::Warning, text);
     }

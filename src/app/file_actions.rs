@@ -57,11 +57,15 @@ impl WorkbenchApp {
         if hidden {
             return self.notice(BannerKind::Warning, t!("lesson-msg-panel-hidden"));
         }
-        match request.dialog() {
+        let name = match request {
+            PathRequest::ExportProgress => files::progress_file_name(&self.state.student_name, &self.lessons.current_pack().id),
+            other => other.default_name().to_string(),
+        };
+        match request.dialog(&self.files_dir, &name) {
             files::DialogAnswer::Chosen(path) => self.use_path(request, path),
             files::DialogAnswer::Cancelled => self.notice(BannerKind::Info, request.cancelled().to_string()),
             files::DialogAnswer::Unavailable => {
-                self.path_prompt = Some((request, self.files_dir.join(request.default_name()).display().to_string()));
+                self.path_prompt = Some((request, self.files_dir.join(name).display().to_string()));
             }
         }
     }
@@ -106,11 +110,15 @@ impl WorkbenchApp {
         let Some(lesson) = self.lessons.lesson().cloned() else {
             return self.notice(BannerKind::Warning, t!("lesson-none-loaded"));
         };
-        // The maps on screen belong in the handout only when they are this lesson's run.
-        let figure = self.attention_rect.is_some()
-            && self.state.central == super::state::CentralView::Attention
-            && self.view.attention.is_some()
-            && self.lessons.experiment_of.as_deref() == Some(lesson.id.as_str());
+        // The maps belong in the handout only when they are this lesson's run: drawn
+        // from the snapshot, the maps alone (not a grab of the panel around them).
+        let maps = self
+            .view
+            .attention
+            .as_ref()
+            .filter(|_| self.lessons.experiment_of.as_deref() == Some(lesson.id.as_str()))
+            .and_then(crate::ui::attention_image::maps_image);
+        let figure = maps.is_some();
         let (text, answers) = crate::lessons::handout::markdown(&lesson, figure.then_some("attention.png"));
         let written = std::fs::create_dir_all(&folder)
             .and_then(|()| crate::runs::write_atomic(&folder.join("lesson.md"), text.as_bytes()))
@@ -118,10 +126,18 @@ impl WorkbenchApp {
                 Some(answers) => crate::runs::write_atomic(&folder.join(crate::lessons::handout::ANSWERS_FILE), answers.as_bytes()),
                 None => Ok(()),
             })
-            .and_then(|()| crate::lessons::handout::copy_pictures(&lesson, &folder));
+            .and_then(|()| crate::lessons::handout::copy_pictures(&lesson, &folder))
+            .and_then(|()| match &maps {
+                Some(picture) => {
+                    let mut encoded = Vec::new();
+                    picture.write_to(&mut std::io::Cursor::new(&mut encoded), image::ImageFormat::Png).map_err(std::io::Error::other)?;
+                    crate::runs::write_atomic(&folder.join("attention.png"), &encoded)
+                }
+                None => Ok(()),
+            });
         match written {
-            Ok(()) if figure => self.export_png(self.attention_rect, folder.join("attention.png")),
-            Ok(()) => self.notice(BannerKind::Info, t!("lesson-msg-wrote", path = folder.join("lesson.md").display().to_string())),
+            // The folder is what the teacher hands out: name it, and what is in it.
+            Ok(()) => self.notice(BannerKind::Info, t!("lesson-msg-handout-written", folder = folder.display().to_string(), figure = if figure { "yes" } else { "no" })),
             Err(e) => self.notice(BannerKind::Error, t!("lesson-msg-export-failed", error = format!("{}: {e}", folder.display()))),
         }
     }

@@ -92,8 +92,8 @@ impl PathRequest {
         }
     }
 
-    /// Ask the desktop's file dialog.
-    pub fn dialog(self) -> DialogAnswer {
+    /// Ask the desktop's file dialog, starting in `folder` with `name` suggested.
+    pub fn dialog(self, folder: &Path, name: &str) -> DialogAnswer {
         let start = std::time::Instant::now();
         let title = self.title();
         let title = title.as_str();
@@ -104,7 +104,7 @@ impl PathRequest {
             }
             _ => {
                 let extension = self.default_name().rsplit('.').next().unwrap_or("");
-                rfd::FileDialog::new().set_title(title).set_file_name(self.default_name()).add_filter(extension, &[extension]).save_file()
+                rfd::FileDialog::new().set_title(title).set_directory(folder).set_file_name(name).add_filter(extension, &[extension]).save_file()
             }
         };
         match path {
@@ -164,5 +164,41 @@ mod tests {
         std::fs::write(&path, "{ nope").unwrap();
         let err = load_experiment(&path).unwrap_err();
         assert!(err.contains("exp.json"), "{err}");
+    }
+}
+
+/// Where a learner's files go by default: the documents folder (`$XDG_DOCUMENTS_DIR`
+/// or `~/Documents`) when there is one, else the working folder.
+pub fn documents_dir() -> PathBuf {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let xdg = std::env::var_os("XDG_DOCUMENTS_DIR").map(PathBuf::from);
+    let candidates = xdg.into_iter().chain(home.map(|h| h.join("Documents")));
+    candidates.into_iter().find(|d| d.is_dir()).or_else(|| std::env::current_dir().ok()).unwrap_or_default()
+}
+
+/// A progress file's suggested name: the student and the pack in it, so a class's
+/// files differ (`progress-ada-lovelace-week-3.json`).
+pub fn progress_file_name(student: &str, pack: &str) -> String {
+    let slug = |text: &str| {
+        let words: Vec<String> = text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        words.join("-")
+    };
+    let parts: Vec<String> = ["progress".to_string(), slug(student), slug(pack)].into_iter().filter(|p| !p.is_empty()).collect();
+    format!("{}.json", parts.join("-"))
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::*;
+
+    #[test]
+    fn a_progress_file_is_named_after_the_student_and_the_pack() {
+        assert_eq!(progress_file_name("Ada Lovelace", "week-3"), "progress-ada-lovelace-week-3.json");
+        assert_eq!(progress_file_name("  ", "attention-workbench"), "progress-attention-workbench.json");
+        assert_eq!(progress_file_name("李雷", "week 3"), "progress-李雷-week-3.json");
     }
 }

@@ -216,9 +216,9 @@ impl LessonRunner {
             let taken = lesson.as_ref().ok().and_then(|l| self.lessons.iter().flatten().find(|o| o.id == l.id).map(|o| (l, o)));
             let lesson = match taken {
                 Some((l, other)) => {
-                    let message = crate::t!("err-lesson-id-taken", id = l.id.as_str(), other = other.source.as_str());
-                    errors.push(format!("{}: {message}", l.source));
-                    Err(LessonError { file: l.source.clone(), line: 1, message })
+                    let error = pack::lesson_id_taken(l, other);
+                    errors.push(error.to_string());
+                    Err(error)
                 }
                 None => lesson,
             };
@@ -227,7 +227,7 @@ impl LessonRunner {
         }
         for case in loaded.cases.into_iter().flatten() {
             if let Some(other) = self.cases.iter().find(|c| c.id == case.id) {
-                errors.push(crate::t!("err-bug-case-repeated", id = case.id.as_str(), first = other.source.as_str()));
+                errors.push(pack::case_id_taken(&case, other).to_string());
                 continue;
             }
             self.cases.push(case);
@@ -257,7 +257,7 @@ impl LessonRunner {
             return;
         }
         for check in lesson.checks() {
-            if check.condition.evaluate(facts) == Some(true) && !progress.check_passed(&lesson.id, &check.id) {
+            if facts.task == Some(check.task) && check.condition.evaluate(facts) == Some(true) && !progress.check_passed(&lesson.id, &check.id) {
                 progress.pass_check(&lesson.id, &check.id, crate::progress::now());
             }
         }
@@ -374,7 +374,7 @@ mod tests {
     fn checks_tick_only_on_the_lessons_own_run_and_stay_ticked() {
         let mut runner = LessonRunner::default();
         let id = runner.lesson().expect("lesson 01").id.clone();
-        let facts = LiveFacts { step: 600, eval_step: Some(600), eval_accuracy: Some(1.0), ..LiveFacts::default() };
+        let facts = LiveFacts { step: 600, task: Some(crate::tasks::TaskKind::Lookup), eval_step: Some(600), eval_accuracy: Some(1.0), ..LiveFacts::default() };
         let mut progress = Progress::default();
         runner.tick_checks(&facts, &mut progress);
         assert!(progress.lessons.is_empty(), "a run that is not lesson 01's experiment proves nothing about it");
@@ -387,5 +387,30 @@ mod tests {
         let worse = LiveFacts { step: 700, eval_step: Some(700), eval_accuracy: Some(0.1), ..LiveFacts::default() };
         runner.tick_checks(&worse, &mut progress);
         assert_eq!(progress.lessons[&id].checks.len(), 1, "a passed check stays passed");
+    }
+
+    #[test]
+    fn a_check_ticks_only_for_a_run_of_its_own_task() {
+        // Lesson 07: after only the brackets try (bidirectional), the brackets run's
+        // low generation loss must not tick "a causal model that learns the text".
+        let mut runner = LessonRunner::default();
+        runner.open_id("07-masks");
+        let id = runner.lesson().expect("lesson 07").id.clone();
+        assert_eq!(id, "07-masks");
+        runner.experiment_of = Some(id.clone());
+        let brackets = LiveFacts {
+            step: 300,
+            task: Some(crate::tasks::TaskKind::Brackets),
+            eval_step: Some(300),
+            eval_loss: Some(0.3),
+            generation_loss: Some(0.6),
+            ..LiveFacts::default()
+        };
+        let mut progress = Progress::default();
+        runner.tick_checks(&brackets, &mut progress);
+        assert!(progress.lessons.get(&id).is_none_or(|l| l.checks.is_empty()), "the brackets try ticked the character model's check");
+        let char_lm = LiveFacts { task: Some(crate::tasks::TaskKind::CharLm), generation_loss: Some(2.4), ..brackets };
+        runner.tick_checks(&char_lm, &mut progress);
+        assert_eq!(progress.lessons[&id].checks.len(), 1, "the causal character model does tick it");
     }
 }

@@ -52,6 +52,8 @@ const CUSTOM: &str = "custom";
 
 /// Longest time one frame spends folding in trainer events.
 const EVENT_BUDGET: Duration = Duration::from_millis(4);
+/// Training steps per frame when the trainer runs in lockstep (tests).
+const LOCKSTEP_STEPS_PER_FRAME: usize = 2;
 
 
 pub struct WorkbenchApp {
@@ -97,6 +99,9 @@ pub struct WorkbenchApp {
     frame_times: FrameTimes,
     notices_tx: Sender<Banner>,
     notices: Receiver<Banner>,
+    /// The trainer runs in lockstep with the frames (tests): every waiting event
+    /// is read each frame, not as many as a time budget allows.
+    lockstep: bool,
     plots_rect: Option<egui::Rect>,
     attention_rect: Option<egui::Rect>,
     ctx: egui::Context,
@@ -104,11 +109,26 @@ pub struct WorkbenchApp {
 
 impl WorkbenchApp {
     pub fn new(ctx: egui::Context, state: PersistedState) -> Self {
+        Self::with_trainer(ctx, state, false)
+    }
+
+    /// The window with its trainer in lockstep: commands are handled when sent and
+    /// each frame trains `LOCKSTEP_STEPS_PER_FRAME` steps, so the same frames and
+    /// actions give the same window, whatever the machine's speed (tests replay).
+    pub fn new_lockstep(ctx: egui::Context, state: PersistedState) -> Self {
+        Self::with_trainer(ctx, state, true)
+    }
+
+    fn with_trainer(ctx: egui::Context, state: PersistedState, lockstep: bool) -> Self {
         crate::i18n::set_lang(state.effective_language());
         let (tx, events) = crate::training::event_queue();
-        let wake_ctx = ctx.clone();
-        let waker: crate::training::Waker = Arc::new(move || wake_ctx.request_repaint());
-        let trainer = TrainerHandle::spawn(state.config.clone(), tx, Some(waker));
+        let trainer = if lockstep {
+            TrainerHandle::lockstep(state.config.clone(), tx)
+        } else {
+            let wake_ctx = ctx.clone();
+            let waker: crate::training::Waker = Arc::new(move || wake_ctx.request_repaint());
+            TrainerHandle::spawn(state.config.clone(), tx, Some(waker))
+        };
         let (notices_tx, notices) = channel();
         // A state saved before has a lesson; a first start opens the guide.
         let first_start = state == PersistedState::default();
@@ -148,13 +168,14 @@ impl WorkbenchApp {
             glossary_open: false,
             glossary_search: String::new(),
             path_prompt: None,
-            files_dir: std::env::current_dir().unwrap_or_default(),
+            files_dir: crate::app::files::documents_dir(),
             presenter_shown: None,
             resume_after_claim: false,
             getting_started_open: first_start,
             frame_times: FrameTimes::from_env(),
             notices_tx,
             notices,
+            lockstep,
             plots_rect: None,
             attention_rect: None,
             ctx,
@@ -177,8 +198,9 @@ impl WorkbenchApp {
 
     /// Fold in trainer events for at most `EVENT_BUDGET`.
     pub fn drain_events(&mut self) {
+        self.trainer.pump(LOCKSTEP_STEPS_PER_FRAME);
         let start = Instant::now();
-        while start.elapsed() < EVENT_BUDGET {
+        while self.lockstep || start.elapsed() < EVENT_BUDGET {
             match self.events.try_recv() {
                 Ok(event) => {
                     let event = run_view::without_spoilers(event, self.bug_case_unsolved());
@@ -238,6 +260,8 @@ impl WorkbenchApp {
         let strip = if error { strip.min_size(ui::banner::STRIP_HEIGHT) } else { strip.exact_size(ui::banner::STRIP_HEIGHT) };
         strip.show(ui, |ui| {
             let hint = match self.view.status {
+                // A lesson's try would replace the bug case: point at the case instead.
+                RunStatus::Ready if self.view.step == 0 && self.bug_case.is_some() => crate::t!("hint-ready-bug-case"),
                 RunStatus::Ready if self.view.step == 0 => crate::t!("hint-ready"),
                 RunStatus::Finished => crate::t!("hint-finished"),
                 RunStatus::Paused => crate::t!("hint-paused"),
@@ -351,7 +375,7 @@ impl WorkbenchApp {
         });
         self.attention_rect = Some(central.response.rect);
         self.confirm_modal(ui.ctx(), &mut actions);
-        ui::menu_bar::getting_started_window(ui.ctx(), &mut self.getting_started_open);
+        ui::menu_bar::getting_started_window(ui.ctx(), &mut self.getting_started_open, self.lessons.runs_this_lesson());
         ui::menu_bar::about_window(ui.ctx(), &mut self.about_open);
         ui::glossary_window::glossary_window(ui.ctx(), &mut self.glossary_open, &mut self.glossary_search);
         if let Some((request, text)) = &mut self.path_prompt {

@@ -31,7 +31,7 @@ impl WorkbenchApp {
             if let Some(candidate) = candidate {
                 let changed = locks.changed(&self.state.config, &candidate);
                 if !changed.is_empty() {
-                    let text = t!("lesson-msg-locked", knobs = changed.join(", "), reason = locks.reason.as_str());
+                    let text = t!("lesson-msg-locked", knobs = crate::lessons::knob_names(&changed), reason = locks.reason.as_str());
                     return self.notice(BannerKind::Warning, text);
                 }
             }
@@ -68,8 +68,10 @@ impl WorkbenchApp {
                     );
                 }
                 if self.apply_edits() {
-                    let command = if self.view.status == RunStatus::Paused { TrainCommand::Resume } else { TrainCommand::Start };
-                    self.trainer.send(command);
+                    // The trainer knows its own state (paused, idle, finished): the
+                    // window's view of it may be a few events behind, so it does not
+                    // choose between start and resume.
+                    self.trainer.send(TrainCommand::Start);
                 }
             }
             AppAction::Pause => self.trainer.send(TrainCommand::Pause),
@@ -173,19 +175,13 @@ impl WorkbenchApp {
                     if let Some(lesson) = self.lessons.lesson() {
                         self.state.lesson = lesson.id.clone();
                     }
+                    // Reading a lesson never replaces the run on screen (a trained run,
+                    // a teacher's locked experiment): the lesson panel says when the
+                    // model is not this lesson's and offers to load it.
                 }
             }
             AppAction::OpenLessonPack => self.ask_path(PathRequest::OpenLessonPack),
-            AppAction::LoadLessonStart => {
-                if let Some(start) = self.lessons.lesson().map(|l| l.start.clone()) {
-                    if self.lessons.saved_experiment.is_none() && self.lessons.experiment_of.is_none() {
-                        self.lessons.saved_experiment = Some(self.state.config.clone());
-                    }
-                    self.view.note_after_reset = Some(t!("lesson-msg-lesson-loaded"));
-                    self.lessons.experiment_of = self.lessons.lesson().map(|l| l.id.clone());
-                    self.run_lesson_config(start, None);
-                }
-            }
+            AppAction::LoadLessonStart => self.load_lesson_start(),
             AppAction::RestoreExperiment => {
                 if let Some(saved) = self.lessons.saved_experiment.take() {
                     self.edit(|c| *c = saved);
@@ -211,7 +207,9 @@ impl WorkbenchApp {
                     self.lessons.experiment_of = Some(id.clone());
                     match block.apply_to(&base) {
                         Ok(config) => {
-                            let diff = crate::lessons::config_diff(&self.state.config, &config);
+                            // What the try changed in this lesson's experiment (not in
+                            // whatever was loaded before), in the editor's words.
+                            let diff = crate::lessons::config_diff(&base, &config);
                             self.lessons.last_diff = Some(((id, line), diff));
                             let note = match block.steps {
                                 Some(1) => t!("lesson-msg-try-one-step", label = block.label.as_str()),
@@ -273,6 +271,18 @@ impl WorkbenchApp {
         if self.checked.config != self.state.config {
             self.checked = Checked::of(&self.state.config);
             self.auto_apply();
+        }
+    }
+
+    /// Load the open lesson's experiment (the learner's own is kept to restore).
+    fn load_lesson_start(&mut self) {
+        if let Some(start) = self.lessons.lesson().map(|l| l.start.clone()) {
+            if self.lessons.saved_experiment.is_none() && self.lessons.experiment_of.is_none() {
+                self.lessons.saved_experiment = Some(self.state.config.clone());
+            }
+            self.view.note_after_reset = Some(t!("lesson-msg-lesson-loaded"));
+            self.lessons.experiment_of = self.lessons.lesson().map(|l| l.id.clone());
+            self.run_lesson_config(start, None);
         }
     }
 

@@ -32,6 +32,8 @@ pub struct RunView {
     pub backend: Option<BackendInfo>,
     pub vocab: Vec<String>,
     pub seq_len: usize,
+    /// The task of the model the events come from (None before the first Ready).
+    pub task: Option<crate::tasks::TaskKind>,
     pub train_loss: Series,
     pub train_accuracy: Series,
     pub eval_loss: Series,
@@ -78,6 +80,7 @@ impl Default for RunView {
             backend: None,
             vocab: Vec::new(),
             seq_len: 0,
+            task: None,
             train_loss: Series::default(),
             train_accuracy: Series::default(),
             eval_loss: Series::default(),
@@ -120,7 +123,7 @@ impl RunView {
     /// Fold one event into the view.
     pub fn apply(&mut self, event: TrainEvent) {
         match event {
-            TrainEvent::Ready { parameters, backend, seq_len, vocab } => {
+            TrainEvent::Ready { task, parameters, backend, seq_len, vocab } => {
                 // A fresh model: notes about the old one ("kept what it learned") no longer hold.
                 let keep_banner = self.banner.take().filter(|b| b.kind == BannerKind::Warning);
                 let note = self.note_after_reset.take();
@@ -135,6 +138,7 @@ impl RunView {
                     (None, None) => keep_banner,
                 };
                 self.status = RunStatus::Ready;
+                self.task = Some(task);
                 self.parameters = parameters;
                 self.backend = Some(backend);
                 self.seq_len = seq_len;
@@ -195,8 +199,15 @@ impl RunView {
                 self.step = step;
                 self.steps_per_s = 0.0;
             }
-            TrainEvent::ConfigApplied { message, kept_weights, backend, .. } => {
+            TrainEvent::ConfigApplied { message, kept_weights, backend, task, .. } => {
                 self.backend = Some(backend);
+                // Held-out numbers and maps of another task say nothing about this one.
+                if self.task != Some(task) {
+                    self.last_eval = None;
+                    self.last_eval_accuracy = None;
+                    self.attention = None;
+                    self.task = Some(task);
+                }
                 if !kept_weights {
                     self.generation += 1;
                 }
@@ -288,6 +299,7 @@ impl RunView {
         let last = |s: &Series| s.smoothed_last(0.6).map(|v| v as f32);
         crate::lessons::LiveFacts {
             step: self.step,
+            task: self.task,
             loss: last(&self.train_loss),
             accuracy: last(&self.train_accuracy),
             eval_loss: self.last_eval.map(|e| e.loss),
@@ -329,6 +341,7 @@ mod tests {
 
     fn ready(fallback: Option<&str>) -> TrainEvent {
         TrainEvent::Ready {
+            task: crate::tasks::TaskKind::Copy,
             parameters: 100,
             backend: BackendInfo {
                 requested: "gpu".into(),
@@ -353,7 +366,7 @@ mod tests {
         assert_eq!(view.backend.as_ref().unwrap().composed_because, None);
         let TrainEvent::Ready { backend, .. } = ready(None) else { unreachable!() };
         let composed = BackendInfo { composed_because: Some("model.dropout > 0".into()), ..backend };
-        view.apply(TrainEvent::ConfigApplied { backend: composed, kept_weights: true, reset_params: Vec::new(), message: String::new() });
+        view.apply(TrainEvent::ConfigApplied { backend: composed, task: crate::tasks::TaskKind::Copy, kept_weights: true, reset_params: Vec::new(), message: String::new() });
         assert_eq!(view.backend.as_ref().unwrap().composed_because.as_deref(), Some("model.dropout > 0"));
     }
 

@@ -133,22 +133,13 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
                 println!("FAIL {err}");
             }
             // An id the shipped pack already uses would share its progress: the window
-            // refuses it, so check refuses it too (the shipped files themselves pass).
-            let same_text = |source: &str, shipped: &str| std::fs::read_to_string(source).is_ok_and(|t| t == shipped);
-            let shipped_lessons: Vec<(Lesson, &str)> = lessons::builtin().into_iter().zip(lessons::BUILTIN).filter_map(|(l, (_, text))| Some((l.ok()?, *text))).collect();
-            for lesson in loaded.iter().flatten() {
-                let shipped = shipped_lessons.iter().find(|(l, _)| l.id == lesson.id).map(|(l, text)| (l.source.clone(), *text));
-                if let Some((file, _)) = shipped.filter(|(_, text)| !same_text(&lesson.source, text)) {
+            // refuses it, so check refuses it too, with the window's message, even for
+            // an unchanged copy of a shipped file. Only the shipped folder itself (the
+            // source of the lessons built into the app) is the shipped pack.
+            if !is_shipped_folder(Path::new(&path)) {
+                for err in crate::lessons::pack::ids_taken_by_shipped(&pack) {
                     bad += 1;
-                    println!("FAIL {}: {}", lesson.source, t!("err-lesson-id-taken", id = lesson.id.as_str(), other = file.as_str()));
-                }
-            }
-            let shipped_cases: Vec<(crate::lessons::BugCase, &str)> = crate::bughunt::cases().into_iter().zip(crate::lessons::bug_case::BUILTIN_CASES).map(|(c, (_, text))| (c, *text)).collect();
-            for case in pack.cases.iter().flatten() {
-                let shipped = shipped_cases.iter().find(|(c, _)| c.id == case.id).map(|(c, text)| (c.source.as_str(), *text));
-                if let Some((file, _)) = shipped.filter(|(_, text)| !same_text(&case.source, text)) {
-                    bad += 1;
-                    println!("FAIL {}: {}", case.source, t!("err-bug-case-repeated", id = case.id.as_str(), first = file));
+                    println!("FAIL {err}");
                 }
             }
             let mut lesson_ids = std::collections::BTreeMap::new();
@@ -262,4 +253,14 @@ fn select(target: Option<&str>) -> anyhow::Result<Vec<Loaded>> {
         anyhow::bail!("{}", t!("cli-lesson-unknown", target = target, lessons = ids.join(", ")));
     }
     Ok(matching)
+}
+
+/// Whether `path` is the `lessons/` folder the app's shipped lessons are built from
+/// (or a lesson folder or file inside it).
+fn is_shipped_folder(path: &Path) -> bool {
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons");
+    match (path.canonicalize(), shipped.canonicalize()) {
+        (Ok(path), Ok(shipped)) => path.starts_with(shipped),
+        _ => false,
+    }
 }

@@ -125,7 +125,7 @@ impl Printer {
             return;
         }
         match event {
-            TrainEvent::Ready { parameters, backend, seq_len, vocab } => {
+            TrainEvent::Ready { parameters, backend, seq_len, vocab, .. } => {
                 println!(
                     "{}",
                     t!(

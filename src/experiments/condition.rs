@@ -42,8 +42,44 @@ pub struct Condition {
 }
 
 impl Condition {
-    /// The condition in plain words: "b: milliseconds per step > 4 × a: milliseconds per step".
+    /// The condition as a sentence a learner reads once: "b's milliseconds per
+    /// step is more than 4 times a's", "b's held-out accuracy is at least 0.95";
+    /// shapes without a sentence fall back to `formula`.
     pub fn plain(&self) -> String {
+        let side = |s: Side| if s == Side::A { "a" } else { "b" };
+        let op = match self.op {
+            Op::Less => t!("rep-cond-op-lt"),
+            Op::LessEq => t!("rep-cond-op-le"),
+            Op::Greater => t!("rep-cond-op-gt"),
+            Op::GreaterEq => t!("rep-cond-op-ge"),
+        };
+        match (&self.lhs, &self.rhs) {
+            (Operand::Metric(s, m), Operand::Number(n)) => {
+                let value = plain_number(self.factor * n + self.offset);
+                t!("rep-cond-sentence-number", side = side(*s), metric = m.words(), op = op, value = value)
+            }
+            (Operand::Metric(s, m), Operand::Metric(o, m2)) if m == m2 && self.offset == 0.0 && self.factor != 1.0 => {
+                t!("rep-cond-sentence-times", side = side(*s), metric = m.words(), op = op, factor = plain_number(self.factor), other = side(*o))
+            }
+            (Operand::Metric(s, m), Operand::Metric(o, m2)) if m == m2 && self.offset == 0.0 => {
+                t!("rep-cond-sentence-other", side = side(*s), metric = m.words(), op = op, other = side(*o))
+            }
+            (Operand::Metric(s, m), Operand::Metric(o, m2)) if m == m2 && self.factor == 1.0 => {
+                let direction = if self.offset < 0.0 { t!("rep-cond-below") } else { t!("rep-cond-above") };
+                // "b < a − 0.5": b is more than 0.5 below a (the bound is what is passed).
+                let op = match self.op {
+                    Op::Less | Op::Greater => t!("rep-cond-op-gt"),
+                    Op::LessEq | Op::GreaterEq => t!("rep-cond-op-ge"),
+                };
+                let by = plain_number(self.offset.abs());
+                t!("rep-cond-sentence-by", side = side(*s), metric = m.words(), op = op, by = by, direction = direction, other = side(*o))
+            }
+            _ => self.formula(),
+        }
+    }
+
+    /// The condition as a formula in words: "b: milliseconds per step > 4 × a: milliseconds per step".
+    pub fn formula(&self) -> String {
         let operand = |o: &Operand| match o {
             Operand::Metric(side, metric) => t!("rep-cond-operand", side = if *side == Side::A { "a" } else { "b" }, metric = metric.words()),
             Operand::Number(n) => plain_number(*n),
@@ -69,7 +105,7 @@ impl Condition {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ConditionResult {
     pub condition: String,
-    /// The condition in plain words ("b: held-out accuracy ≥ 0.95").
+    /// The condition in plain words ("b's held-out accuracy is at least 0.95").
     pub plain: String,
     pub lhs: f64,
     pub rhs: f64,
@@ -81,13 +117,15 @@ pub struct ConditionResult {
 }
 
 impl ConditionResult {
-    /// "a: held-out accuracy ≥ 0.95 — measured 0.981, needed ≥ 0.95", or why it had
+    /// "a's held-out accuracy is at least 0.95 — measured 0.981, needed ≥ 0.95", or why it had
     /// no number.
     pub fn describe(&self) -> String {
         match &self.undefined {
             Some(why) => t!("rep-cond-no-value", plain = self.plain.as_str(), why = why.as_str()),
             None => {
-                let op = self.plain.split(' ').find(|w| ["<", "≤", ">", "≥"].contains(w)).unwrap_or("vs");
+                // The comparison as the lesson wrote it (">=" reads "≥").
+                let written = [(">=", "≥"), ("<=", "≤"), (">", ">"), ("<", "<")];
+                let op = written.iter().find(|(w, _)| self.condition.contains(w)).map_or("vs", |(_, shown)| *shown);
                 t!("rep-cond-measured", plain = self.plain.as_str(), measured = plain_number(self.lhs), op = op, needed = plain_number(self.rhs))
             }
         }
@@ -180,11 +218,15 @@ mod tests {
     #[test]
     fn conditions_read_in_plain_words() {
         let plain = |text: &str| parse_condition(text).unwrap().plain();
-        assert_eq!(plain("a.eval_accuracy >= 0.95"), "a: held-out accuracy ≥ 0.95");
-        assert_eq!(plain("b.step_ms > 4 * a.step_ms"), "b: milliseconds per step > 4 × a: milliseconds per step");
-        assert_eq!(plain("b.train_loss < a.train_loss - 0.5"), "b: training loss < a: training loss − 0.5");
+        crate::i18n::set_lang(crate::i18n::Lang::En);
+        assert_eq!(plain("a.eval_accuracy >= 0.95"), "a's held-out accuracy is at least 0.95");
+        assert_eq!(plain("b.step_ms > 4 * a.step_ms"), "b's milliseconds per step is more than 4 times a's");
+        assert_eq!(plain("b.train_loss < a.train_loss - 0.5"), "b's training loss is more than 0.5 below a's");
+        assert_eq!(plain("a.train_loss < b.train_loss"), "a's training loss is less than b's");
+        let formula = parse_condition("b.step_ms > a.train_loss").unwrap();
+        assert_eq!(formula.plain(), "b: milliseconds per step > a: training loss", "two different measures stay a formula");
         let result = ConditionResult { condition: "a.eval_accuracy >= 0.95".into(), plain: plain("a.eval_accuracy >= 0.95"), lhs: 0.981, rhs: 0.95, passed: true, undefined: None };
-        assert_eq!(result.describe(), "a: held-out accuracy ≥ 0.95 — measured 0.981, needed ≥ 0.95");
+        assert_eq!(result.describe(), "a's held-out accuracy is at least 0.95 — measured 0.981, needed ≥ 0.95");
     }
 
     #[test]

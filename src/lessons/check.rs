@@ -14,6 +14,8 @@ use crate::training::AttentionSnapshot;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LiveFacts<'a> {
     pub step: usize,
+    /// The task of the model the facts are about (a check holds only for its own).
+    pub task: Option<crate::tasks::TaskKind>,
     /// Recent (smoothed) training loss and accuracy.
     pub loss: Option<f32>,
     pub accuracy: Option<f32>,

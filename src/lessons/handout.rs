@@ -12,6 +12,16 @@ use crate::t;
 /// The file the answers go in, beside the handout.
 pub const ANSWERS_FILE: &str = "answers.md";
 
+/// The task's sizes as the task section names them: a character model reads a
+/// text (it has no symbol count), the others draw from an alphabet.
+fn task_detail(task: &crate::tasks::TaskConfig) -> String {
+    if task.kind == crate::tasks::TaskKind::CharLm {
+        t!("handout-task-text", corpus = task.corpus.as_str(), length = task.length)
+    } else {
+        t!("handout-task-symbols", length = task.length, symbols = task.symbols)
+    }
+}
+
 /// The handout's Markdown, and the answers' (None when the lesson has none);
 /// `figure` names a picture of the attention maps to show.
 pub fn markdown(lesson: &Lesson, figure: Option<&str>) -> (String, Option<String>) {
@@ -22,9 +32,8 @@ pub fn markdown(lesson: &Lesson, figure: Option<&str>) -> (String, Option<String
         "> {}\n\n",
         t!(
             "handout-experiment",
-            task = start.task.kind.name(),
-            length = start.task.length,
-            symbols = start.task.symbols,
+            task = start.task.kind.label(),
+            task_detail = task_detail(&start.task),
             d_model = model.d_model,
             layers = model.layers.len(),
             heads = model.layers.first().map_or(0, |l| l.heads),
@@ -33,7 +42,7 @@ pub fn markdown(lesson: &Lesson, figure: Option<&str>) -> (String, Option<String
         )
     ));
     if !lesson.locks.is_empty() {
-        out.push_str(&format!("> 🔒 {}\n\n", t!("handout-locks", knobs = lesson.locks.knobs.join(", "), reason = lesson.locks.reason.as_str())));
+        out.push_str(&format!("> 🔒 {}\n\n", t!("handout-locks", knobs = super::knob_names(&lesson.locks.knobs), reason = lesson.locks.reason.as_str())));
     }
     let mut answers = Vec::new();
     for segment in &lesson.body {

@@ -3,6 +3,9 @@
 //! window draws them and `lesson verify` runs their claims.
 
 pub mod bug_case;
+mod change_labels;
+pub use change_labels::knob_names;
+mod cjk_lines;
 pub mod handout;
 mod check;
 mod locks;
@@ -16,7 +19,7 @@ pub use bug_case::{Bug, BugCase};
 pub use locks::Locks;
 pub use check::{CheckCondition, LiveFacts, Pattern, parse_check, pattern_score};
 pub use parse::{LessonError, parse_lesson};
-pub use patch::{Settings, apply as apply_settings, diff as config_diff};
+pub use patch::{Settings, apply as apply_settings, diff as config_diff, sides as claim_sides};
 pub use verify::{ClaimReport, DEFAULT_SEEDS, verify_lesson};
 
 use std::path::{Path, PathBuf};
@@ -69,6 +72,10 @@ pub struct CheckBlock {
     pub id: String,
     pub label: String,
     pub condition: CheckCondition,
+    /// The task whose run the check judges: the lesson's start task unless the
+    /// check names another (`task = "brackets"`). A run of another task (a try
+    /// that switched to it) never ticks it, however good its numbers.
+    pub task: crate::tasks::TaskKind,
     pub hint: String,
     pub line: usize,
 }

@@ -113,6 +113,34 @@ pub fn load_pack(path: &Path, lang: Lang) -> Result<Pack, String> {
     Ok(Pack { info, lessons, cases })
 }
 
+/// The lessons and bug-hunt cases of `pack` whose id a shipped one already has:
+/// the window refuses each (progress is kept by id), with these messages.
+pub fn ids_taken_by_shipped(pack: &Pack) -> Vec<LessonError> {
+    let shipped = builtin(crate::i18n::lang());
+    let mut out = Vec::new();
+    for lesson in pack.lessons.iter().flatten() {
+        if let Some(other) = shipped.lessons.iter().flatten().find(|o| o.id == lesson.id) {
+            out.push(lesson_id_taken(lesson, other));
+        }
+    }
+    for case in pack.cases.iter().flatten() {
+        if let Some(other) = shipped.cases.iter().flatten().find(|o| o.id == case.id) {
+            out.push(case_id_taken(case, other));
+        }
+    }
+    out
+}
+
+/// A lesson refused because `other`, already open, has its id.
+pub fn lesson_id_taken(lesson: &super::Lesson, other: &super::Lesson) -> LessonError {
+    LessonError { file: lesson.source.clone(), line: 1, message: t!("err-lesson-id-taken", id = lesson.id.as_str(), other = other.source.as_str()) }
+}
+
+/// A bug-hunt case refused because `other`, already open, has its id.
+pub fn case_id_taken(case: &BugCase, other: &BugCase) -> LessonError {
+    LessonError { file: case.source.clone(), line: 1, message: t!("err-bug-case-repeated", id = case.id.as_str(), first = other.source.as_str()) }
+}
+
 /// Problems `lesson check` reports beyond each file's own: two cases with one id.
 pub fn duplicate_case_ids(cases: &[Result<BugCase, LessonError>]) -> Vec<LessonError> {
     let mut seen = std::collections::BTreeMap::new();

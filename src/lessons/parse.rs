@@ -98,6 +98,8 @@ struct CheckSpec {
     condition: String,
     #[serde(default)]
     hint: String,
+    /// The task whose run the check judges (default: the lesson's start task).
+    task: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -168,7 +170,7 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
             t!("err-lesson-toml-at", why = e.message().trim(), line = line)
         };
         if !markdown.trim().is_empty() {
-            body.push(Segment::Markdown(std::mem::take(&mut markdown)));
+            body.push(Segment::Markdown(super::cjk_lines::join(&std::mem::take(&mut markdown))));
         }
         markdown.clear();
         let segment = match kind {
@@ -183,7 +185,11 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
                 let spec: CheckSpec = toml::from_str(&block_text).map_err(|e| err(at(&e), t!("err-lesson-check-block", why = what(&e))))?;
                 let condition = parse_check(&spec.condition).map_err(|m| err(block_line, t!("err-lesson-check-condition", why = m)))?;
                 claim_id(&mut ids, &spec.id, block_line).map_err(|m| err(block_line, m))?;
-                Segment::Check(CheckBlock { id: spec.id, label: spec.label, condition, hint: spec.hint, line: block_line })
+                let task = match &spec.task {
+                    None => start.task.kind,
+                    Some(name) => TaskKind::from_name(name).ok_or_else(|| err(block_line, t!("err-lesson-unknown-task", name = name.as_str())))?,
+                };
+                Segment::Check(CheckBlock { id: spec.id, label: spec.label, condition, task, hint: spec.hint, line: block_line })
             }
             "answer" => {
                 let spec: AnswerSpec = toml::from_str(&block_text).map_err(|e| err(at(&e), t!("err-lesson-answer-block", why = what(&e))))?;
@@ -227,7 +233,7 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
         i = end + 1;
     }
     if !markdown.trim().is_empty() {
-        body.push(Segment::Markdown(markdown));
+        body.push(Segment::Markdown(super::cjk_lines::join(&markdown)));
     }
     Ok(Lesson {
         id: front.id,

@@ -94,9 +94,31 @@ fn set(node: &mut serde_json::Value, path: &str, value: &serde_json::Value, full
     Ok(())
 }
 
-/// What changed between two configs, as `knob: old → new` lines (for the
-/// "what this button did" note).
+/// What changed between two configs, as `knob: old → new` lines in the
+/// interface's words (for the "what this button did" note).
 pub fn diff(before: &ExperimentConfig, after: &ExperimentConfig) -> Vec<String> {
+    changes(before, after)
+        .into_iter()
+        .map(|(path, old, new)| match path.as_str() {
+            "model.layers" => crate::t!("change-layer-count", old = old, new = new),
+            _ => super::change_labels::describe(&path, &old, &new),
+        })
+        .collect()
+}
+
+/// Two sides of a claim in words, each by the knobs where they differ: ("Layer 0 ·
+/// kind: softmax", "Layer 0 · kind: uniform average"); empty when they do not.
+pub fn sides(a: &ExperimentConfig, b: &ExperimentConfig) -> (String, String) {
+    let changed = changes(a, b);
+    let side = |pick: fn(&(String, String, String)) -> &String| {
+        changed.iter().map(|c| super::change_labels::setting(&c.0, pick(c))).collect::<Vec<_>>().join("; ")
+    };
+    (side(|c| &c.1), side(|c| &c.2))
+}
+
+/// Every knob whose value differs: (path, old JSON, new JSON); a list of another
+/// length is one change of its length.
+fn changes(before: &ExperimentConfig, after: &ExperimentConfig) -> Vec<(String, String, String)> {
     let mut out = Vec::new();
     let a = serde_json::to_value(before).expect("serialises");
     let b = serde_json::to_value(after).expect("serialises");
@@ -104,7 +126,7 @@ pub fn diff(before: &ExperimentConfig, after: &ExperimentConfig) -> Vec<String> 
     out
 }
 
-fn walk(path: &str, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<String>) {
+fn walk(path: &str, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<(String, String, String)>) {
     use serde_json::Value;
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
@@ -112,7 +134,7 @@ fn walk(path: &str, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<
                 let sub = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
                 match y.get(key) {
                     Some(vb) => walk(&sub, va, vb, out),
-                    None => out.push(format!("{sub}: removed")),
+                    None => out.push((sub, va.to_string(), "null".into())),
                 }
             }
         }
@@ -121,8 +143,8 @@ fn walk(path: &str, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<
                 walk(&format!("{path}[{i}]"), va, vb, out);
             }
         }
-        (Value::Array(x), Value::Array(y)) => out.push(format!("{path}: {} → {} entries", x.len(), y.len())),
-        _ if a != b => out.push(format!("{path}: {a} → {b}")),
+        (Value::Array(x), Value::Array(y)) if path == "model.layers" => out.push((path.to_string(), x.len().to_string(), y.len().to_string())),
+        _ if a != b => out.push((path.to_string(), a.to_string(), b.to_string())),
         _ => {}
     }
 }
@@ -150,7 +172,7 @@ mod tests {
         assert_eq!(changed.model.layers[0].heads, 4);
         assert_eq!(changed.model.positional, PositionalEncoding::None);
         let lines = diff(&config, &changed);
-        assert!(lines.contains(&"model.positional: \"learned\" → \"none\"".to_string()), "{lines:?}");
+        assert!(lines.contains(&"positions: learned → none".to_string()), "{lines:?}");
         assert_eq!(lines.len(), 4, "{lines:?}");
     }
 

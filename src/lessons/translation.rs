@@ -24,8 +24,18 @@ pub fn pair(original: &Lesson, mut translated: Lesson) -> Result<Lesson, LessonE
     if translated.id != original.id {
         return Err(fail(0, t!("err-pair-id-differs", id = translated.id.as_str(), original = original.source.as_str(), original_id = original.id.as_str())));
     }
-    if translated.start != original.start || translated.minutes != original.minutes || translated.locks.knobs != original.locks.knobs {
-        return Err(fail(0, t!("err-pair-start-differs", original = original.source.as_str())));
+    // Each difference names its own table or key, at its line in the translation
+    // (the front matter's first line when the key is missing there).
+    let at = |key: &str| front_matter_line(&translated.source, key);
+    if translated.locks.knobs != original.locks.knobs || translated.locks.is_empty() != original.locks.is_empty() {
+        let knobs = original.locks.knobs.iter().map(|k| format!("\"{k}\"")).collect::<Vec<_>>().join(", ");
+        return Err(fail(at("[lock]"), t!("err-pair-lock-differs", original = original.source.as_str(), knobs = knobs)));
+    }
+    if translated.minutes != original.minutes {
+        return Err(fail(at("minutes"), t!("err-pair-minutes-differ", original = original.source.as_str(), minutes = original.minutes)));
+    }
+    if translated.start != original.start {
+        return Err(fail(at("[start]"), t!("err-pair-start-differs", original = original.source.as_str())));
     }
     let blocks = |l: &Lesson| l.body.iter().filter(|s| !matches!(s, Segment::Markdown(_))).cloned().collect::<Vec<_>>();
     let (ours, theirs) = (blocks(original), blocks(&translated));
@@ -49,6 +59,14 @@ pub fn pair(original: &Lesson, mut translated: Lesson) -> Result<Lesson, LessonE
         *line = lines.next().expect("same number of blocks");
     }
     Ok(translated)
+}
+
+/// The line of `key` (`[start]`, `minutes = …`) in the front matter of the file at
+/// `path`; 2 (the front matter's first line) when it is not there or unreadable.
+fn front_matter_line(path: &str, key: &str) -> usize {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let front = text.lines().enumerate().skip(1).take_while(|(_, l)| l.trim() != "+++");
+    front.filter(|(_, l)| l.trim_start().starts_with(key)).map(|(i, _)| i + 1).next().unwrap_or(2)
 }
 
 fn line_of(segment: &Segment) -> usize {

@@ -73,7 +73,14 @@ pub fn build(pack: &PackInfo, lessons: &[&Lesson], cases: &[&BugCase], progress:
                     .claims()
                     .map(|c| item(&c.id, &c.claim.statement, done.and_then(|d| d.claims.get(&c.id)).filter(|m| m.passed).map(|m| m.at)))
                     .collect(),
-                answers_revealed: lesson.answers().map(|a| item(&a.id, &a.id, done.and_then(|d| d.answers_revealed.get(&a.id).copied()))).collect(),
+                answers_revealed: lesson
+                    .answers()
+                    .enumerate()
+                    .map(|(i, a)| {
+                        let label = crate::t!("rep-answer-label", lesson = lesson.title.as_str(), number = i + 1);
+                        item(&a.id, &label, done.and_then(|d| d.answers_revealed.get(&a.id).copied()))
+                    })
+                    .collect(),
             }
         })
         .collect();

@@ -117,7 +117,9 @@ impl Report {
     /// what the class is stuck on comes first).
     pub fn summary(&self) -> String {
         let mut out = String::new();
-        out.push_str(&t!("rep-report-heading", students = self.students.len(), items = self.columns.len()));
+        // Answers opened are listed apart, not counted among the things to do.
+        let to_do = self.columns.iter().filter(|(key, _)| !is_answer(key)).count();
+        out.push_str(&t!("rep-report-heading", students = self.students.len(), items = to_do));
         out.push('\n');
         for line in self.unreadable.iter().chain(&self.warnings) {
             out.push_str(&format!("⚠ {line}\n"));
@@ -144,7 +146,7 @@ impl Report {
             .columns
             .iter()
             .filter(|(key, _)| is_answer(key))
-            .map(|(key, _)| format!("  {}/{}  {key}", self.students_done(key), self.students.len()))
+            .map(|(key, label)| format!("  {}/{}  {key}  {label}", self.students_done(key), self.students.len()))
             .collect();
         if !opened.is_empty() {
             out.push_str(&t!("rep-report-answers"));

@@ -84,6 +84,21 @@ impl TaskKind {
         Self::ALL.into_iter().find(|k| k.name() == wanted)
     }
 
+    /// The task's name in the interface's language ("copy", "复制").
+    pub fn label(self) -> String {
+        match self {
+            TaskKind::Copy => t!("task-kind-copy"),
+            TaskKind::Reverse => t!("task-kind-reverse"),
+            TaskKind::Sort => t!("task-kind-sort"),
+            TaskKind::Lookup => t!("task-kind-lookup"),
+            TaskKind::Induction => t!("task-kind-induction"),
+            TaskKind::ModAdd => t!("task-kind-mod-add"),
+            TaskKind::Brackets => t!("task-kind-brackets"),
+            TaskKind::WordOrder => t!("task-kind-word-order"),
+            TaskKind::CharLm => t!("task-kind-char-lm"),
+        }
+    }
+
     /// One line on what the task asks of the model.
     pub fn describe(self) -> String {
         match self {

@@ -2,7 +2,11 @@
 //! minimised window, a blocked pipe), without dropping anything that matters.
 //!
 //! - Attention snapshots, gradient reports and traces keep only the latest: a new
-//!   one replaces a queued one of the same kind.
+//!   one replaces a queued one of the same kind, but only when nothing but data
+//!   (steps, evaluations, other snapshots) waits after it. A replacement moves the
+//!   new event forward in the queue, and moving a snapshot ahead of a `Ready` (which
+//!   clears the maps) would leave the window with no maps at all: the window's state
+//!   must be the same whatever the timing of the reads.
 //! - Step metrics are thinned once `THIN_AFTER` events wait: a new step replaces a
 //!   step at the tail of the queue, so the latest numbers are always there.
 //! - Past `HARD_CAP` waiting events, the oldest step or evaluation is dropped.
@@ -64,6 +68,26 @@ fn latest_only(event: &TrainEvent) -> bool {
     matches!(event, TrainEvent::Attention(_) | TrainEvent::Gradients(_) | TrainEvent::Trace(_))
 }
 
+/// Events a newer snapshot may overtake without changing what the window ends
+/// up showing: plain numbers that neither clear nor depend on a snapshot.
+fn data_only(event: &TrainEvent) -> bool {
+    latest_only(event) || matches!(event, TrainEvent::Step(_) | TrainEvent::Eval(_))
+}
+
+/// The queued event of `event`'s kind that it may replace: the latest one, when
+/// only data waits after it.
+fn replaceable(events: &mut VecDeque<TrainEvent>, event: &TrainEvent) -> Option<usize> {
+    for (i, queued) in events.iter().enumerate().rev() {
+        if same_kind(queued, event) {
+            return Some(i);
+        }
+        if !data_only(queued) {
+            return None;
+        }
+    }
+    None
+}
+
 fn same_kind(a: &TrainEvent, b: &TrainEvent) -> bool {
     std::mem::discriminant(a) == std::mem::discriminant(b)
 }
@@ -75,9 +99,9 @@ impl EventSender {
         let events = &mut state.events;
         let mut merged = 0;
         if latest_only(&event)
-            && let Some(slot) = events.iter_mut().rev().find(|e| same_kind(e, &event))
+            && let Some(slot) = replaceable(events, &event)
         {
-            *slot = event;
+            events[slot] = event;
             merged += 1;
         } else if matches!(event, TrainEvent::Step(_)) && events.len() >= THIN_AFTER && matches!(events.back(), Some(TrainEvent::Step(_))) {
             *events.back_mut().expect("a tail") = event;
@@ -203,6 +227,50 @@ mod tests {
         assert!(steps.windows(2).all(|w| w[0] < w[1]), "steps stay in order");
         drop(tx);
         assert!(matches!(rx.try_recv(), Err(TryRecvError::Disconnected)));
+    }
+
+    fn ready() -> TrainEvent {
+        let backend = crate::training::BackendInfo { requested: "cpu".into(), used: "cpu".into(), adapter: None, fallback_reason: None, composed_because: None };
+        TrainEvent::Ready { task: crate::tasks::TaskKind::Copy, parameters: 1, backend, seq_len: 2, vocab: Vec::new() }
+    }
+
+    fn snapshot(step: usize) -> TrainEvent {
+        TrainEvent::Attention(crate::training::AttentionSnapshot {
+            step,
+            tokens: Vec::new(),
+            predictions: Vec::new(),
+            layers: Vec::new(),
+            masks: Vec::new(),
+            intended_masks: Vec::new(),
+            padding: Vec::new(),
+        })
+    }
+
+    fn kinds(rx: &EventReceiver) -> Vec<String> {
+        std::iter::from_fn(|| rx.try_recv().ok())
+            .map(|e| match e {
+                TrainEvent::Attention(s) => format!("attention {}", s.step),
+                TrainEvent::Ready { .. } => "ready".into(),
+                TrainEvent::Step(m) => format!("step {}", m.step),
+                other => format!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_snapshot_never_overtakes_the_ready_that_clears_the_maps() {
+        // The window reads nothing between a config change and a reset (one frame):
+        // the new model's snapshot must still arrive after its Ready.
+        let (tx, rx) = event_queue();
+        tx.send(snapshot(5));
+        tx.send(ready());
+        tx.send(snapshot(0));
+        assert_eq!(kinds(&rx), ["attention 5", "ready", "attention 0"]);
+        // Between data only, the older snapshot is replaced in place.
+        tx.send(snapshot(1));
+        tx.send(step(2));
+        tx.send(snapshot(2));
+        assert_eq!(kinds(&rx), ["attention 2", "step 2"]);
     }
 
     #[test]

@@ -183,6 +183,8 @@ impl NonFiniteKind {
 pub enum TrainEvent {
     /// A session was built (fresh, reset, or loaded); the run has not started yet.
     Ready {
+        /// The task the model is trained on (a check judges only its own task's run).
+        task: crate::tasks::TaskKind,
         parameters: usize,
         backend: BackendInfo,
         seq_len: usize,
@@ -209,6 +211,8 @@ pub enum TrainEvent {
     ConfigApplied {
         /// Where the session now trains (the step path can change with the config).
         backend: BackendInfo,
+        /// The task the model now trains on (it may have changed with the config).
+        task: crate::tasks::TaskKind,
         kept_weights: bool,
         reset_params: Vec<String>,
         message: String,

@@ -26,8 +26,16 @@ pub type Waker = Arc<dyn Fn() + Send + Sync>;
 
 /// The handle the window or the CLI keeps: commands in, events out.
 pub struct TrainerHandle {
-    commands: Sender<TrainCommand>,
-    thread: Option<JoinHandle<()>>,
+    inner: Inner,
+}
+
+enum Inner {
+    /// The worker trains on its own thread, between commands.
+    Thread { commands: Sender<TrainCommand>, thread: Option<JoinHandle<()>> },
+    /// The worker runs on the caller's thread: a command is handled when sent, and
+    /// training advances only in `pump`. The same events in the same order for the
+    /// same calls, whatever the timing (tests replay a window exactly with it).
+    Lockstep(std::cell::RefCell<Box<Worker>>),
 }
 
 impl TrainerHandle {
@@ -36,18 +44,46 @@ impl TrainerHandle {
         let (commands, inbox) = channel();
         let thread = std::thread::Builder::new()
             .name("trainer".to_string())
-            .spawn(move || Worker::new(events, waker).run(config, inbox))
+            .spawn(move || Worker::new(events, waker, true).run(config, inbox))
             .expect("spawn the trainer thread");
-        Self {
-            commands,
-            thread: Some(thread),
-        }
+        Self { inner: Inner::Thread { commands, thread: Some(thread) } }
+    }
+
+    /// A worker on the caller's thread, advanced only by `pump`: its events depend
+    /// on the calls made, never on timing (snapshots are not throttled by the clock).
+    pub fn lockstep(config: ExperimentConfig, events: EventSender) -> Self {
+        let mut worker = Box::new(Worker::new(events, None, false));
+        worker.build(config);
+        Self { inner: Inner::Lockstep(std::cell::RefCell::new(worker)) }
     }
 
     pub fn send(&self, command: TrainCommand) {
-        // The worker only stops on Shutdown, so a send error means it panicked;
-        // the window learns that from the closed event channel.
-        let _ = self.commands.send(command);
+        match &self.inner {
+            // The worker only stops on Shutdown, so a send error means it panicked;
+            // the window learns that from the closed event channel.
+            Inner::Thread { commands, .. } => {
+                let _ = commands.send(command);
+            }
+            Inner::Lockstep(worker) => {
+                if !matches!(command, TrainCommand::Shutdown) {
+                    worker.borrow_mut().handle(command);
+                }
+            }
+        }
+    }
+
+    /// Lockstep only: train up to `steps` steps if the run is going (a threaded
+    /// worker trains by itself; nothing happens).
+    pub fn pump(&self, steps: usize) {
+        if let Inner::Lockstep(worker) = &self.inner {
+            let mut worker = worker.borrow_mut();
+            for _ in 0..steps {
+                if worker.state != RunState::Running {
+                    break;
+                }
+                worker.train_one();
+            }
+        }
     }
 
     /// Ask the worker to stop and wait for it.
@@ -56,9 +92,11 @@ impl TrainerHandle {
     }
 
     fn stop_thread(&mut self) {
-        let _ = self.commands.send(TrainCommand::Shutdown);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
+        if let Inner::Thread { commands, thread } = &mut self.inner {
+            let _ = commands.send(TrainCommand::Shutdown);
+            if let Some(thread) = thread.take() {
+                let _ = thread.join();
+            }
         }
     }
 }
@@ -84,10 +122,13 @@ struct Worker {
     state: RunState,
     last_snapshot: Option<Instant>,
     run_started: Option<Instant>,
+    /// Snapshots at most every `SNAPSHOT_MIN_GAP` (off in lockstep, where the clock
+    /// must not decide which events there are).
+    throttle: bool,
 }
 
 impl Worker {
-    fn new(events: EventSender, waker: Option<Waker>) -> Self {
+    fn new(events: EventSender, waker: Option<Waker>, throttle: bool) -> Self {
         Self {
             events,
             waker,
@@ -95,6 +136,7 @@ impl Worker {
             state: RunState::Idle,
             last_snapshot: None,
             run_started: None,
+            throttle,
         }
     }
 
@@ -143,6 +185,7 @@ impl Worker {
     fn install(&mut self, session: Session) {
         self.state = if session.is_done() { RunState::Finished } else { RunState::Idle };
         self.emit(TrainEvent::Ready {
+            task: session.config().task.kind,
             parameters: session.parameters(),
             backend: session.backend().info.clone(),
             seq_len: session.task().seq_len(),
@@ -321,8 +364,10 @@ impl Worker {
                 // changes what the model answers now: measure it at once.
                 let eval = (kept_weights && session.step_count() > 0).then(|| session.evaluate());
                 let backend = session.backend().info.clone();
+                let task = session.config().task.kind;
                 self.emit(TrainEvent::ConfigApplied {
                     backend,
+                    task,
                     kept_weights,
                     reset_params: report.fresh,
                     message,
@@ -401,7 +446,7 @@ impl Worker {
     }
 
     fn publish_snapshot(&mut self, force: bool) {
-        let due = self.last_snapshot.is_none_or(|t| t.elapsed() >= SNAPSHOT_MIN_GAP);
+        let due = !self.throttle || self.last_snapshot.is_none_or(|t| t.elapsed() >= SNAPSHOT_MIN_GAP);
         if let Some(session) = &self.session
             && (force || due)
         {

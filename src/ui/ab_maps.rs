@@ -46,7 +46,8 @@ pub fn ab_maps_ui(ui: &mut egui::Ui, id: egui::Id, a: &AttentionSnapshot, b: &At
     let width = ui.available_width();
     let labels = width / 3.0 - 16.0 - LABEL_SPACE >= 8.0 * seq as f32;
     let margin = if labels { LABEL_SPACE } else { 0.0 };
-    let cell = ((width / 3.0 - 16.0 - margin) / seq.max(1) as f32).clamp(1.0, 14.0);
+    // As large as the attention grid's maps where there is room (a window).
+    let cell = ((width / 3.0 - 16.0 - margin) / seq.max(1) as f32).clamp(1.0, 40.0);
     let column = cell * seq as f32 + margin;
     ui.horizontal_top(|ui| {
         for (name, snapshot, weights) in [(names[0], a, &map_a), (names[1], b, &map_b)] {

@@ -14,12 +14,16 @@ use crate::training::{GenerationReport, WrittenText};
 /// The request being typed: the prompt and how many tokens to write.
 pub struct GenerationPanel {
     pub prompt: String,
+    /// How many new tokens the learner asked for (shown capped by max_len).
     pub tokens: usize,
+    /// The prompt of the last request: its refusal is shown only while the prompt
+    /// is still that one (typing a new prompt answers it).
+    sent_prompt: Option<String>,
 }
 
 impl Default for GenerationPanel {
     fn default() -> Self {
-        Self { prompt: String::new(), tokens: 100 }
+        Self { prompt: String::new(), tokens: 100, sent_prompt: None }
     }
 }
 
@@ -38,22 +42,30 @@ impl GenerationPanel {
             let enter = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             ui.label(t!("gen-tokens"));
             let most = max_len.saturating_sub(self.prompt.chars().count().max(1)).max(1);
-            self.tokens = self.tokens.clamp(1, most);
-            ui.add(egui::DragValue::new(&mut self.tokens).range(1..=most))
-                .on_hover_text(t!("gen-tokens-tip", most = most, max_len = max_len));
+            let wanted = self.tokens.max(1);
+            let mut shown = wanted.min(most);
+            if ui.add(egui::DragValue::new(&mut shown).range(1..=most)).on_hover_text(t!("gen-tokens-tip", most = most, max_len = max_len)).changed() {
+                self.tokens = shown;
+            }
             let label = if waiting { t!("gen-writing") } else { t!("gen-write") };
             let clicked = ui
                 .add_enabled(!waiting, egui::Button::new(label))
                 .on_hover_text(t!("gen-write-tip"))
                 .clicked();
             if (clicked || enter) && !waiting {
-                                actions.push(AppAction::Generate { prompt: self.prompt.clone(), tokens: self.tokens });
+                self.sent_prompt = Some(self.prompt.clone());
+                actions.push(AppAction::Generate { prompt: self.prompt.clone(), tokens: self.tokens.min(most) });
             }
             if waiting {
                 ui.spinner();
             }
         });
-        if let Some(error) = error {
+        // Under the row, so the Write button stays where it is.
+        let most = max_len.saturating_sub(self.prompt.chars().count().max(1)).max(1);
+        if self.tokens > most {
+            ui.weak(t!("gen-tokens-capped", most = most, max_len = max_len));
+        }
+        if let Some(error) = error.filter(|_| self.sent_prompt.as_deref().is_none_or(|p| p == self.prompt)) {
             ui.colored_label(ui.visuals().error_fg_color, error);
         }
         let Some(report) = report else {

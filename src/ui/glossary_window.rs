@@ -8,7 +8,8 @@ use crate::i18n::lang;
 use crate::t;
 
 pub fn glossary_window(ctx: &egui::Context, open: &mut bool, search: &mut String) {
-    egui::Window::new(t!("glossary-title")).open(open).default_width(520.0).default_height(460.0).show(ctx, |ui| {
+    // Below the menu, top bar and status strip, never over them.
+    egui::Window::new(t!("glossary-title")).open(open).default_width(520.0).default_height(460.0).default_pos([360.0, 140.0]).constrain(true).show(ctx, |ui| {
         ui.horizontal(|ui| {
             ui.label(t!("glossary-search"));
             ui.add(egui::TextEdit::singleline(search).hint_text(t!("glossary-search-hint")).desired_width(220.0));

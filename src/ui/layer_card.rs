@@ -176,7 +176,14 @@ pub fn hidden_row(ui: &mut egui::Ui, name: &str) {
 pub fn inline_problem(ui: &mut egui::Ui, problem: Option<&ConfigProblem>) {
     if let Some(p) = problem {
         ui.label("");
-        ui.colored_label(ui.visuals().error_fg_color, t!("editor-problem-inline", message = p.message.as_str(), fix = p.fix.as_str()));
+        // Wrapped within the column: a grid cell would otherwise grow to the
+        // message's length and widen the whole panel, for good.
+        let text = egui::RichText::new(t!("editor-problem-inline", message = p.message.as_str(), fix = p.fix.as_str())).color(ui.visuals().error_fg_color);
+        let width = ui.available_width().clamp(120.0, 240.0);
+        ui.scope(|ui| {
+            ui.set_max_width(width);
+            ui.add(egui::Label::new(text).wrap());
+        });
         ui.end_row();
     }
 }

@@ -28,14 +28,19 @@ pub fn lesson_panel_ui(
         heading.id
     });
     let heading = heading.inner;
+    // Numbered within its pack ("3. Why √d_k"), as the lessons refer to each other.
+    let number = |i: usize| {
+        let pack = runner.lesson_pack.get(i).copied().unwrap_or(0);
+        runner.lesson_pack[..i].iter().filter(|p| **p == pack).count() + 1
+    };
     let label = |i: usize| match &runner.lessons[i] {
         Ok(l) => {
             let total = l.checks().count();
             let done = l.checks().filter(|c| progress.check_passed(&l.id, &c.id)).count();
             let tick = if total > 0 && done == total { "✔" } else { " " };
-            format!("{tick} {} ({done}/{total})", l.title)
+            format!("{tick} {}. {} ({done}/{total})", number(i), l.title)
         }
-        Err(e) => format!("⚠ {}", e.file),
+        Err(e) => format!("⚠ {}. {}", number(i), e.file),
     };
     ui.horizontal(|ui| {
         if ui.add_enabled(runner.current > 0, egui::Button::new("◀")).on_hover_text(t!("lesson-previous")).clicked() {
@@ -46,6 +51,14 @@ pub fn lesson_panel_ui(
             .selected_text(if runner.lessons.is_empty() { t!("lesson-no-lessons") } else { label(runner.current) })
             .show_ui(ui, |ui| {
                 for i in 0..runner.lessons.len() {
+                    // Each pack's lessons under the pack's title.
+                    let pack = runner.lesson_pack.get(i).copied().unwrap_or(0);
+                    if runner.packs.len() > 1 && (i == 0 || runner.lesson_pack.get(i - 1) != Some(&pack)) {
+                        if i > 0 {
+                            ui.separator();
+                        }
+                        ui.strong(runner.packs.get(pack).map_or("", |p| p.title.as_str()));
+                    }
                     if ui.selectable_label(i == runner.current, label(i)).clicked() {
                         actions.push(AppAction::OpenLesson(i));
                     }
@@ -79,9 +92,19 @@ pub fn lesson_panel_ui(
     });
     if !lesson.locks.is_empty() {
         let active = runner.active_locks().is_some();
-        let text = t!("lesson-locks", knobs = lesson.locks.knobs.join(", "), reason = lesson.locks.reason.as_str());
+        let text = t!("lesson-locks", knobs = crate::lessons::knob_names(&lesson.locks.knobs), reason = lesson.locks.reason.as_str());
         let label = ui.label(format!("🔒 {text}"));
         label.on_hover_text(if active { t!("lesson-locks-active-tip") } else { t!("lesson-locks-idle-tip") });
+    }
+    // The text describes the lesson's own model: say plainly when another is loaded.
+    if !runner.runs_this_lesson() {
+        egui::Frame::group(ui.style()).stroke(egui::Stroke::new(1.5, ui.visuals().warn_fg_color)).show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(t!("lesson-not-loaded", task = lesson.start.task.kind.label()));
+            if ui.button(format!("▶ {}", t!("lesson-load-start"))).on_hover_text(t!("lesson-load-start-tip")).clicked() {
+                actions.push(AppAction::LoadLessonStart);
+            }
+        });
     }
     // On the projector the class sees the lesson, not one student's name field.
     if !presenter {
@@ -128,7 +151,10 @@ pub fn lesson_panel_ui(
                     .response
                     .on_hover_text(t!("lesson-check-tip", condition = block.condition.text.as_str()));
                     let now = block.condition.evaluate(facts);
-                    if !done && runner.runs_this_lesson() {
+                    let other_task = facts.task.filter(|t| *t != block.task);
+                    if let (false, true, Some(now)) = (done, runner.runs_this_lesson(), other_task) {
+                        ui.weak(t!("lesson-check-other-task", task = block.task.label(), now = now.label()));
+                    } else if !done && runner.runs_this_lesson() {
                         ui.weak(t!("lesson-check-waiting", condition = block.condition.waiting_for(facts)));
                     } else if !done {
                         ui.weak(t!("lesson-check-own-runs"));
@@ -156,6 +182,10 @@ pub fn lesson_panel_ui(
                     egui::Frame::group(ui.style()).show(ui, |ui| {
                         ui.strong(t!("lesson-claim"));
                         ui.label(&block.claim.statement);
+                        // What a and b are, in the editor's words, before any verdict.
+                        if let Some((a, b)) = claim_sides(&block.claim) {
+                            ui.weak(t!("lesson-claim-sides", a = a, b = b));
+                        }
                         let key = (lesson.id.clone(), block.id.clone());
                         match runner.claims.get(&key) {
                             None => {
@@ -195,6 +225,25 @@ pub fn lesson_panel_ui(
                                         egui::CollapsingHeader::new(t!("lesson-claim-maps", seed = first.seed))
                                             .id_salt(("claim_maps", first.statement.as_str()))
                                             .show(ui, |ui| super::ab_maps::ab_maps_ui(ui, egui::Id::unique(("claim_maps", first.statement.as_str())), a, b, ["a", "b"]));
+                                        // The panel is narrow: the same maps, as large as the grid's, in a window.
+                                        let open_id = egui::Id::unique(("claim_maps_window", first.statement.as_str()));
+                                        let mut open: bool = ui.data(|d| d.get_temp(open_id)).unwrap_or(false);
+                                        if ui.button(t!("lesson-claim-maps-open")).on_hover_text(t!("lesson-claim-maps-open-tip")).clicked() {
+                                            open = true;
+                                        }
+                                        let sides = claim_sides(&block.claim);
+                                        egui::Window::new(t!("lesson-claim-maps", seed = first.seed))
+                                            .id(open_id.with("window"))
+                                            .open(&mut open)
+                                            .default_size([960.0, 460.0])
+                                            .show(ui.ctx(), |ui| {
+                                                ui.label(&block.claim.statement);
+                                                if let Some((a_words, b_words)) = &sides {
+                                                    ui.weak(t!("lesson-claim-sides", a = a_words.as_str(), b = b_words.as_str()));
+                                                }
+                                                super::ab_maps::ab_maps_ui(ui, open_id.with("maps"), a, b, ["a", "b"]);
+                                            });
+                                        ui.data_mut(|d| d.insert_temp(open_id, open));
                                     }
                                 }
                                 for result in results {
@@ -226,6 +275,32 @@ fn export_row(ui: &mut egui::Ui, student: &mut String, actions: &mut Vec<AppActi
             actions.push(AppAction::ExportProgress);
         }
     });
+}
+
+/// The two sides of a claim by what differs: config knobs, else how each trains
+/// (threads, seed, steps). None for a one-sided claim.
+fn claim_sides(claim: &crate::experiments::Claim) -> Option<(String, String)> {
+    let b = claim.b.as_ref()?;
+    let (mut a_words, mut b_words) = crate::lessons::claim_sides(&claim.a, b);
+    let runs = [(&claim.run_a, &mut a_words), (&claim.run_b, &mut b_words)];
+    let differs = (claim.run_a.threads != claim.run_b.threads, claim.run_a.seed_offset != claim.run_b.seed_offset, claim.run_a.steps != claim.run_b.steps);
+    for (run, words) in runs {
+        let mut extra = Vec::new();
+        if differs.0 {
+            extra.push(t!("lesson-claim-side-threads", threads = run.threads.map_or_else(|| t!("lesson-claim-side-default"), |n| n.to_string())));
+        }
+        if differs.1 {
+            extra.push(t!("lesson-claim-side-seed", offset = run.seed_offset));
+        }
+        if differs.2 {
+            extra.push(t!("lesson-claim-side-steps", steps = run.steps.unwrap_or(claim.steps)));
+        }
+        if !extra.is_empty() {
+            let joined = extra.join("; ");
+            *words = if words.is_empty() { joined } else { format!("{words}; {joined}") };
+        }
+    }
+    (!a_words.is_empty()).then_some((a_words, b_words))
 }
 
 fn seed_list(seeds: &[u64]) -> String {

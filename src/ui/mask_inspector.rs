@@ -32,8 +32,11 @@ impl MaskInspector {
                 actions.push(AppAction::Probe);
             }
         });
+        // A model meant to see later positions (bidirectional, or a window reaching
+        // ahead) fails the causality probe by design: say so beside the verdict.
+        let sees_future = snapshot.is_some_and(intends_to_see_future);
         for report in probes.into_iter().flatten() {
-            probe_ui(ui, report);
+            probe_ui(ui, report, sees_future);
         }
         let Some(snapshot) = snapshot else {
             ui.label(t!("views-mask-not-ready"));
@@ -88,8 +91,9 @@ impl MaskInspector {
         if snapshot.padding.iter().any(|p| *p) {
             ui.label(t!("views-mask-padding"));
         }
-        // Three labelled maps side by side.
-        let cell = super::heatmap::fit_cell(ui.available_width() - 2.0 * super::heatmap::LABEL_SPACE, ui.available_height().min(900.0), 3, 1, seq, 4.0, 40.0);
+        // Three labelled maps side by side, all three on screen: a long sequence
+        // (128 at 1440×900) gets small cells rather than a map off the edge.
+        let cell = super::heatmap::fit_cell(ui.available_width() - 2.0 * super::heatmap::LABEL_SPACE, ui.available_height().min(900.0), 3, 1, seq, 1.0, 40.0);
         let intended = snapshot.intended_masks[self.layer].as_deref().unwrap_or(&[]);
         let applied = snapshot.masks[self.layer].as_deref().unwrap_or(&[]);
         let ones = vec![1.0f32; seq * seq];
@@ -129,7 +133,15 @@ fn map(ui: &mut egui::Ui, title: &str, view: HeatmapView) {
     });
 }
 
-fn probe_ui(ui: &mut egui::Ui, report: &LeakReport) {
+/// Whether some layer's intended mask lets a query see a later, real position.
+fn intends_to_see_future(snapshot: &AttentionSnapshot) -> bool {
+    let seq = snapshot.tokens.len();
+    snapshot.intended_masks.iter().flatten().any(|mask| {
+        (0..seq).any(|q| (q + 1..seq).any(|k| !snapshot.padding.get(k).copied().unwrap_or(false) && mask.get(q * seq + k).copied().unwrap_or(false)))
+    })
+}
+
+fn probe_ui(ui: &mut egui::Ui, report: &LeakReport, sees_future: bool) {
     if let Some(note) = &report.note {
         ui.label(t!("views-probe-note", probe = probe_name(report.probe), note = note.as_str()));
         return;
@@ -138,12 +150,18 @@ fn probe_ui(ui: &mut egui::Ui, report: &LeakReport) {
         .layers
         .iter()
         .map(|l| match l.first_leaking_position {
+            Some(p) if report.probe == "padding" => {
+                t!("views-probe-layer-padding-leak", layer = l.layer, position = p, score = crate::experiments::plain_number(l.score as f64))
+            }
             Some(p) => t!("views-probe-layer-leak", layer = l.layer, position = p, score = crate::experiments::plain_number(l.score as f64)),
             None => t!("views-probe-layer-ok", layer = l.layer),
         })
         .collect::<Vec<_>>()
         .join(" · ");
-    if report.leak {
+    if report.leak && report.probe == "causality" && sees_future {
+        ui.colored_label(ui.visuals().warn_fg_color, t!("views-probe-leak-by-design", probe = probe_name(report.probe), layers = text))
+            .on_hover_text(t!("views-mask-not-causal"));
+    } else if report.leak {
         ui.colored_label(ui.visuals().error_fg_color, t!("views-probe-leak", probe = probe_name(report.probe), layers = text));
     } else {
         ui.label(t!("views-probe-no-leak", probe = probe_name(report.probe), layers = text));

@@ -148,10 +148,13 @@ pub fn help_window(ctx: &egui::Context, open: &mut bool) {
 /// The first steps (message keys), in the order a newcomer takes them.
 pub const GETTING_STARTED: [&str; 5] = ["start-1", "start-2", "start-3", "start-4", "start-5"];
 
-pub fn getting_started_window(ctx: &egui::Context, open: &mut bool) {
+/// The guide; `lesson_loaded` says whether the open lesson's experiment is the one
+/// on screen (the first step says so, or says how to load it).
+pub fn getting_started_window(ctx: &egui::Context, open: &mut bool, lesson_loaded: bool) {
     egui::Window::new(t!("menu-getting-started")).open(open).resizable(false).collapsible(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
         ui.set_max_width(440.0);
         for (i, step) in GETTING_STARTED.iter().enumerate() {
+            let step = if *step == "start-1" && !lesson_loaded { "start-1-not-loaded" } else { step };
             ui.label(format!("{}. {}", i + 1, crate::i18n::message(step, None)));
         }
         ui.add_space(6.0);
@@ -162,7 +165,7 @@ pub fn getting_started_window(ctx: &egui::Context, open: &mut bool) {
 pub fn about_window(ctx: &egui::Context, open: &mut bool) {
     egui::Window::new(t!("menu-about")).open(open).resizable(false).collapsible(false).show(ctx, |ui| {
         ui.strong(format!("Attention Workbench {}", env!("CARGO_PKG_VERSION")));
-        ui.label(env!("CARGO_PKG_DESCRIPTION"));
+        ui.label(t!("about-description"));
         ui.label(t!("about-licence", licence = env!("CARGO_PKG_LICENSE")));
         ui.label(t!("about-built"));
     });

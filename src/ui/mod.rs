@@ -2,6 +2,7 @@
 //! they never touch a tensor.
 
 pub mod ab_maps;
+pub mod attention_image;
 pub mod attention_panel;
 pub mod banner;
 pub mod bug_hunt;

@@ -27,7 +27,7 @@ pub fn model_editor_ui(
     ui.heading(t!("editor-model"));
     let lock = |knob: &str| locks.filter(|l| l.covers(knob)).map(|l| t!("lesson-locked-tip", reason = l.reason.as_str()));
     if let Some(locks) = locks {
-        ui.colored_label(ui.visuals().warn_fg_color, format!("🔒 {}", t!("lesson-locks", knobs = locks.knobs.join(", "), reason = locks.reason.as_str())))
+        ui.colored_label(ui.visuals().warn_fg_color, format!("🔒 {}", t!("lesson-locks", knobs = crate::lessons::knob_names(&locks.knobs), reason = locks.reason.as_str())))
             .on_hover_text(t!("lesson-locks-active-tip"));
     }
     if let Some(facts) = facts {

@@ -3,7 +3,7 @@
 //! to every chart.
 
 use eframe::egui;
-use egui_plot::{Line, LineStyle, Plot, PlotPoints, Points};
+use egui_plot::{GridInput, GridMark, Line, LineStyle, Plot, PlotPoints, Points};
 
 use crate::app::run_view::RunView;
 use crate::app::series::Series;
@@ -97,8 +97,8 @@ pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) 
     // fill the panel and never push it taller.
     let height = (ui.available_height() - 28.0).max(80.0);
     let log = settings.log_scale;
-    let norms = live(view.layer_grad_norms.iter().map(|(k, v)| (k.as_str(), v)).collect());
-    let ratios = live(view.layer_update_ratios.iter().map(|(k, v)| (k.as_str(), v)).collect());
+    let norms = per_layer(&view.layer_grad_norms);
+    let ratios = per_layer(&view.layer_update_ratios);
     let pinned = view.pinned.as_ref();
     let loss = with_pinned(&view.train_loss, &view.eval_loss, pinned.map(|p| (&p.train_loss, &p.eval_loss)));
     let accuracy = with_pinned(&view.train_accuracy, &view.eval_accuracy, pinned.map(|p| (&p.train_accuracy, &p.eval_accuracy)));
@@ -138,6 +138,9 @@ fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &Plo
             .x_axis_label(t!("lesson-plots-step"))
             .x_axis_formatter(|mark, _| step_label(mark.value));
         if log {
+            // Ticks at round values (1, 2, 5, 10 or 2.5, 3, 3.5), not at round
+            // logarithms (10^0.5 = 3.162).
+            plot = plot.y_grid_spacer(log_marks);
             // On a narrow range (one step: 2.974 to 2.973) more digits keep the ticks apart.
             plot = plot.y_axis_formatter(|mark, range| {
                 let narrow = (range.end() - range.start()).abs() < 0.05;
@@ -168,6 +171,21 @@ fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &Plo
     });
 }
 
+/// Per-layer curves named as the interface names the layers ("Layer 0", "层 0").
+fn per_layer(series: &std::collections::BTreeMap<String, Series>) -> Vec<Curve<'_>> {
+    series.iter().map(|(key, s)| (layer_label(key), s, false)).collect()
+}
+
+/// The trainer's layer key ("embedding", "layer 0", "head") in the interface's words.
+fn layer_label(key: &str) -> String {
+    match key.strip_prefix("layer ").and_then(|i| i.parse::<usize>().ok()) {
+        Some(index) => t!("editor-layer", index = index),
+        None if key == "embedding" => t!("lesson-plots-embedding"),
+        None if key == "head" => t!("lesson-plots-output-head"),
+        None => key.to_string(),
+    }
+}
+
 fn live<'a>(pairs: Vec<(&str, &'a Series)>) -> Vec<Curve<'a>> {
     pairs.into_iter().map(|(name, series)| (name.to_string(), series, false)).collect()
 }
@@ -186,6 +204,40 @@ fn with_pinned<'a>(train: &'a Series, eval: &'a Series, pinned: Option<(&'a Seri
 fn color_index(curves: &[Curve], i: usize) -> usize {
     let live = curves.iter().filter(|c| !c.2).count();
     if curves[i].2 { i - live } else { i }
+}
+
+/// Grid marks of a log10 axis at round values: decades on a wide range, then
+/// 1-2-5, then every digit, then tenths; within a tenth of a decade, egui's own.
+fn log_marks(input: GridInput) -> Vec<GridMark> {
+    let (low, high) = input.bounds;
+    let span = high - low;
+    if !span.is_finite() || span <= 0.0 || span > 60.0 {
+        return Vec::new();
+    }
+    if span < 0.1 {
+        return egui_plot::log_grid_spacer(10)(input);
+    }
+    let tiers: &[(f64, &[f64])] = &[
+        (1.0, &[1.0]),
+        (0.3, &[2.0, 5.0]),
+        (0.1, &[3.0, 4.0, 6.0, 7.0, 8.0, 9.0]),
+        (0.03, &[1.5, 2.5, 3.5, 4.5]),
+        (0.01, &[1.1, 1.2, 1.3, 1.4, 1.6, 1.7, 1.8, 1.9, 2.2, 2.4, 2.6, 2.8, 3.2, 3.4, 3.6, 3.8, 4.2, 4.4, 4.6, 4.8, 5.5, 6.5, 7.5, 8.5, 9.5]),
+    ];
+    // Finer tiers only while the range is narrow enough to show them.
+    let finest = if span > 4.0 { 1 } else if span > 1.5 { 2 } else if span > 0.5 { 3 } else if span > 0.25 { 4 } else { 5 };
+    let mut marks = Vec::new();
+    for decade in (low.floor() as i64)..=(high.ceil() as i64) {
+        for (step_size, multiples) in &tiers[..finest] {
+            for m in *multiples {
+                let value = decade as f64 + m.log10();
+                if (low..=high).contains(&value) {
+                    marks.push(GridMark { value, step_size: *step_size });
+                }
+            }
+        }
+    }
+    marks
 }
 
 /// Step-axis labels: whole, non-negative steps only ("0", "500", "1500").

@@ -25,6 +25,9 @@ pub fn apply_look(ctx: &egui::Context, dark: bool, presenter: bool, switched: bo
             widget.bg_stroke = egui::Stroke::new(1.5, text.gamma_multiply(0.8));
         }
         visuals.selection.stroke = egui::Stroke::new(2.0, text);
+        // Locked knobs are disabled widgets: egui fades them to a dim grey that the
+        // back of the room cannot read; keep them nearly as strong as the rest.
+        visuals.disabled_alpha = 0.8;
     }
     ctx.set_visuals(visuals);
     if switched {

@@ -27,11 +27,11 @@ pub fn top_bar_ui(
         let task_lock = locked("task.kind");
         ui.label(super::knob_row::lock_mark(&t!("top-task"), task_lock.as_deref())).on_hover_text(help::text(help::TASK));
         ui.add_enabled_ui(task_lock.is_none(), |ui| egui::ComboBox::from_id_salt("task")
-            .selected_text(config.task.kind.name())
+            .selected_text(config.task.kind.label())
             .show_ui(ui, |ui| {
                 for kind in TaskKind::ALL {
                     let selected = config.task.kind == kind;
-                    if ui.selectable_label(selected, kind.name()).on_hover_text(kind.describe()).clicked() && !selected {
+                    if ui.selectable_label(selected, kind.label()).on_hover_text(kind.describe()).clicked() && !selected {
                         actions.push(AppAction::SetTask(kind));
                     }
                 }
@@ -141,9 +141,12 @@ fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize) {
     };
     ui.colored_label(color, status);
     // Leave room for the held-out accuracy, so an extra button never wraps the bar.
+    // The words sit beside the bar, not in it: at step 0 the bar's rounded fill
+    // would cover their start.
     let remaining_on_row = ui.max_rect().right() - ui.cursor().min.x;
-    let width = (remaining_on_row - 260.0).clamp(140.0, 330.0);
-    ui.add(egui::ProgressBar::new(fraction.min(1.0)).desired_width(width).text(text));
+    let width = (remaining_on_row - 520.0).clamp(60.0, 200.0);
+    ui.add(egui::ProgressBar::new(fraction.min(1.0)).desired_width(width));
+    ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend));
     if let Some(acc) = view.last_eval_accuracy {
         let loss = view.last_eval.map_or("—".to_string(), |e| format!("{:.3}", e.loss));
         ui.add(egui::Label::new(t!("top-heldout", percent = format!("{:.1}", 100.0 * acc), loss = loss)).wrap_mode(egui::TextWrapMode::Extend));

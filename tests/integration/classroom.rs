@@ -308,3 +308,33 @@ fn a_pack_lesson_or_case_with_a_shipped_id_is_refused_naming_the_fix() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(!out.status.success() && text.contains("01-why-attention") && text.contains("peeking"), "{text}");
 }
+
+#[test]
+fn lesson_check_refuses_an_unchanged_copy_of_a_shipped_lesson_or_case_as_the_window_does() {
+    // A teacher copies lesson 07 and the "inverted" case into a pack unchanged.
+    let pack = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(pack.path().join("07-masks")).unwrap();
+    std::fs::create_dir_all(pack.path().join("bugs")).unwrap();
+    for file in ["lesson.md", "lesson.zh.md"] {
+        std::fs::copy(Path::new("lessons/07-masks").join(file), pack.path().join("07-masks").join(file)).unwrap();
+    }
+    std::fs::copy("lessons/bugs/02-inverted.toml", pack.path().join("bugs/02-inverted.toml")).unwrap();
+    // The window refuses both...
+    let mut runner = attention_workbench::app::lesson_runner::LessonRunner::default();
+    let (_, errors) = runner.add_pack(pack.path()).unwrap();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    // ...so lesson check fails, with the same messages.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_attention-workbench"))
+        .args(["lesson", "check", pack.path().to_str().unwrap()])
+        .env("LC_ALL", "C.UTF-8")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "lesson check passed a pack the window refuses: {text}");
+    for error in &errors {
+        assert!(text.contains(error.as_str()), "lesson check does not say `{error}`:\n{text}");
+    }
+    // The shipped folder itself still passes.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_attention-workbench")).args(["lesson", "check", "lessons"]).env("LC_ALL", "C.UTF-8").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+}

@@ -1,8 +1,14 @@
 //! The UI monkey: random clicks on any widget, typing in fields, keys (shortcuts,
 //! undo and redo), drags, hovers and scrolls on the real `WorkbenchApp` with a
-//! training run behind it. Seeded (`AW_MONKEY_SEED`), so a failure replays. It must
-//! never panic, and afterwards the window must still answer: a known experiment is
-//! put back, and Start trains it.
+//! training run behind it. Seeded (`AW_MONKEY_SEED`), and the trainer runs in
+//! lockstep with the frames (`WorkbenchApp::new_lockstep`), so a seed replays
+//! exactly: the same window at the end, whatever the machine's speed (a test runs
+//! one seed twice and compares). It must never panic, and afterwards the window
+//! must still answer: a known experiment is put back, and Start trains it.
+//!
+//! Left out, because they work on threads of their own whose timing would decide
+//! what the monkey sees next: a claim's "Verify it" and the length sweep's
+//! "Measure" (their own window tests cover them).
 //!
 //! The suite runs a few hundred actions; `AW_MONKEY_ACTIONS=10000` runs the long one
 //! (`cargo test --release --test integration monkey -- --nocapture`).
@@ -41,10 +47,16 @@ fn random_point(rng: &mut Rng, size: egui::Vec2) -> egui::Pos2 {
     egui::pos2(rng.below(size.x as usize) as f32, rng.below(size.y as usize) as f32)
 }
 
-/// `actions` random actions from `seed`; returns how many of each kind ran.
-fn monkey(actions: usize, seed: u64) -> [usize; 6] {
+/// Buttons that start work on a thread of their own (see the module's note).
+fn on_its_own_thread(label: &str) -> bool {
+    label.starts_with("Verify it") || label.starts_with("验证（") || label == "Measure" || label == "测量"
+}
+
+/// `actions` random actions from `seed`; returns how many of each kind ran and
+/// what the window held after them (status, step, losses, config).
+fn monkey(actions: usize, seed: u64) -> ([usize; 6], String) {
     let size = egui::vec2(1440.0, 900.0);
-    let mut app = WorkbenchApp::new(egui::Context::default(), state());
+    let mut app = WorkbenchApp::new_lockstep(egui::Context::default(), state());
     // What the monkey saves through the path field lands here, not in the checkout.
     let files = tempfile::tempdir().expect("a temporary folder");
     app.files_dir = files.path().to_path_buf();
@@ -58,6 +70,7 @@ fn monkey(actions: usize, seed: u64) -> [usize; 6] {
     let dialogs = attention_workbench::app::files::dialogs_available();
     let mut rng = Rng::new(seed);
     let mut counts = [0usize; 6];
+    let mut trace = Vec::new();
     for _ in 0..actions {
         let kind = match rng.below(100) {
             0..=44 => 0,
@@ -73,6 +86,7 @@ fn monkey(actions: usize, seed: u64) -> [usize; 6] {
                 let nodes: Vec<_> = harness
                     .query_all(By::new().predicate(|n| clickable(n.role()) && !n.is_disabled()))
                     .filter(|n| !(dialogs && n.accesskit_node().label().is_some_and(|l| l.ends_with('…'))))
+                    .filter(|n| !n.accesskit_node().label().is_some_and(|l| on_its_own_thread(&l)))
                     .collect();
                 if !nodes.is_empty() {
                     let node = &nodes[rng.below(nodes.len())];
@@ -122,12 +136,28 @@ fn monkey(actions: usize, seed: u64) -> [usize; 6] {
             }
         }
         harness.step();
+        // Where the run stood after each action: with a free-running trainer this
+        // depends on the machine's speed; in lockstep only on the actions.
+        let app = harness.state();
+        trace.push(format!("{:?}@{}", app.view.status, app.view.step));
     }
+    let app = harness.state();
+    let losses: Vec<u64> = app.view.train_loss.points().iter().map(|p| p[1].to_bits()).collect();
+    let fingerprint = format!(
+        "trace {trace:?} {:?} step {} losses {losses:?} lesson {:?} config {}",
+        app.view.status,
+        app.view.step,
+        app.lessons.lesson().map(|l| l.id.clone()),
+        serde_json::to_string(&app.state.config).unwrap()
+    );
     // Still answering: close whatever is open, then Reset and Start train again.
     for _ in 0..3 {
         harness.key_press(Key::Escape);
         harness.step();
     }
+    // A frame trains in lockstep; with the run paused, what it costs is the window's.
+    harness.state_mut().perform(AppAction::Pause);
+    harness.step();
     let start = Instant::now();
     harness.step();
     assert!(start.elapsed() < Duration::from_secs(2), "a frame took {:?} after the monkey", start.elapsed());
@@ -156,8 +186,8 @@ fn monkey(actions: usize, seed: u64) -> [usize; 6] {
         harness.step();
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert!(matches!(harness.state().view.status, RunStatus::Running | RunStatus::Finished | RunStatus::Paused));
-    counts
+    assert!(matches!(harness.state().view.status, RunStatus::Running | RunStatus::Finished | RunStatus::Paused), "{:?}", harness.state().view.status);
+    (counts, fingerprint)
 }
 
 #[test]
@@ -165,11 +195,21 @@ fn hundreds_of_random_actions_never_panic_and_the_window_still_trains() {
     let actions = std::env::var("AW_MONKEY_ACTIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(400);
     let seed = std::env::var("AW_MONKEY_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(7);
     let start = Instant::now();
-    let counts = monkey(actions, seed);
+    let (counts, _) = monkey(actions, seed);
     println!(
         "monkey seed {seed}: {actions} actions in {:.1} s (clicks {}, typing {}, keys {}, drags {}, hovers {}, scrolls {}), no panic",
         start.elapsed().as_secs_f64(),
         counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]
     );
     assert!(counts.iter().all(|c| *c > 0), "every kind of action ran: {counts:?}");
+}
+
+#[test]
+fn a_monkey_seed_replays_to_the_same_window() {
+    // The window's state is a function of what was done, not of when the trainer's
+    // events arrived: two runs of one seed end in the same place.
+    let seed = std::env::var("AW_MONKEY_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(20261201);
+    let (_, first) = monkey(150, seed);
+    let (_, second) = monkey(150, seed);
+    assert_eq!(first, second, "seed {seed} ended in two different windows");
 }

@@ -28,6 +28,7 @@ menu-getting-started = Getting started
 menu-shortcuts = Keyboard shortcuts
 menu-about = About Attention Workbench
 about-licence = Licence: { $licence }
+about-description = Learn how attention and Transformers work by editing and training a small one live.
 about-built = Built with egui, egui_plot, egui_commonmark and burn.
 
 ## Keyboard shortcuts
@@ -43,6 +44,7 @@ keys-note = Shortcuts without Ctrl are ignored while you type in a text box.
 
 ## Getting started
 start-1 = The lesson on the right explains one idea at a time. Its experiment is already loaded.
+start-1-not-loaded = The lesson on the right explains one idea at a time. Press "Load this lesson's experiment" in it to put its model on screen.
 start-2 = Press Start (or Space) to train it, and watch the loss fall in the plots at the bottom.
 start-3 = Press a ▶ Try it button in the lesson: it changes the model (the lesson shows what changed) and trains it again.
 start-4 = Open the attention grid (Attention tab) to see where each head looks; hover a cell for its weight.
@@ -53,10 +55,10 @@ start-close = Close this window to begin; Help → Getting started brings it bac
 top-task = Task
 top-preset = Preset
 top-backend = Backend
-top-step-fused = fused step
-top-step-fused-tip = Each step runs the hand-written CPU forward and backward pass (src/training/fused), checked against burn's composed model by the tests. It is about twice as fast.
-top-step-composed = composed step
-top-step-composed-tip = Each step runs burn's composed autodiff, because of: { $reason }. The fused CPU step covers the CPU backend without dropout and with softmax attention.
+top-step-fused = fast CPU step
+top-step-fused-tip = How each training step is computed. Here: a hand-written CPU routine that gives the same numbers as the general one, about twice as fast. It is chosen for you; nothing to do.
+top-step-composed = general step
+top-step-composed-tip = How each training step is computed. Here: the general routine (burn's automatic differentiation), because of: { $reason }. The numbers are the same as the fast CPU step's; only the speed differs. The fast one covers the CPU without dropout, with softmax attention.
 top-seed = Seed
 top-start = Start
 top-start-tip = Start training (Space)
@@ -109,6 +111,7 @@ gen-prompt-hint = text to continue
 gen-prompt-tip = Characters for a character model, space-separated tokens otherwise
 gen-tokens = New tokens
 gen-tokens-tip = At most { $most }: prompt and new tokens must fit the model's max_len ({ $max_len })
+gen-tokens-capped = (capped at { $most }: the model's max_len is { $max_len })
 gen-write = Write
 gen-writing = Writing…
 gen-write-tip = Write with and without the cache and time every token
@@ -157,6 +160,7 @@ task-words-chinese = Chinese (猫 追 狗)
 
 ## Status strip
 hint-ready = Press Start (Space) to train this experiment, or a ▶ Try it button in the lesson. F1 lists the shortcuts.
+hint-ready-bug-case = Press Start (Space) to train the bug case, then read its maps (the mask inspector helps). F1 lists the shortcuts.
 hint-finished = The run has finished: Continue (Space) trains further, Reset (R) starts over, or try the next step of the lesson.
 hint-paused = Paused: Resume (Space), train one step (S), or inspect the panels.
 hint-other = Messages about your run appear here. F1 lists the keyboard shortcuts.

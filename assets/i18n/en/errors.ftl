@@ -47,7 +47,9 @@ err-unknown-metric = unknown metric "{ $name }"; the metrics are: { $metrics }
 
 ## src/lessons/translation.rs
 err-pair-id-differs = id "{ $id }" differs from { $original }'s "{ $original_id }"
-err-pair-start-differs = the [start] experiment or minutes differ from { $original }; only title and summary may change
+err-pair-start-differs = the [start] experiment differs from { $original }; only title, summary, the lock reason and the text may change
+err-pair-lock-differs = the [lock] table differs from { $original }: a translation locks the same knobs ([lock] knobs = [{ $knobs }]); only its reason is in other words
+err-pair-minutes-differ = minutes differs from { $original }: write minutes = { $minutes }
 err-pair-block-count = has { $theirs } try/check/claim blocks but { $original } has { $ours }; translate every block and add none
 err-pair-block-differs = { $why } (compared with { $original } line { $line }); only label, hint and statement may be translated
 err-pair-try-differs = a try block changes different knobs or steps

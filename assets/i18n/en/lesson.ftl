@@ -14,6 +14,7 @@ lesson-none-loaded = No lessons loaded.
 lesson-summary = { $summary } · about { $minutes } minutes
 lesson-load-start = Load this lesson's experiment
 lesson-load-start-tip = Your current experiment is kept; restore it with the next button
+lesson-not-loaded = The model on screen is not this lesson's. The text below describes its own experiment (the { $task } task): load it to follow along. Your experiment is kept.
 lesson-restore = Restore my experiment
 lesson-try = ▶ Try it: { $label }
 lesson-try-tip = Change the live experiment
@@ -64,6 +65,8 @@ lesson-plots-unpin = Unpin
 lesson-plots-unpin-tip = Remove the pinned run (kept at { $label })
 lesson-plots-step = step
 lesson-plots-lr = lr
+lesson-plots-embedding = embedding
+lesson-plots-output-head = output layer
 lesson-plots-train = train
 lesson-plots-eval = eval
 lesson-plots-pinned-train = pinned train
@@ -148,4 +151,31 @@ lesson-msg-claim-paused-run = Paused the live run while the claim is verified; i
 lesson-msg-claim-running = A claim is being verified: the live run waits for it (Cancel stops the verification).
 lesson-msg-claim-cancelled = Verification cancelled; the claim is not verified.
 lesson-answer-hidden-presenter = (An answer is here; it stays hidden in the presenter view.)
-handout-experiment = Experiment: task { $task } (length { $length }, { $symbols } symbols), d_model { $d_model }, { $layers } layers of { $heads } heads, { $steps } steps, seed { $seed }. In the app: "Load this lesson's experiment".
+handout-experiment = Experiment: task { $task } ({ $task_detail }), d_model { $d_model }, { $layers ->
+        [one] 1 layer
+       *[other] { $layers } layers
+    } of { $heads ->
+        [one] 1 head
+       *[other] { $heads } heads
+    }, { $steps } steps, seed { $seed }. In the app: "Load this lesson's experiment".
+handout-task-symbols = length { $length }, { $symbols } symbols
+handout-task-text = text "{ $corpus }", windows of { $length } characters
+lesson-check-other-task = This check judges a run on the { $task } task; the model now trains on { $now }. Load this lesson's experiment to work on it.
+change-line = { $knob }: { $old } → { $new }
+change-in-layer = { $layer } · { $knob }
+change-layer-count = layers: { $old } → { $new }
+lesson-msg-handout-written = Handout written to the folder { $folder }: lesson.md, answers.md when the lesson has answers{ $figure ->
+        [yes] , attention.png
+       *[other] {""}
+    } and the lesson's pictures.
+change-every-layer = every layer
+change-list-separator = {", "}
+change-setting = { $knob }: { $value }
+change-layer-setting = { $count } layers
+lesson-claim-sides = a: { $a } · b: { $b }
+lesson-claim-side-threads = CPU threads: { $threads }
+lesson-claim-side-default = as the app's
+lesson-claim-side-seed = seed + { $offset }
+lesson-claim-side-steps = { $steps } steps
+lesson-claim-maps-open = Open the maps large
+lesson-claim-maps-open-tip = Show run a's and run b's maps and their difference in a window of their own, as large as the attention grid's.

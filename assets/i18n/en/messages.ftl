@@ -128,3 +128,14 @@ msg-dialog-export-progress = Export my progress
 msg-dialog-export-handout = Export handout (choose a folder)
 msg-validate-eval-huge = eval_size { $size } is more than { $max } held-out examples: every evaluation would read them all and take longer than the training
 msg-validate-eval-huge-fix = set eval_size to { $max } or fewer (512 is plenty for a lesson)
+
+# Task names as the interface shows them (the task menu, checks, the changed list).
+task-kind-copy = copy
+task-kind-reverse = reverse
+task-kind-sort = sort
+task-kind-lookup = lookup
+task-kind-induction = induction
+task-kind-mod-add = mod_add
+task-kind-brackets = brackets
+task-kind-word-order = word_order
+task-kind-char-lm = char_lm

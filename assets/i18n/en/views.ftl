@@ -44,8 +44,10 @@ views-mask-legend = Masks: yellow = the query may see the key, grey and hatched 
 views-mask-cell = query { $query } "{ $q }" looks at key { $key } "{ $k }": { $weight }
 views-probe-note = { $probe } probe: { $note }
 views-probe-layer-leak = layer { $layer }: leaks from position { $position } (outputs move by up to { $score })
+views-probe-layer-padding-leak = layer { $layer }: the padding changes the output at position { $position } (by up to { $score })
 views-probe-layer-ok = layer { $layer }: no leak
 views-probe-leak = ⚠ { $probe } probe: LEAK · { $layers }
+views-probe-leak-by-design = { $probe } probe: later positions reach earlier outputs, by design: this model is meant to see both ways (not a bug unless it must write one token at a time) · { $layers }
 views-probe-no-leak = ✔ { $probe } probe: no leak · { $layers }
 views-probe-causality = causality
 views-probe-padding = padding

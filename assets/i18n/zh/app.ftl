@@ -28,6 +28,7 @@ menu-getting-started = 入门
 menu-shortcuts = 键盘快捷键
 menu-about = 关于 Attention Workbench
 about-licence = 许可证：{ $licence }
+about-description = 通过在线编辑和训练一个小型 Transformer，学习注意力机制和 Transformer 的工作原理。
 about-built = 基于 egui、egui_plot、egui_commonmark 和 burn 构建。
 
 ## 键盘快捷键
@@ -43,6 +44,7 @@ keys-note = 在文本框里输入时，不带 Ctrl 的快捷键不起作用。
 
 ## 入门
 start-1 = 右边的课程一次讲一个概念，本课的实验已经载入。
+start-1-not-loaded = 右边的课程一次讲一个概念。先点课程里的“载入本课实验”，把它的模型放到屏幕上。
 start-2 = 按“开始”（或空格键）训练它，看底部图表里的损失下降。
 start-3 = 按课程里的 ▶ 试一试 按钮：它会修改模型（课程会列出改了什么），再重新训练。
 start-4 = 打开注意力网格（“注意力”标签页），看每个注意力头在看哪里；把鼠标停在格子上可以看到权重。
@@ -53,10 +55,10 @@ start-close = 关闭本窗口开始学习；“帮助 → 入门”可以再次�
 top-task = 任务
 top-preset = 预设
 top-backend = 后端
-top-step-fused = 融合步
-top-step-fused-tip = 每一步运行手写的 CPU 前向与反向传播（src/training/fused），测试会把它与 burn 组合出的模型逐项比对。它大约快一倍。
-top-step-composed = 组合步
-top-step-composed-tip = 每一步运行 burn 组合出的自动求导，原因：{ $reason }。融合的 CPU 步适用于 CPU 后端、无 dropout、softmax 注意力。
+top-step-fused = 快速 CPU 训练步
+top-step-fused-tip = 每个训练步怎样计算。现在用的是手写的 CPU 例程：算出的数和通用例程相同，速度约快一倍。应用会自动选择，不需要你做什么。
+top-step-composed = 通用训练步
+top-step-composed-tip = 每个训练步怎样计算。现在用的是通用例程（burn 的自动求导），原因：{ $reason }。算出的数和快速 CPU 训练步相同，只是速度不同。快速训练步适用于 CPU、无 dropout、softmax 注意力的情况。
 top-seed = 随机种子
 top-start = 开始
 top-start-tip = 开始训练（空格键）
@@ -109,6 +111,7 @@ gen-prompt-hint = 要续写的文字
 gen-prompt-tip = 字符模型按字符输入，其他任务用空格分隔词元
 gen-tokens = 新词元数
 gen-tokens-tip = 最多 { $most } 个：提示加新词元不能超过模型的 max_len（{ $max_len }）
+gen-tokens-capped = （上限 { $most }：模型的 max_len 是 { $max_len }）
 gen-write = 写出
 gen-writing = 正在写…
 gen-write-tip = 分别带缓存和不带缓存写一遍，并为每个词元计时
@@ -157,6 +160,7 @@ task-words-chinese = 中文（猫 追 狗）
 
 ## 状态栏
 hint-ready = 按“开始”（空格键）训练这个实验，或者按课程里的 ▶ 试一试 按钮。F1 列出所有快捷键。
+hint-ready-bug-case = 按“开始”（空格键）训练这个 Bug 案例，再看它的注意力图（掩码检查器能帮上忙）。F1 列出所有快捷键。
 hint-finished = 这次运行已经结束：“接着训练”（空格键）继续训练，“重置”（R）从头开始，或者进行课程的下一步。
 hint-paused = 已暂停：“继续”（空格键），训练一步（S），或者查看各个面板。
 hint-other = 关于这次运行的消息会显示在这里。F1 列出键盘快捷键。

@@ -60,6 +60,6 @@ cli-soak-step = 步
 cli-soak-resident = 常驻内存 MiB
 cli-soak-rate = 步/秒
 cli-soak-summary = 共 { $steps } 步、{ $snapshots } 次快照、{ $saves } 次保存；常驻内存第一次采样 { $first_mib } MiB，最后一次 { $last_mib } MiB（峰值 { $peak_mib }）；速度第一次采样 { $first_rate } 步/秒，最后一次 { $last_rate } 步/秒
-cli-lesson-check-case-ok = 找错练习 { $id }（{ $source }）
+cli-lesson-check-case-ok = 找 Bug 案例 { $id }（{ $source }）
 cli-lesson-id-repeated = { $source } 中的课程 id { $id } 已被 { $first } 使用；进度按课程 id 保存，请给每课一个自己的 id
 cli-lesson-report-wrote = 已把表格写入 { $path }。

@@ -11,7 +11,7 @@ editor-sinusoidal = 正弦
 editor-learned = 可学习
 editor-max-length = 最大长度
 editor-dropout = dropout
-editor-init-scale = 初始化缩放
+editor-init-scale = 初始化尺度
 editor-training = 训练
 editor-optimizer = 优化器
 editor-learning-rate = 学习率
@@ -26,7 +26,7 @@ editor-random-weights = 随机权重
 editor-problem-line = ⚠ { $message }；修正：{ $fix }
 
 ## layer_card.rs
-editor-hidden-for-bug-hunt-tip = 你载入的找 Bug 案例把 bug 埋在了这些旋钮中的某一个里。请用各个面板把它找出来；一旦你说出这个 bug 或揭晓答案，这些旋钮就会重新显示。
+editor-hidden-for-bug-hunt-tip = 你载入的找 Bug 案例把 Bug 埋在了这些旋钮中的某一个里。请用各个面板把它找出来；一旦你说出这个 Bug 或按“显示答案”，这些旋钮就会重新显示。
 editor-layer = 层 { $index }
 editor-remove-layer-tip = 删除这一层
 editor-copy = 复制
@@ -96,10 +96,10 @@ editor-help-lr = 学习率：优化器每一步的步长。太大的话损失会
 editor-help-batch = 每个训练步使用的序列数。越多曲线越平滑，但每一步越慢。
 editor-help-steps = 一次运行要走多少个优化器步。
 editor-help-init-from = 权重从哪里开始：随机（由随机种子决定），或者一个训练好的模型：随应用附带的模型（英文或中文的字符模型），或你保存的运行文件夹。权重按名称和形状匹配，字符按字符本身匹配，因此可以在含有其他字符的文本上微调模型。（第 16 课）
-editor-help-mask-reading = 注意力代码如何解读布尔掩码。构建器约定 true = 查询可以看到该键；把 true 读作“被遮蔽”就把它反转了，这是经典的 bug。（第 08 课）
+editor-help-mask-reading = 注意力代码如何解读布尔掩码。构建器约定 true = 查询可以看到该键；把 true 读作“被遮蔽”就把它反转了，这是经典的 Bug。（第 08 课）
 editor-help-mask-application = 如何把隐藏的格子排除在外：用一个很大的负数填充分数、加上 -inf，或在 softmax 之后乘到权重上（这会通过归一化项泄漏）。（第 08 课）
 editor-help-diagonal-offset = 平移因果掩码的对角线：0 是正确的，-1 让每个位置看不到自己，+1 让它能多看到后面一个词元。（第 07 课）
-editor-help-padding-mask = 填充在哪个轴上被隐藏：键（正确）、查询（一个广播 bug），或关闭。（第 07 课）
+editor-help-padding-mask = 填充在哪个轴上被隐藏：键（正确）、查询（一个广播 Bug），或关闭。（第 07 课）
 editor-help-optimizer = Adam 为每个权重自适应地调整步长，是常用的选择；SGD 直接沿梯度走普通的步。
 editor-help-warmup = 学习率在这么多步内从 0 线性升到设定值；有助于深层模型或后置层归一化的模型起步。（第 09 课）
 editor-help-ablate = 在输出投影之前把这个注意力头的输出置零。它的注意力图仍会计算并显示，因此你可以检验：注意力图上看起来重要的注意力头，是否真的影响答案。（第 15 课）

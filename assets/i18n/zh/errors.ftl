@@ -47,7 +47,9 @@ err-unknown-metric = 未知指标“{ $name }”；可用的指标有：{ $metri
 
 ## src/lessons/translation.rs
 err-pair-id-differs = id“{ $id }”与 { $original } 的“{ $original_id }”不同
-err-pair-start-differs = [start] 实验或 minutes 与 { $original } 不同；只有 title 和 summary 可以改
+err-pair-start-differs = [start] 实验与 { $original } 不同；只有 title、summary、锁定的 reason 和正文可以改
+err-pair-lock-differs = [lock] 表与 { $original } 不同：译文必须锁定同样的旋钮（[lock] knobs = [{ $knobs }]），只有 reason 可以换成另一种语言
+err-pair-minutes-differ = minutes 与 { $original } 不同：请写 minutes = { $minutes }
 err-pair-block-count = 有 { $theirs } 个 try/check/claim 块，但 { $original } 有 { $ours } 个；请翻译每一个块，不要增加新块
 err-pair-block-differs = { $why }（对照 { $original } 第 { $line } 行）；只有 label、hint 和 statement 可以翻译
 err-pair-try-differs = 某个 try 块改动的旋钮或步数不同
@@ -82,7 +84,7 @@ err-claim-threads-failed = 无法启动 { $threads } 个训练线程：{ $why }
 err-length-non-finite = 训练在第 { $step } 步出现了非有限值
 
 ## src/probe/mod.rs
-err-probe-no-padding = 这个任务的序列没有填充；试试 brackets 任务
+err-probe-no-padding = 这个任务的序列没有填充；试试括号匹配（brackets）任务
 err-probe-one-symbol = 词表只有一个符号，没有词元可以替换，所以探针无法判断是否泄漏；请给任务两个或更多符号
 
 ## src/training/session.rs
@@ -114,12 +116,12 @@ err-lesson-id-repeated = id "{ $id }" 已被第 { $first } 行的块使用；每
 err-lesson-lock-reason = [lock] 需要 reason = "…" 说明为什么固定这些旋钮（学生会在每把锁旁看到它）
 err-lesson-lock-knob = [lock] 中的旋钮 "{ $knob }" 不是本课实验的旋钮；请写成 "seed"、"backend"、"task" 或 "model.layers[*].heads" 这样的路径
 err-pair-answer-differs = 答案块的 id 与原文的 "{ $id }" 不同
-err-bug-case = 找错练习：{ $why }
-err-bug-case-answer = answers："{ $answer }" 不是已知的错误名；已知：{ $known }
+err-bug-case = 找 Bug 案例：{ $why }
+err-bug-case-answer = answers："{ $answer }" 不是已知的 Bug 名称；已知：{ $known }
 err-bug-case-no-answer = answers 为空；至少列出以下之一：{ $known }
 err-bug-case-side-knobs = [experiment] 只接受 preset、task、set 和 steps（seed_offset 和 threads 只用于论断）
 err-bug-case-experiment = [experiment]：{ $why }
-err-bug-case-repeated = 找错练习 id "{ $id }" 已被 { $first } 使用；请给这个练习换一个 id
+err-bug-case-repeated = 找 Bug 案例 id "{ $id }" 已被 { $first } 使用；请给这个案例换一个 id
 err-pack-manifest = { $file }:{ $line }：{ $why }（pack.toml 接受 id = "短名字"、title = "…"、version = "…"）
 err-progress-read = { $file }：无法读取这个进度文件：{ $why }
 err-progress-not-progress = { $file }：不是进度文件（请在窗口中用“导出我的进度”生成）

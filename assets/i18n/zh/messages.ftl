@@ -10,7 +10,7 @@ msg-validate-no-layers = 模型一层都没有
 msg-validate-no-layers-fix = 至少添加一层
 msg-validate-dropout = dropout { $value } 不在 [0, 1) 范围内
 msg-validate-dropout-fix = 用 0 表示不用 dropout，或者用一个概率，例如 0.1
-msg-validate-init-scale = 初始化缩放 { $value } 不是正数
+msg-validate-init-scale = 初始化尺度 { $value } 不是正数
 msg-validate-init-scale-fix = 用 1.0 即为 PyTorch 的默认初始化
 msg-validate-zero-heads = 注意力头数为 0
 msg-validate-zero-heads-fix = 至少使用 1 个注意力头
@@ -60,8 +60,8 @@ msg-worker-cannot-start = 无法开始：请先修正配置
 msg-worker-applied-kept-all = 修改已应用。模型保留了到目前为止学到的一切。
 msg-worker-applied-all-fresh = 修改已应用。模型的形状变了，所以从新的权重重新开始。
 msg-worker-applied-some-fresh = 修改已应用。{ $total } 个权重矩阵中有 { $kept } 个保留了学到的内容；形状改变的 { $fresh } 个从新的权重开始。
-msg-worker-non-finite = 第 { $step } 步：{ $what }；这一步没有被应用，训练已暂停。常见原因：学习率太高、初始权重太大（初始化缩放），或者 d_k 很大而分数没有缩放。请降低学习率或初始化缩放，然后点“继续”。
-msg-worker-non-finite-in-group = 第 { $step } 步：{ $what }（最先出现在 { $group }）；这一步没有被应用，训练已暂停。常见原因：学习率太高、初始权重太大（初始化缩放），或者 d_k 很大而分数没有缩放。请降低学习率或初始化缩放，然后点“继续”。
+msg-worker-non-finite = 第 { $step } 步：{ $what }；这一步没有被应用，训练已暂停。常见原因：学习率太高、初始权重太大（初始化尺度），或者 d_k 很大而分数没有缩放。请降低学习率或初始化尺度，然后点“继续”。
+msg-worker-non-finite-in-group = 第 { $step } 步：{ $what }（最先出现在 { $group }）；这一步没有被应用，训练已暂停。常见原因：学习率太高、初始权重太大（初始化尺度），或者 d_k 很大而分数没有缩放。请降低学习率或初始化尺度，然后点“继续”。
 
 ## src/training/events.rs
 msg-non-finite-loss = 损失变成了 NaN 或无穷大
@@ -102,8 +102,8 @@ msg-task-describe-word-order = “猫 追 狗”：是谁在追？
 msg-task-describe-char-lm = 预测一小段文本中的下一个字符
 msg-task-length-range = { $task } 需要的长度在 { $min } 到 { $max } 之间
 msg-task-symbols-range = { $task } 需要的符号数在 { $min } 到 { $max } 之间
-msg-task-lookup-distinct-keys = lookup 需要互不相同的键：{ $pairs } 个键值对至少需要 { $pairs } 个符号
-msg-task-mod-add-prime = mod_add 需要一个素数作模数，{ $modulus } 不是素数
+msg-task-lookup-distinct-keys = 键值查找（lookup）需要互不相同的键：{ $pairs } 个键值对至少需要 { $pairs } 个符号
+msg-task-mod-add-prime = 模加法（mod_add）需要一个素数作模数，{ $modulus } 不是素数
 msg-task-corpus-error = 语料 { $path }：{ $why }
 msg-probe-empty = 请至少输入一个词元
 msg-probe-too-long = { $tokens } 个词元超过了这个任务的序列长度（{ $seq_len }）；请缩短探针序列
@@ -128,3 +128,14 @@ msg-dialog-export-progress = 导出我的进度
 msg-dialog-export-handout = 导出讲义（选择文件夹）
 msg-validate-eval-huge = eval_size { $size } 超过了 { $max } 个留出样本：每次评估都要读完全部样本，耗时会超过训练
 msg-validate-eval-huge-fix = 把 eval_size 设为 { $max } 或更少（一节课用 512 就足够）
+
+# 界面上显示的任务名（任务菜单、检查、改动列表）。
+task-kind-copy = 复制
+task-kind-reverse = 反转
+task-kind-sort = 排序
+task-kind-lookup = 键值查找
+task-kind-induction = 归纳续写
+task-kind-mod-add = 模加法
+task-kind-brackets = 括号匹配
+task-kind-word-order = 词序
+task-kind-char-lm = 字符语言模型

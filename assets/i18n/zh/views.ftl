@@ -4,7 +4,7 @@
 views-attention-heading = 注意力
 views-attention-probe = 探针序列：
 views-attention-probe-hint = 输入词元，然后按回车
-views-attention-probe-tip = 这些图所用的序列。输入任务词表里的词元（char_lm 任务输入字符），然后按回车；留空则使用任务自带的示例。
+views-attention-probe-tip = 这些图所用的序列。输入任务词表里的词元（字符语言模型任务输入字符），然后按回车；留空则使用任务自带的示例。
 views-attention-show = 显示
 views-attention-show-tip = 为这条探针序列画出注意力图
 views-attention-not-ready = 模型准备好后，这里会显示注意力图。
@@ -44,8 +44,10 @@ views-mask-legend = 掩码：黄色 = 查询可以看到这个键，灰色带斜
 views-mask-cell = 查询 { $query }“{ $q }”看向键 { $key }“{ $k }”：{ $weight }
 views-probe-note = { $probe }探测：{ $note }
 views-probe-layer-leak = 层 { $layer }：从位置 { $position } 开始泄漏（输出最多变化 { $score }）
+views-probe-layer-padding-leak = 层 { $layer }：填充改变了位置 { $position } 的输出（最多 { $score }）
 views-probe-layer-ok = 层 { $layer }：无泄漏
 views-probe-leak = ⚠ { $probe }探测：有泄漏 · { $layers }
+views-probe-leak-by-design = { $probe }探测：后面的位置影响了前面的输出，这是设计使然：这个模型本来就双向可见（除非它要逐个词元地生成，否则不是 Bug）· { $layers }
 views-probe-no-leak = ✔ { $probe }探测：无泄漏 · { $layers }
 views-probe-causality = 因果性
 views-probe-padding = 填充
