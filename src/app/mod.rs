@@ -260,6 +260,8 @@ impl WorkbenchApp {
         let strip = if error { strip.min_size(ui::banner::STRIP_HEIGHT) } else { strip.exact_size(ui::banner::STRIP_HEIGHT) };
         strip.show(ui, |ui| {
             let hint = match self.view.status {
+                // Start, Step and Reset are disabled: say why before anything else.
+                _ if !self.can_start() => crate::t!("top-fix-first"),
                 // A lesson's try would replace the bug case: point at the case instead.
                 RunStatus::Ready if self.view.step == 0 && self.bug_case.is_some() => crate::t!("hint-ready-bug-case"),
                 RunStatus::Ready if self.view.step == 0 => crate::t!("hint-ready"),

@@ -177,7 +177,12 @@ impl WorkbenchApp {
                     }
                     // Reading a lesson never replaces the run on screen (a trained run,
                     // a teacher's locked experiment): the lesson panel says when the
-                    // model is not this lesson's and offers to load it.
+                    // model is not this lesson's and offers to load it. A model that is
+                    // exactly the lesson's start, untouched, is the lesson's already.
+                    let own = self.lessons.lesson().filter(|l| l.start == self.state.config && self.view.step == 0).map(|l| l.id.clone());
+                    if own.is_some() && self.lessons.active_locks().is_none() {
+                        self.lessons.experiment_of = own;
+                    }
                 }
             }
             AppAction::OpenLessonPack => self.ask_path(PathRequest::OpenLessonPack),

@@ -117,7 +117,7 @@ pub struct ConditionResult {
 }
 
 impl ConditionResult {
-    /// "a's held-out accuracy is at least 0.95 — measured 0.981, needed ≥ 0.95", or why it had
+    /// "a's held-out accuracy is at least 0.95 — measured 0.981" (the other side's number added when it is compared with one), or why it had
     /// no number.
     pub fn describe(&self) -> String {
         match &self.undefined {
@@ -125,7 +125,14 @@ impl ConditionResult {
             None => {
                 // The comparison as the lesson wrote it (">=" reads "≥").
                 let written = [(">=", "≥"), ("<=", "≤"), (">", ">"), ("<", "<")];
-                let op = written.iter().find(|(w, _)| self.condition.contains(w)).map_or("vs", |(_, shown)| *shown);
+                let found = written.iter().find(|(w, _)| self.condition.contains(w));
+                let op = found.map_or("vs", |(_, shown)| *shown);
+                // Against a fixed number the sentence already says what is needed; against
+                // the other side, the number it came to is news.
+                let rhs = found.and_then(|(w, _)| self.condition.split_once(w)).map_or("", |(_, rhs)| rhs);
+                if !rhs.contains("a.") && !rhs.contains("b.") {
+                    return t!("rep-cond-measured-only", plain = self.plain.as_str(), measured = plain_number(self.lhs));
+                }
                 t!("rep-cond-measured", plain = self.plain.as_str(), measured = plain_number(self.lhs), op = op, needed = plain_number(self.rhs))
             }
         }
@@ -226,7 +233,9 @@ mod tests {
         let formula = parse_condition("b.step_ms > a.train_loss").unwrap();
         assert_eq!(formula.plain(), "b: milliseconds per step > a: training loss", "two different measures stay a formula");
         let result = ConditionResult { condition: "a.eval_accuracy >= 0.95".into(), plain: plain("a.eval_accuracy >= 0.95"), lhs: 0.981, rhs: 0.95, passed: true, undefined: None };
-        assert_eq!(result.describe(), "a's held-out accuracy is at least 0.95 — measured 0.981, needed ≥ 0.95");
+        assert_eq!(result.describe(), "a's held-out accuracy is at least 0.95 — measured 0.981");
+        let relative = ConditionResult { condition: "b.step_ms > 4 * a.step_ms".into(), plain: plain("b.step_ms > 4 * a.step_ms"), lhs: 9.0, rhs: 8.0, passed: true, undefined: None };
+        assert_eq!(relative.describe(), "b's milliseconds per step is more than 4 times a's — measured 9, needed > 8");
     }
 
     #[test]

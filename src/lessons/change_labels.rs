@@ -22,7 +22,7 @@ pub fn setting(path: &str, value: &str) -> String {
     if path == "model.layers" {
         return t!("change-layer-setting", count = value);
     }
-    let (_, knob) = split_layer(path);
+    let knob = path.strip_prefix("model.layers[*].").unwrap_or_else(|| split_layer(path).1);
     t!("change-setting", knob = knob_name(path), value = value_label(knob, value))
 }
 

@@ -144,8 +144,9 @@ impl CheckCondition {
 }
 
 impl CheckCondition {
-    /// What the check is waiting for, with the live values: "eval_accuracy >= 0.9
-    /// (now 0.42), step >= 200 (now 120)"; a term with no value yet says so.
+    /// What the check is waiting for, in words with the live values: "held-out
+    /// accuracy ≥ 0.9 (now 0.42), step ≥ 200 (now 120)"; a term with no value yet
+    /// says so.
     pub fn waiting_for(&self, facts: &LiveFacts) -> String {
         self.terms.iter().map(|term| term.progress(facts)).collect::<Vec<_>>().join(", ")
     }
@@ -168,7 +169,12 @@ impl Term {
                         _ => t!("rep-check-not-measured"),
                     },
                 };
-                t!("rep-check-term", name = name.as_str(), op = op.as_str(), value = crate::experiments::plain_number(*value as f64), shown = shown)
+                let op = match op.as_str() {
+                    ">=" => "≥",
+                    "<=" => "≤",
+                    other => other,
+                };
+                t!("rep-check-term", name = metric_words(name), op = op, value = crate::experiments::plain_number(*value as f64), shown = shown)
             }
             Term::Attention { layer, head, pattern } => {
                 let head = head.map_or_else(|| t!("rep-check-any-head"), |h| t!("rep-check-head", head = h));
@@ -214,6 +220,22 @@ impl Term {
 const EVAL_METRICS: [&str; 4] = ["eval_loss", "eval_accuracy", "sequence_accuracy", "generation_loss"];
 
 /// The live value of a metric (None before it is measured).
+/// A check's metric as the learner reads it ("held-out accuracy", "step").
+fn metric_words(name: &str) -> String {
+    match name {
+        "loss" => t!("rep-check-metric-loss"),
+        "accuracy" => t!("rep-check-metric-accuracy"),
+        "eval_loss" => t!("rep-metric-eval-loss"),
+        "eval_accuracy" => t!("rep-metric-eval-accuracy"),
+        "sequence_accuracy" => t!("rep-metric-sequence-accuracy"),
+        "generation_loss" => t!("rep-metric-generation-loss"),
+        "attention_entropy" => t!("rep-metric-attention-entropy"),
+        "cache_speedup" => t!("rep-check-metric-cache-speedup"),
+        "step" => t!("rep-check-metric-step"),
+        other => other.to_string(),
+    }
+}
+
 fn metric_value(facts: &LiveFacts, name: &str) -> Option<f32> {
     match name {
         "loss" => facts.loss,
@@ -277,10 +299,10 @@ mod tests {
         let check = parse_check("eval_accuracy >= 0.8 and step <= 100").unwrap();
         assert_eq!(
             check.waiting_for(&LiveFacts { step: 40, ..LiveFacts::default() }),
-            "eval_accuracy >= 0.8 (measured at the next evaluation), step <= 100 (now 40)"
+            "held-out accuracy ≥ 0.8 (measured at the next evaluation), step ≤ 100 (now 40)"
         );
         let facts = LiveFacts { step: 60, eval_step: Some(50), eval_accuracy: Some(0.42), ..LiveFacts::default() };
-        assert_eq!(check.waiting_for(&facts), "eval_accuracy >= 0.8 (now 0.42), step <= 100 (now 60)");
+        assert_eq!(check.waiting_for(&facts), "held-out accuracy ≥ 0.8 (now 0.42), step ≤ 100 (now 60)");
         // An old evaluation is not paired with a later step.
         let check = parse_check("eval_accuracy >= 0.9 and step >= 250").unwrap();
         let stale = LiveFacts { step: 260, eval_step: Some(200), eval_accuracy: Some(0.95), ..LiveFacts::default() };

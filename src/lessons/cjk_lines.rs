@@ -2,7 +2,8 @@
 //! paragraph into a space, which is right between English words but wrong in
 //! Chinese: "。 下一句" shows a stray space after every full stop. Here a break
 //! between two lines of one paragraph is dropped when the first ends in a CJK
-//! character or punctuation mark and the second starts with one.
+//! character and the second starts with one, or when the first ends in CJK
+//! punctuation (which carries its own space: "。dropout", never "。 dropout").
 
 /// `markdown` with the line breaks inside CJK paragraphs removed.
 pub fn join(markdown: &str) -> String {
@@ -15,7 +16,7 @@ pub fn join(markdown: &str) -> String {
             in_fence = !in_fence;
         }
         let Some(next) = lines.get(i + 1) else { break };
-        let joins = !in_fence && paragraph_text(line) && continues_paragraph(next) && ends_cjk(line) && starts_cjk(next);
+        let joins = !in_fence && paragraph_text(line) && continues_paragraph(next) && (ends_cjk_punctuation(line) || (ends_cjk(line) && starts_cjk(next)));
         if !joins {
             out.push('\n');
         }
@@ -32,8 +33,6 @@ fn is_cjk(c: char) -> bool {
         | 0x4E00..=0x9FFF    // unified ideographs
         | 0xF900..=0xFAFF    // compatibility ideographs
         | 0xFF00..=0xFFEF    // full-width forms (，：？！（）)
-        | 0x201C..=0x201D    // “ ” as Chinese text uses them
-        | 0x2018..=0x2019
     )
 }
 
@@ -42,6 +41,11 @@ const EMPHASIS: &[char] = &['*', '_'];
 
 fn ends_cjk(line: &str) -> bool {
     line.trim_end().trim_end_matches(EMPHASIS).chars().last().is_some_and(is_cjk)
+}
+
+/// Full-width punctuation: 。，、；：！？ and closing brackets and quotes.
+fn ends_cjk_punctuation(line: &str) -> bool {
+    line.trim_end().trim_end_matches(EMPHASIS).chars().last().is_some_and(|c| matches!(c as u32, 0x3000..=0x303F | 0xFF01..=0xFF0F | 0xFF1A..=0xFF20 | 0xFF3B..=0xFF40 | 0xFF5B..=0xFF65))
 }
 
 fn starts_cjk(line: &str) -> bool {
@@ -76,6 +80,7 @@ mod tests {
         assert_eq!(join("```\n代码。\n注释。\n```"), "```\n代码。\n注释。\n```");
         // Chinese followed by an English word keeps the space Markdown gives it.
         assert_eq!(join("模型叫\nGPT。"), "模型叫\nGPT。");
+        assert_eq!(join("这是办法。\ndropout 不必关。"), "这是办法。dropout 不必关。");
         assert_eq!(join("按下\n**开始**。"), "按下**开始**。");
     }
 }

@@ -109,11 +109,34 @@ pub fn diff(before: &ExperimentConfig, after: &ExperimentConfig) -> Vec<String> 
 /// Two sides of a claim in words, each by the knobs where they differ: ("Layer 0 ·
 /// kind: softmax", "Layer 0 · kind: uniform average"); empty when they do not.
 pub fn sides(a: &ExperimentConfig, b: &ExperimentConfig) -> (String, String) {
-    let changed = changes(a, b);
+    let changed = every_layer_once(changes(a, b), a.model.layers.len());
     let side = |pick: fn(&(String, String, String)) -> &String| {
         changed.iter().map(|c| super::change_labels::setting(&c.0, pick(c))).collect::<Vec<_>>().join("; ")
     };
     (side(|c| &c.1), side(|c| &c.2))
+}
+
+/// The same change in every layer, said once: `model.layers[*].kind` for
+/// `model.layers[0].kind` and `model.layers[1].kind` alike.
+fn every_layer_once(changes: Vec<(String, String, String)>, layers: usize) -> Vec<(String, String, String)> {
+    let layer_knob = |path: &str| path.strip_prefix("model.layers[").and_then(|r| r.split_once("].")).map(|(_, knob)| knob.to_string());
+    let mut out: Vec<(String, String, String)> = Vec::new();
+    for (path, old, new) in &changes {
+        let Some(knob) = layer_knob(path) else {
+            out.push((path.clone(), old.clone(), new.clone()));
+            continue;
+        };
+        let same = changes.iter().filter(|(p, o, n)| layer_knob(p).as_deref() == Some(knob.as_str()) && o == old && n == new).count();
+        let star = format!("model.layers[*].{knob}");
+        if layers > 1 && same == layers {
+            if !out.iter().any(|(p, _, _)| *p == star) {
+                out.push((star, old.clone(), new.clone()));
+            }
+        } else {
+            out.push((path.clone(), old.clone(), new.clone()));
+        }
+    }
+    out
 }
 
 /// Every knob whose value differs: (path, old JSON, new JSON); a list of another
@@ -156,6 +179,16 @@ mod tests {
 
     fn settings(pairs: &[(&str, toml::Value)]) -> Settings {
         pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+    }
+
+    #[test]
+    fn a_claims_sides_read_as_what_differs_said_once_for_every_layer() {
+        crate::i18n::set_lang(crate::i18n::Lang::En);
+        let a = preset("lesson").unwrap();
+        let b = apply(&a, &settings(&[("model.layers[*].attention_kind", "uniform_average".into())])).unwrap();
+        assert_eq!(sides(&a, &b), ("every layer · kind: softmax".to_string(), "every layer · kind: uniform average".to_string()));
+        let one = apply(&a, &settings(&[("model.layers[1].heads", 1.into())])).unwrap();
+        assert_eq!(sides(&a, &one), ("Layer 1 · heads: 4".to_string(), "Layer 1 · heads: 1".to_string()));
     }
 
     #[test]

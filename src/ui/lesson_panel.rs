@@ -46,8 +46,14 @@ pub fn lesson_panel_ui(
         if ui.add_enabled(runner.current > 0, egui::Button::new("◀")).on_hover_text(t!("lesson-previous")).clicked() {
             actions.push(AppAction::OpenLesson(runner.current - 1));
         }
+        // Truncated to the panel: a tick appearing in the title ("✓ 1. …") must not
+        // widen the panel and move the boundary with the centre.
+        let width = ui.available_width() - 40.0;
+        let height = ui.spacing().interact_size.y;
+        ui.allocate_ui_with_layout(egui::vec2(width, height), egui::Layout::left_to_right(egui::Align::Center), |ui| {
         egui::ComboBox::from_id_salt("lesson_list")
-            .width(ui.available_width() - 40.0)
+            .width(width)
+            .truncate()
             .selected_text(if runner.lessons.is_empty() { t!("lesson-no-lessons") } else { label(runner.current) })
             .show_ui(ui, |ui| {
                 for i in 0..runner.lessons.len() {
@@ -65,7 +71,9 @@ pub fn lesson_panel_ui(
                 }
             })
             .response
-            .labelled_by(heading);
+            .labelled_by(heading)
+            .on_hover_text(if runner.lessons.is_empty() { String::new() } else { label(runner.current) });
+        });
         if ui.add_enabled(runner.current + 1 < runner.lessons.len(), egui::Button::new("▶")).on_hover_text(t!("lesson-next")).clicked() {
             actions.push(AppAction::OpenLesson(runner.current + 1));
         }
@@ -79,8 +87,13 @@ pub fn lesson_panel_ui(
         return;
     };
     ui.weak(t!("lesson-summary", summary = lesson.summary.as_str(), minutes = lesson.minutes));
+    // The text describes the lesson's own model: when another is on screen, the
+    // load button stands out and one line says so (the reason on hover).
+    let loaded = runner.runs_this_lesson();
     ui.horizontal(|ui| {
-        if ui.button(t!("lesson-load-start")).on_hover_text(t!("lesson-load-start-tip")).clicked() {
+        let load = egui::Button::new(t!("lesson-load-start"));
+        let load = if loaded { load } else { load.stroke(egui::Stroke::new(1.5, ui.visuals().warn_fg_color)) };
+        if ui.add(load).on_hover_text(t!("lesson-load-start-tip")).clicked() {
             actions.push(AppAction::LoadLessonStart);
         }
         if runner.saved_experiment.is_some() && ui.button(t!("lesson-restore")).clicked() {
@@ -96,15 +109,9 @@ pub fn lesson_panel_ui(
         let label = ui.label(format!("🔒 {text}"));
         label.on_hover_text(if active { t!("lesson-locks-active-tip") } else { t!("lesson-locks-idle-tip") });
     }
-    // The text describes the lesson's own model: say plainly when another is loaded.
-    if !runner.runs_this_lesson() {
-        egui::Frame::group(ui.style()).stroke(egui::Stroke::new(1.5, ui.visuals().warn_fg_color)).show(ui, |ui| {
-            ui.set_width(ui.available_width());
-            ui.label(t!("lesson-not-loaded", task = lesson.start.task.kind.label()));
-            if ui.button(format!("▶ {}", t!("lesson-load-start"))).on_hover_text(t!("lesson-load-start-tip")).clicked() {
-                actions.push(AppAction::LoadLessonStart);
-            }
-        });
+    if !loaded {
+        ui.colored_label(ui.visuals().warn_fg_color, t!("lesson-not-loaded", task = lesson.start.task.kind.label()))
+            .on_hover_text(t!("lesson-not-loaded-tip"));
     }
     // On the projector the class sees the lesson, not one student's name field.
     if !presenter {
@@ -236,6 +243,7 @@ pub fn lesson_panel_ui(
                                             .id(open_id.with("window"))
                                             .open(&mut open)
                                             .default_size([960.0, 460.0])
+                                            .default_pos([240.0, 140.0])
                                             .show(ui.ctx(), |ui| {
                                                 ui.label(&block.claim.statement);
                                                 if let Some((a_words, b_words)) = &sides {

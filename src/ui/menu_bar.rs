@@ -163,7 +163,7 @@ pub fn getting_started_window(ctx: &egui::Context, open: &mut bool, lesson_loade
 }
 
 pub fn about_window(ctx: &egui::Context, open: &mut bool) {
-    egui::Window::new(t!("menu-about")).open(open).resizable(false).collapsible(false).show(ctx, |ui| {
+    egui::Window::new(t!("menu-about")).open(open).resizable(false).collapsible(false).default_pos([420.0, 160.0]).show(ctx, |ui| {
         ui.strong(format!("Attention Workbench {}", env!("CARGO_PKG_VERSION")));
         ui.label(t!("about-description"));
         ui.label(t!("about-licence", licence = env!("CARGO_PKG_LICENSE")));

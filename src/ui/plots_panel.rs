@@ -56,7 +56,9 @@ type Curve<'a> = (String, &'a Series, bool);
 
 pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) -> Option<PlotAction> {
     let mut action = None;
-    ui.horizontal(|ui| {
+    // Wraps on a narrow window (1280×800) rather than clipping "Pin this run".
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().slider_width = 80.0;
         ui.checkbox(&mut settings.log_scale, t!("lesson-plots-log-scale"))
             .on_hover_text(t!("lesson-plots-log-scale-tip"));
         ui.add(egui::Slider::new(&mut settings.smoothing, 0.0..=0.99).text(t!("lesson-plots-smoothing")))
@@ -128,7 +130,8 @@ fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &Plo
             for (i, (name, _, dashed)) in curves.iter().enumerate() {
                 let mark = if *dashed { "┅" } else { "■" };
                 let entry = egui::RichText::new(format!("{mark} {name}")).color(CURVE_COLORS[color_index(curves, i) % CURVE_COLORS.len()]).small();
-                ui.label(entry);
+                // One entry is never split over two lines ("Layer" here, "0" there).
+                ui.add(egui::Label::new(entry).wrap_mode(egui::TextWrapMode::Extend));
             }
         });
         let height = (height + 20.0 - legend.response.rect.height()).max(60.0);
@@ -143,8 +146,15 @@ fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &Plo
             plot = plot.y_grid_spacer(log_marks);
             // On a narrow range (one step: 2.974 to 2.973) more digits keep the ticks apart.
             plot = plot.y_axis_formatter(|mark, range| {
-                let narrow = (range.end() - range.start()).abs() < 0.05;
-                if narrow { format!("{:.5}", 10f64.powf(mark.value)).trim_end_matches('0').to_string() } else { format_value(10f64.powf(mark.value)) }
+                let value = 10f64.powf(mark.value);
+                match narrow_step(*range.start(), *range.end()) {
+                    // As many decimals as the round step has (2.9720, 2.9725).
+                    Some(step) => {
+                        let decimals = (-step.log10().floor()).clamp(0.0, 8.0) as usize;
+                        format!("{:.*}", decimals, (value / step).round() * step)
+                    }
+                    None => format_value(value),
+                }
             });
         } else if let Some((low, high)) = y_range(curves) {
             plot = plot.include_y(low).include_y(high);
@@ -211,11 +221,16 @@ fn color_index(curves: &[Curve], i: usize) -> usize {
 fn log_marks(input: GridInput) -> Vec<GridMark> {
     let (low, high) = input.bounds;
     let span = high - low;
-    if !span.is_finite() || span <= 0.0 || span > 60.0 {
-        return Vec::new();
-    }
-    if span < 0.1 {
+    if !span.is_finite() || span <= 0.0 || span > 30.0 {
         return egui_plot::log_grid_spacer(10)(input);
+    }
+    if let Some(step) = narrow_step(low, high) {
+        // Within a quarter of a decade, round values in plain numbers (2.972, 2.973).
+        let (from, to) = (10f64.powf(low), 10f64.powf(high));
+        let size = ((from + step) / from).log10();
+        return ((from / step).ceil() as i64..=(to / step).floor() as i64)
+            .map(|k| GridMark { value: (k as f64 * step).log10(), step_size: size })
+            .collect();
     }
     let tiers: &[(f64, &[f64])] = &[
         (1.0, &[1.0]),
@@ -240,15 +255,30 @@ fn log_marks(input: GridInput) -> Vec<GridMark> {
     marks
 }
 
+/// On a log axis spanning less than a tenth of a decade, the round step (1, 2 or
+/// 5 × 10^k) that gives about four ticks in plain numbers; None on a wider one.
+fn narrow_step(low: f64, high: f64) -> Option<f64> {
+    if !(low.is_finite() && high.is_finite()) || high - low >= 0.1 || high <= low {
+        return None;
+    }
+    let range = 10f64.powf(high) - 10f64.powf(low);
+    let rough = range / 4.0;
+    let magnitude = 10f64.powf(rough.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * magnitude).find(|s| *s >= rough)?;
+    Some(step)
+}
+
 /// Step-axis labels: whole, non-negative steps only ("0", "500", "1500").
 fn step_label(v: f64) -> String {
     if v < 0.0 || (v - v.round()).abs() > 1e-6 { String::new() } else { format!("{}", v.round() as i64) }
 }
 
-/// Axis labels that stay readable from 1e-6 to 1e3.
+/// Axis labels that stay readable from 1e-6 to 1e5: plain numbers from 0.0001 on
+/// (0.001 next to 0.01, not 1e-3), powers of ten below.
 fn format_value(v: f64) -> String {
-    if v == 0.0 || (1e-2..1e3).contains(&v.abs()) {
-        format!("{v:.3}").trim_end_matches('0').trim_end_matches('.').to_string()
+    if v == 0.0 || (1e-4..1e5).contains(&v.abs()) {
+        let decimals = if v.abs() >= 1.0 { 3 } else { (-v.abs().log10().floor()) as usize + 2 };
+        format!("{v:.decimals$}").trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
         format!("{v:.0e}")
     }
@@ -259,4 +289,32 @@ fn format_value(v: f64) -> String {
 fn y_range(curves: &[Curve]) -> Option<(f64, f64)> {
     let high = curves.iter().filter_map(|(_, s, _)| s.max_y()).fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))?;
     Some((0.0, if high > 0.0 { high * 1.1 } else { 1.0 }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn marks(low: f64, high: f64) -> Vec<f64> {
+        log_marks(GridInput { bounds: (low.log10(), high.log10()), base_step_size: 1e-3 }).iter().map(|m| 10f64.powf(m.value)).collect()
+    }
+
+    #[test]
+    fn log_ticks_sit_at_round_values() {
+        let one_decade = marks(1.0, 10.0);
+        for v in [1.0, 2.0, 5.0, 3.0, 10.0] {
+            assert!(one_decade.iter().any(|m| (m - v).abs() < 1e-9), "{v} in {one_decade:?}");
+        }
+        assert!(!one_decade.iter().any(|m| (m - 3.1623).abs() < 1e-3), "no tick at 10^0.5");
+        // A narrow range gets plain round steps, not 10^0.473.
+        let narrow = marks(2.970, 2.975);
+        assert!(narrow.len() >= 2, "{narrow:?}");
+        for m in &narrow {
+            assert!(((m / 0.002).round() * 0.002 - m).abs() < 1e-9, "{m} is a multiple of 0.002");
+        }
+        assert_eq!(format_value(0.001), "0.001");
+        assert_eq!(format_value(0.01), "0.01");
+        assert_eq!(format_value(2.5), "2.5");
+        assert_eq!(format_value(1e-5), "1e-5");
+    }
 }

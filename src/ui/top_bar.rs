@@ -41,10 +41,10 @@ pub fn top_bar_ui(
             .on_disabled_hover_text(task_lock.clone().unwrap_or_default()));
         ui.label(t!("top-preset")).on_hover_text(help::text(help::PRESET));
         egui::ComboBox::from_id_salt("preset")
-            .selected_text(preset)
+            .selected_text(preset_label(preset))
             .show_ui(ui, |ui| {
                 for name in PRESET_NAMES {
-                    if ui.selectable_label(preset == *name, *name).clicked() {
+                    if ui.selectable_label(preset == *name, preset_label(name)).clicked() {
                         actions.push(AppAction::LoadPreset(name.to_string()));
                     }
                 }
@@ -108,7 +108,10 @@ pub fn top_bar_ui(
         if pending_edits && ui.add_enabled(can_start, egui::Button::new(t!("top-apply"))).on_hover_text(t!("top-apply-tip")).clicked() {
             actions.push(AppAction::Apply);
         }
-        ui.separator();
+    });
+    // Progress on a row of its own, always there: the rows above never move when
+    // training starts and the numbers grow.
+    ui.horizontal(|ui| {
         match claim {
             // A claim's verification trains in place of the live run: its bar shows.
             Some((fraction, done, total)) => {
@@ -144,7 +147,7 @@ fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize) {
     // The words sit beside the bar, not in it: at step 0 the bar's rounded fill
     // would cover their start.
     let remaining_on_row = ui.max_rect().right() - ui.cursor().min.x;
-    let width = (remaining_on_row - 520.0).clamp(60.0, 200.0);
+    let width = (remaining_on_row - 640.0).clamp(120.0, 320.0);
     ui.add(egui::ProgressBar::new(fraction.min(1.0)).desired_width(width));
     ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend));
     if let Some(acc) = view.last_eval_accuracy {
@@ -159,5 +162,17 @@ pub fn format_eta(secs: f32) -> String {
         0..60 => format!("{secs}s"),
         60..3600 => format!("{}m{:02}s", secs / 60, secs % 60),
         _ => format!("{}h{:02}m", secs / 3600, (secs % 3600) / 60),
+    }
+}
+
+/// A preset's name in the interface's language ("tiny", "微型"; "custom" for an
+/// edited experiment).
+fn preset_label(name: &str) -> String {
+    match name {
+        "tiny" => t!("preset-tiny"),
+        "lesson" => t!("preset-lesson"),
+        "large" => t!("preset-large"),
+        "custom" => t!("preset-custom"),
+        other => other.to_string(),
     }
 }

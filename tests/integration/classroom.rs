@@ -209,14 +209,7 @@ fn lesson_report_merges_three_students_into_one_table() {
 fn lesson_check_reads_a_pack_with_its_cases_and_names_a_malformed_one() {
     let pack = tempfile::tempdir().unwrap();
     write_pack(pack.path());
-    let check = |dir: &Path| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_attention-workbench"))
-            .args(["lesson", "check", dir.to_str().unwrap()])
-            .env("LC_ALL", "C.UTF-8")
-            .output()
-            .unwrap();
-        (out.status.success(), String::from_utf8_lossy(&out.stdout).to_string())
-    };
+    let check = lesson_check;
     let (ok, text) = check(pack.path());
     assert!(ok, "{text}");
     assert!(text.contains("bug-hunt case w3-peek") && text.contains("1 answer"), "{text}");
@@ -300,13 +293,8 @@ fn a_pack_lesson_or_case_with_a_shipped_id_is_refused_naming_the_fix() {
     assert!(errors.iter().any(|e| e.contains("01-why-attention") && e.contains("own id")), "{errors:?}");
     assert!(errors.iter().any(|e| e.contains("peeking")), "{errors:?}");
     assert_eq!(runner.lessons.iter().flatten().filter(|l| l.id == "01-why-attention").count(), 1, "the shipped lesson keeps its id");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_attention-workbench"))
-        .args(["lesson", "check", pack.path().to_str().unwrap()])
-        .env("LC_ALL", "C.UTF-8")
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(!out.status.success() && text.contains("01-why-attention") && text.contains("peeking"), "{text}");
+    let (ok, text) = lesson_check(pack.path());
+    assert!(!ok && text.contains("01-why-attention") && text.contains("peeking"), "{text}");
 }
 
 #[test]
@@ -324,17 +312,22 @@ fn lesson_check_refuses_an_unchanged_copy_of_a_shipped_lesson_or_case_as_the_win
     let (_, errors) = runner.add_pack(pack.path()).unwrap();
     assert_eq!(errors.len(), 2, "{errors:?}");
     // ...so lesson check fails, with the same messages.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_attention-workbench"))
-        .args(["lesson", "check", pack.path().to_str().unwrap()])
-        .env("LC_ALL", "C.UTF-8")
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(!out.status.success(), "lesson check passed a pack the window refuses: {text}");
+    let (ok, text) = lesson_check(pack.path());
+    assert!(!ok, "lesson check passed a pack the window refuses: {text}");
     for error in &errors {
         assert!(text.contains(error.as_str()), "lesson check does not say `{error}`:\n{text}");
     }
     // The shipped folder itself still passes.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_attention-workbench")).args(["lesson", "check", "lessons"]).env("LC_ALL", "C.UTF-8").output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let (ok, text) = lesson_check(Path::new("lessons"));
+    assert!(ok, "{text}");
+}
+
+/// `lesson check DIR` in English: whether it passed, and what it printed.
+fn lesson_check(dir: &Path) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_attention-workbench"))
+        .args(["lesson", "check", dir.to_str().unwrap()])
+        .env("LC_ALL", "C.UTF-8")
+        .output()
+        .unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).to_string())
 }

@@ -260,10 +260,10 @@ fn verify_it_runs_the_same_seeds_as_the_cli_and_says_which() {
     let index = harness.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with("04"))).unwrap();
     harness.state_mut().perform(attention_workbench::app::actions::AppAction::OpenLesson(index));
     harness.run_steps(2);
-    assert!(harness.query_by_label_contains("The model on screen is not this lesson's").is_some(), "the lesson says its model is not loaded");
-    harness.get_by_label("▶ Load this lesson's experiment").click();
+    assert!(harness.query_by_label_contains("Not this lesson's experiment").is_some(), "the lesson says its model is not loaded");
+    harness.get_by_label("Load this lesson's experiment").click();
     harness.run_steps(2);
-    assert!(harness.query_by_label_contains("The model on screen is not this lesson's").is_none(), "and stops saying so once it is");
+    assert!(harness.query_by_label_contains("Not this lesson's experiment").is_none(), "and stops saying so once it is");
     let seeds = attention_workbench::lessons::DEFAULT_SEEDS.map(|s| s.to_string()).join(", ");
     assert_eq!(seeds, "0, 1, 2");
     harness.get_by_label(&format!("Verify it (seeds {seeds})")).click();
@@ -286,6 +286,9 @@ fn bug_hunt_fits_the_default_window_and_hides_its_planted_knobs_until_revealed()
         .with_size([1440.0, 900.0])
         .with_context_setup(attention_workbench::app::install_fonts)
         .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    // The panels settle their widths over the first frames (as a real window does
+    // before anyone can click): click where the tab ends up.
+    harness.run_steps(3);
     harness.get_by_label("Bug hunt").click();
     harness.run_steps(2);
     assert!(harness.query_all_by_label_contains("hidden for the bug hunt").next().is_none(), "nothing is hidden before a case is loaded");

@@ -61,7 +61,7 @@ editor-add-neg-inf = add -inf
 editor-multiply-after-softmax = multiply after softmax
 editor-diagonal-offset = diagonal offset
 editor-padding-mask-on = padding mask on
-editor-padding-keys = keys (right)
+editor-padding-keys = keys (correct axis)
 editor-padding-queries = queries (wrong axis)
 editor-off = off
 editor-ablate-heads = ablate heads
@@ -99,7 +99,7 @@ editor-help-init-from = Where the weights start: random (from the seed), or a tr
 editor-help-mask-reading = How the attention code reads the boolean mask. The builder makes true = the query may see the key; reading true as masked inverts it, the classic bug. (Lesson 08)
 editor-help-mask-application = How hidden cells are kept out: fill the scores with a large negative number, add -inf, or multiply the weights after the softmax (which leaks through the normaliser). (Lesson 08)
 editor-help-diagonal-offset = Shifts the causal diagonal: 0 is right, -1 hides each position from itself, +1 lets it see one token ahead. (Lesson 07)
-editor-help-padding-mask = Which axis padding is hidden on: keys (right), queries (a broadcasting bug), or off. (Lesson 07)
+editor-help-padding-mask = Which axis padding is hidden on: keys (the correct axis), queries (a broadcasting bug), or off. (Lesson 07)
 editor-help-optimizer = Adam adapts each weight's step size and is the usual choice; SGD takes plain gradient steps.
 editor-help-warmup = Steps over which the learning rate rises linearly from 0 to its value; helps deep or post-LN models start. (Lesson 09)
 editor-help-ablate = Zero this head's output before the output projection. Its attention map is still computed and shown, so you can see whether a head the map says is important really matters to the answer. (Lesson 15)
