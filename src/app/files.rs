@@ -167,13 +167,13 @@ mod tests {
     }
 }
 
-/// Where a learner's files go by default: the documents folder (`$XDG_DOCUMENTS_DIR`
-/// or `~/Documents`) when there is one, else the working folder.
+/// Where a learner's files go by default: the desktop's documents folder (as the
+/// user's settings name it: `~/文档`, Windows' Documents), else `~/Documents`,
+/// when it exists; else the working folder.
 pub fn documents_dir() -> PathBuf {
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    let xdg = std::env::var_os("XDG_DOCUMENTS_DIR").map(PathBuf::from);
-    let candidates = xdg.into_iter().chain(home.map(|h| h.join("Documents")));
-    candidates.into_iter().find(|d| d.is_dir()).or_else(|| std::env::current_dir().ok()).unwrap_or_default()
+    let named = dirs::document_dir();
+    let usual = dirs::home_dir().map(|home| home.join("Documents"));
+    named.into_iter().chain(usual).find(|d| d.is_dir()).or_else(|| std::env::current_dir().ok()).unwrap_or_default()
 }
 
 /// A progress file's suggested name: the student and the pack in it, so a class's

@@ -196,7 +196,8 @@ impl WorkbenchApp {
     }
 
 
-    /// Fold in trainer events for at most `EVENT_BUDGET`.
+    /// Fold in trainer events for at most `EVENT_BUDGET` (all of them in lockstep,
+    /// after training its steps for this frame).
     pub fn drain_events(&mut self) {
         self.trainer.pump(LOCKSTEP_STEPS_PER_FRAME);
         let start = Instant::now();

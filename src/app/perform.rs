@@ -179,7 +179,8 @@ impl WorkbenchApp {
                     // a teacher's locked experiment): the lesson panel says when the
                     // model is not this lesson's and offers to load it. A model that is
                     // exactly the lesson's start, untouched, is the lesson's already.
-                    let own = self.lessons.lesson().filter(|l| l.start == self.state.config && self.view.step == 0).map(|l| l.id.clone());
+                    let untouched = self.state.config == self.applied && self.view.step == 0;
+                    let own = self.lessons.lesson().filter(|l| untouched && l.start == self.applied).map(|l| l.id.clone());
                     if own.is_some() && self.lessons.active_locks().is_none() {
                         self.lessons.experiment_of = own;
                     }

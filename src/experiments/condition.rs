@@ -66,10 +66,16 @@ impl Condition {
             }
             (Operand::Metric(s, m), Operand::Metric(o, m2)) if m == m2 && self.factor == 1.0 => {
                 let direction = if self.offset < 0.0 { t!("rep-cond-below") } else { t!("rep-cond-above") };
-                // "b < a − 0.5": b is more than 0.5 below a (the bound is what is passed).
-                let op = match self.op {
-                    Op::Less | Op::Greater => t!("rep-cond-op-gt"),
-                    Op::LessEq | Op::GreaterEq => t!("rep-cond-op-ge"),
+                // "b < a − 0.5": b is more than 0.5 below a; "a ≤ b + 0.05": a is at
+                // most 0.05 above b. The comparison and the offset pointing the same
+                // way bound the gap from below, opposite ways from above.
+                let below = matches!(self.op, Op::Less | Op::LessEq);
+                let gap_from_below = below == (self.offset < 0.0);
+                let op = match (gap_from_below, self.op) {
+                    (true, Op::Less | Op::Greater) => t!("rep-cond-op-gt"),
+                    (true, _) => t!("rep-cond-op-ge"),
+                    (false, Op::Less | Op::Greater) => t!("rep-cond-op-lt"),
+                    (false, _) => t!("rep-cond-op-le"),
                 };
                 let by = plain_number(self.offset.abs());
                 t!("rep-cond-sentence-by", side = side(*s), metric = m.words(), op = op, by = by, direction = direction, other = side(*o))
@@ -230,6 +236,9 @@ mod tests {
         assert_eq!(plain("b.step_ms > 4 * a.step_ms"), "b's milliseconds per step is more than 4 times a's");
         assert_eq!(plain("b.train_loss < a.train_loss - 0.5"), "b's training loss is more than 0.5 below a's");
         assert_eq!(plain("a.train_loss < b.train_loss"), "a's training loss is less than b's");
+        assert_eq!(plain("a.eval_loss <= b.eval_loss + 0.05"), "a's held-out loss is at most 0.05 above b's");
+        assert_eq!(plain("b.eval_loss > a.eval_loss - 0.5"), "b's held-out loss is less than 0.5 below a's");
+        assert_eq!(plain("b.eval_accuracy >= a.eval_accuracy + 0.2"), "b's held-out accuracy is at least 0.2 above a's");
         let formula = parse_condition("b.step_ms > a.train_loss").unwrap();
         assert_eq!(formula.plain(), "b: milliseconds per step > a: training loss", "two different measures stay a formula");
         let result = ConditionResult { condition: "a.eval_accuracy >= 0.95".into(), plain: plain("a.eval_accuracy >= 0.95"), lhs: 0.981, rhs: 0.95, passed: true, undefined: None };

@@ -63,7 +63,9 @@ fn paragraph_text(line: &str) -> bool {
 /// A line that continues the paragraph above rather than starting a block.
 fn continues_paragraph(line: &str) -> bool {
     let t = line.trim_start();
-    paragraph_text(line) && !t.starts_with('>') && !t.starts_with("- ") && !t.starts_with("* ") && !t.starts_with("+ ")
+    let digits = t.chars().take_while(char::is_ascii_digit).count();
+    let numbered = digits > 0 && (t[digits..].starts_with(". ") || t[digits..].starts_with(") "));
+    paragraph_text(line) && !numbered && !t.starts_with('>') && !t.starts_with("- ") && !t.starts_with("* ") && !t.starts_with("+ ")
 }
 
 #[cfg(test)]
@@ -76,6 +78,7 @@ mod tests {
         assert_eq!(join("One sentence.\nAnother.\n"), "One sentence.\nAnother.\n");
         // A list, a heading, a blank line and a code fence are left as they are.
         assert_eq!(join("说明：\n- 第一项\n- 第二项\n"), "说明：\n- 第一项\n- 第二项\n");
+        assert_eq!(join("1. 第一项。\n2. 第二项。\n"), "1. 第一项。\n2. 第二项。\n");
         assert_eq!(join("## 标题\n正文。\n\n下一段。"), "## 标题\n正文。\n\n下一段。");
         assert_eq!(join("```\n代码。\n注释。\n```"), "```\n代码。\n注释。\n```");
         // Chinese followed by an English word keeps the space Markdown gives it.

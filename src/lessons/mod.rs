@@ -19,7 +19,7 @@ pub use bug_case::{Bug, BugCase};
 pub use locks::Locks;
 pub use check::{CheckCondition, LiveFacts, Pattern, parse_check, pattern_score};
 pub use parse::{LessonError, parse_lesson};
-pub use patch::{Settings, apply as apply_settings, diff as config_diff, sides as claim_sides};
+pub use patch::{Settings, apply as apply_settings, diff as config_diff};
 pub use verify::{ClaimReport, DEFAULT_SEEDS, verify_lesson};
 
 use std::path::{Path, PathBuf};
@@ -85,6 +85,9 @@ pub struct CheckBlock {
 pub struct ClaimBlock {
     pub id: String,
     pub claim: Claim,
+    /// What its sides a and b are, in the interface's words (None for one side),
+    /// worked out once when the lesson is read.
+    pub sides: Option<(String, String)>,
     pub line: usize,
 }
 

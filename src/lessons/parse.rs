@@ -226,7 +226,7 @@ pub fn parse_lesson(file: &str, text: &str) -> Result<Lesson, LessonError> {
                     conditions,
                 };
                 claim_problem(&claim).map_or(Ok(()), |m| Err(err(block_line, t!("err-lesson-claim-block", why = m))))?;
-                Segment::Claim(ClaimBlock { id: spec.id, claim, line: block_line })
+                Segment::Claim(ClaimBlock { id: spec.id, sides: super::patch::claim_sides(&claim), claim, line: block_line })
             }
         };
         body.push(segment);

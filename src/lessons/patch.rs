@@ -116,6 +116,32 @@ pub fn sides(a: &ExperimentConfig, b: &ExperimentConfig) -> (String, String) {
     (side(|c| &c.1), side(|c| &c.2))
 }
 
+/// The two sides of a claim by what differs: config knobs, else how each trains
+/// (threads, seed, steps). None for a one-sided claim.
+pub fn claim_sides(claim: &crate::experiments::Claim) -> Option<(String, String)> {
+    let b = claim.b.as_ref()?;
+    let (mut a_words, mut b_words) = sides(&claim.a, b);
+    let runs = [(&claim.run_a, &mut a_words), (&claim.run_b, &mut b_words)];
+    let differs = (claim.run_a.threads != claim.run_b.threads, claim.run_a.seed_offset != claim.run_b.seed_offset, claim.run_a.steps != claim.run_b.steps);
+    for (run, words) in runs {
+        let mut extra = Vec::new();
+        if differs.0 {
+            extra.push(crate::t!("lesson-claim-side-threads", threads = run.threads.map_or_else(|| crate::t!("lesson-claim-side-default"), |n| n.to_string())));
+        }
+        if differs.1 {
+            extra.push(crate::t!("lesson-claim-side-seed", offset = run.seed_offset));
+        }
+        if differs.2 {
+            extra.push(crate::t!("lesson-claim-side-steps", steps = run.steps.unwrap_or(claim.steps)));
+        }
+        if !extra.is_empty() {
+            let joined = extra.join("; ");
+            *words = if words.is_empty() { joined } else { format!("{words}; {joined}") };
+        }
+    }
+    (!a_words.is_empty()).then_some((a_words, b_words))
+}
+
 /// The same change in every layer, said once: `model.layers[*].kind` for
 /// `model.layers[0].kind` and `model.layers[1].kind` alike.
 fn every_layer_once(changes: Vec<(String, String, String)>, layers: usize) -> Vec<(String, String, String)> {

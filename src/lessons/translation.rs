@@ -84,7 +84,7 @@ fn differs(original: &Segment, translated: &Segment) -> Option<String> {
     match (original, translated) {
         (Segment::Try(o), Segment::Try(t)) => (o.preset != t.preset || o.task != t.task || o.settings != t.settings || o.steps != t.steps)
             .then(|| t!("err-pair-try-differs")),
-        (Segment::Check(o), Segment::Check(t)) => (o.condition != t.condition || o.id != t.id).then(|| t!("err-pair-check-differs")),
+        (Segment::Check(o), Segment::Check(t)) => (o.condition != t.condition || o.id != t.id || o.task != t.task).then(|| t!("err-pair-check-differs")),
         (Segment::Answer(o), Segment::Answer(t)) => (o.id != t.id).then(|| t!("err-pair-answer-differs", id = o.id.as_str())),
         (Segment::Claim(o), Segment::Claim(t)) => {
             let mut same = t.claim.clone();

@@ -8,13 +8,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     // A temporary file is private (0600); what the learner saves or hands in is
     // an ordinary file, readable by others as the user's files usually are.
-    let mut builder = tempfile::Builder::new();
+    let mut file = tempfile::NamedTempFile::new_in(dir)?;
+    // Set after creation, so the user's umask does not narrow it again.
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o644));
+        file.as_file().set_permissions(std::fs::Permissions::from_mode(0o644))?;
     }
-    let mut file = builder.tempfile_in(dir)?;
     file.write_all(bytes)?;
     file.as_file().sync_all()?;
     file.persist(path).map_err(|e| e.error)?;

@@ -10,6 +10,9 @@ const MASKED: [u8; 4] = [40, 40, 40, 255];
 const BACKGROUND: [u8; 4] = [255, 255, 255, 255];
 /// Space between maps, in pixels.
 const GAP: u32 = 16;
+/// The picture's largest side: many heads and layers at a long sequence get
+/// smaller cells (down to one pixel), or no picture at all.
+const MAX_SIDE: u64 = 4096;
 
 /// The maps of `snapshot` as an RGBA image; None when no layer has attention.
 pub fn maps_image(snapshot: &AttentionSnapshot) -> Option<image::RgbaImage> {
@@ -19,11 +22,21 @@ pub fn maps_image(snapshot: &AttentionSnapshot) -> Option<image::RgbaImage> {
     if seq == 0 || heads == 0 {
         return None;
     }
-    // About 320 pixels a map, at least 2 and at most 24 a cell.
-    let cell = (320 / seq as u32).clamp(2, 24);
+    // About 320 pixels a map, at least 2 and at most 24 a cell, less when the
+    // whole picture would pass MAX_SIDE.
+    let extent = |cell: u64| {
+        let side = cell * seq as u64;
+        let across = GAP as u64 + heads as u64 * (side + GAP as u64);
+        let down = GAP as u64 + layers.len() as u64 * (side + GAP as u64);
+        (across, down)
+    };
+    let cell = (1..=(320 / seq as u64).clamp(2, 24)).rev().find(|c| {
+        let (across, down) = extent(*c);
+        across <= MAX_SIDE && down <= MAX_SIDE
+    })? as u32;
+    let (width, height) = extent(cell as u64);
+    let (width, height) = (width as u32, height as u32);
     let side = cell * seq as u32;
-    let width = GAP + heads as u32 * (side + GAP);
-    let height = GAP + layers.len() as u32 * (side + GAP);
     let mut picture = image::RgbaImage::from_pixel(width, height, image::Rgba(BACKGROUND));
     for (row, (layer, maps)) in layers.iter().enumerate() {
         let mask = snapshot.masks.get(*layer).and_then(|m| m.as_deref());
@@ -68,6 +81,9 @@ mod tests {
             intended_masks: vec![None, None, None],
             padding: vec![false; seq],
         };
+        // Too many maps for one picture: none, rather than a huge one.
+        let many = AttentionSnapshot { layers: vec![Some(vec![vec![0.0; 256 * 256]; 16]); 12], masks: vec![None; 12], tokens: vec!["a".into(); 256], ..snapshot.clone() };
+        assert!(maps_image(&many).is_none_or(|p| p.width() <= MAX_SIDE as u32 && p.height() <= MAX_SIDE as u32));
         let picture = maps_image(&snapshot).expect("two attention layers");
         let cell = (320 / seq as u32).clamp(2, 24);
         let side = cell * seq as u32;

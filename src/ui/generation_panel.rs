@@ -43,8 +43,8 @@ impl GenerationPanel {
             ui.label(t!("gen-tokens"));
             let most = max_len.saturating_sub(self.prompt.chars().count().max(1)).max(1);
             let wanted = self.tokens.max(1);
-            let mut shown = wanted.min(most);
-            if ui.add(egui::DragValue::new(&mut shown).range(1..=most)).on_hover_text(t!("gen-tokens-tip", most = most, max_len = max_len)).changed() {
+            let mut shown = wanted;
+            if ui.add(egui::DragValue::new(&mut shown).range(1..=4096)).on_hover_text(t!("gen-tokens-tip", most = most, max_len = max_len)).changed() {
                 self.tokens = shown;
             }
             let label = if waiting { t!("gen-writing") } else { t!("gen-write") };
@@ -118,7 +118,7 @@ fn written_ui(ui: &mut egui::Ui, title: &str, prompt: &str, written: Option<&Wri
     job.wrap.max_width = ui.available_width();
     ui.label(job);
     let total: f64 = written.ms_per_token.iter().sum();
-    ui.label(t!("gen-timing", count = written.tokens.len(), total = format!("{total:.0}"), mean = format!("{:.2}", written.mean_ms)));
+    ui.label(t!("gen-timing", count = written.tokens.len(), total = if total < 10.0 { format!("{total:.2}") } else { format!("{total:.0}") }, mean = format!("{:.2}", written.mean_ms)));
 }
 
 /// Milliseconds of each new token against its position, both decoders.

@@ -59,7 +59,11 @@ pub fn layer_card_ui(
             let knob = format!("model.layers[{index}].{name}");
             problems.iter().find(|p| p.knob == knob).copied()
         };
-        egui::Grid::new(("layer_grid", index)).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
+        // egui's grid lays a row out at the height that row index had last frame: when
+        // rows come or go (an inline problem, a switched-off part), a fresh grid keeps
+        // an old, taller row from leaving an empty gap for good.
+        let rows = (problems.len(), layer.attention, layer.ffn, layer.mask == MaskKind::SlidingWindow, hide_mask_knobs);
+        egui::Grid::new(("layer_grid", index, rows)).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
             widget_row(ui, &t!("editor-attention"), &help::text(help::ATTENTION), lock("attention"), egui::Checkbox::new(&mut layer.attention, t!("editor-on")));
             if layer.attention {
                 let heads_lock = lock("heads");

@@ -120,6 +120,10 @@ pub fn lesson_panel_ui(
     ui.separator();
     // One scroll position per lesson: the next lesson opens at its top.
     egui::ScrollArea::vertical().id_salt(("lesson_body", &lesson.id)).show(ui, |ui| {
+        // Everything wraps at the panel's width, code lines too: a wide line would
+        // otherwise widen the panel for good (lesson 08's code).
+        ui.set_max_width(ui.available_width());
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
         for segment in &lesson.body {
             match segment {
                 Segment::Markdown(text) => {
@@ -190,7 +194,7 @@ pub fn lesson_panel_ui(
                         ui.strong(t!("lesson-claim"));
                         ui.label(&block.claim.statement);
                         // What a and b are, in the editor's words, before any verdict.
-                        if let Some((a, b)) = claim_sides(&block.claim) {
+                        if let Some((a, b)) = &block.sides {
                             ui.weak(t!("lesson-claim-sides", a = a, b = b));
                         }
                         let key = (lesson.id.clone(), block.id.clone());
@@ -238,7 +242,7 @@ pub fn lesson_panel_ui(
                                         if ui.button(t!("lesson-claim-maps-open")).on_hover_text(t!("lesson-claim-maps-open-tip")).clicked() {
                                             open = true;
                                         }
-                                        let sides = claim_sides(&block.claim);
+                                        let sides = &block.sides;
                                         egui::Window::new(t!("lesson-claim-maps", seed = first.seed))
                                             .id(open_id.with("window"))
                                             .open(&mut open)
@@ -246,7 +250,7 @@ pub fn lesson_panel_ui(
                                             .default_pos([240.0, 140.0])
                                             .show(ui.ctx(), |ui| {
                                                 ui.label(&block.claim.statement);
-                                                if let Some((a_words, b_words)) = &sides {
+                                                if let Some((a_words, b_words)) = sides {
                                                     ui.weak(t!("lesson-claim-sides", a = a_words.as_str(), b = b_words.as_str()));
                                                 }
                                                 super::ab_maps::ab_maps_ui(ui, open_id.with("maps"), a, b, ["a", "b"]);
@@ -283,32 +287,6 @@ fn export_row(ui: &mut egui::Ui, student: &mut String, actions: &mut Vec<AppActi
             actions.push(AppAction::ExportProgress);
         }
     });
-}
-
-/// The two sides of a claim by what differs: config knobs, else how each trains
-/// (threads, seed, steps). None for a one-sided claim.
-fn claim_sides(claim: &crate::experiments::Claim) -> Option<(String, String)> {
-    let b = claim.b.as_ref()?;
-    let (mut a_words, mut b_words) = crate::lessons::claim_sides(&claim.a, b);
-    let runs = [(&claim.run_a, &mut a_words), (&claim.run_b, &mut b_words)];
-    let differs = (claim.run_a.threads != claim.run_b.threads, claim.run_a.seed_offset != claim.run_b.seed_offset, claim.run_a.steps != claim.run_b.steps);
-    for (run, words) in runs {
-        let mut extra = Vec::new();
-        if differs.0 {
-            extra.push(t!("lesson-claim-side-threads", threads = run.threads.map_or_else(|| t!("lesson-claim-side-default"), |n| n.to_string())));
-        }
-        if differs.1 {
-            extra.push(t!("lesson-claim-side-seed", offset = run.seed_offset));
-        }
-        if differs.2 {
-            extra.push(t!("lesson-claim-side-steps", steps = run.steps.unwrap_or(claim.steps)));
-        }
-        if !extra.is_empty() {
-            let joined = extra.join("; ");
-            *words = if words.is_empty() { joined } else { format!("{words}; {joined}") };
-        }
-    }
-    (!a_words.is_empty()).then_some((a_words, b_words))
 }
 
 fn seed_list(seeds: &[u64]) -> String {

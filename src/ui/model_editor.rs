@@ -46,7 +46,8 @@ pub fn model_editor_ui(
         super::task_knobs::task_knobs_ui(ui, config, problems);
     });
     egui::CollapsingHeader::new(t!("editor-global")).id_salt("Global").default_open(true).show(ui, |ui| {
-        egui::Grid::new("global_knobs").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
+        // A new grid when problems come or go (see layer_card: rows keep last frame's height).
+        egui::Grid::new(("global_knobs", problems.len())).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
             let m = &mut config.model;
             widget_row(ui, "d_model", &help::text(help::D_MODEL), lock("model.d_model"), egui::DragValue::new(&mut m.d_model).range(1..=1024));
             inline_problem(ui, problem("model.d_model"));
@@ -68,7 +69,7 @@ pub fn model_editor_ui(
         });
     });
     egui::CollapsingHeader::new(t!("editor-training")).id_salt("Training").default_open(true).show(ui, |ui| {
-        egui::Grid::new("training_knobs").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
+        egui::Grid::new(("training_knobs", problems.len())).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
             if hide_planted_knobs {
                 hidden_row(ui, &t!("editor-optimizer"));
                 hidden_row(ui, &t!("editor-learning-rate"));

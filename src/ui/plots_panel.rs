@@ -263,6 +263,9 @@ fn narrow_step(low: f64, high: f64) -> Option<f64> {
     }
     let range = 10f64.powf(high) - 10f64.powf(low);
     let rough = range / 4.0;
+    if !rough.is_normal() {
+        return None;
+    }
     let magnitude = 10f64.powf(rough.log10().floor());
     let step = [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * magnitude).find(|s| *s >= rough)?;
     Some(step)
@@ -276,7 +279,10 @@ fn step_label(v: f64) -> String {
 /// Axis labels that stay readable from 1e-6 to 1e5: plain numbers from 0.0001 on
 /// (0.001 next to 0.01, not 1e-3), powers of ten below.
 fn format_value(v: f64) -> String {
-    if v == 0.0 || (1e-4..1e5).contains(&v.abs()) {
+    if v == 0.0 {
+        return "0".to_string();
+    }
+    if (1e-4..1e5).contains(&v.abs()) {
         let decimals = if v.abs() >= 1.0 { 3 } else { (-v.abs().log10().floor()) as usize + 2 };
         format!("{v:.decimals$}").trim_end_matches('0').trim_end_matches('.').to_string()
     } else {

@@ -12,8 +12,9 @@ use crate::tasks::{BUILTIN_CORPORA, TaskKind};
 pub fn task_knobs_ui(ui: &mut egui::Ui, config: &mut ExperimentConfig, problems: &[ConfigProblem]) {
     let problem = |knob: &str| problems.iter().find(|p| p.knob == knob);
     let kind = config.task.kind;
+    let before = config.task.clone();
     let (min_len, max_len, min_sym, max_sym) = kind.size_bounds();
-    egui::Grid::new("task_knobs").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
+    egui::Grid::new(("task_knobs", problems.len(), config.task.kind)).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
         let task = &mut config.task;
         if max_len != usize::MAX {
             ui.label(t!("task-length")).on_hover_text(t!("task-length-tip"));
@@ -71,5 +72,9 @@ pub fn task_knobs_ui(ui: &mut egui::Ui, config: &mut ExperimentConfig, problems:
             _ => {}
         }
     });
-    config.fit_max_len_to_task();
+    // A longer task grows max length with it; only when a task knob changed, never
+    // every frame (a max length the learner is typing would be bumped back at once).
+    if config.task != before {
+        config.fit_max_len_to_task();
+    }
 }

@@ -94,7 +94,8 @@ pub fn top_bar_ui(
             (t!("top-start"), t!("top-start-tip"))
         };
         let enabled = running || can_start;
-        let button = ui.add_enabled(enabled, egui::Button::new(label));
+        // One width for Start, Pause, Resume and Continue: Step and Reset stay put.
+        let button = ui.add_enabled(enabled, egui::Button::new(label).min_size(egui::vec2(84.0, 0.0)));
         let button = if enabled { button.on_hover_text(tip) } else { button.on_disabled_hover_text(t!("top-fix-first")) };
         if button.clicked() {
             actions.push(if running { AppAction::Pause } else { AppAction::StartOrResume });

@@ -438,3 +438,21 @@ fn every_shipped_lesson_answers_its_your_turn_questions() {
         assert!(lesson.answers().count() >= 1, "{} has an answer block", lesson.id);
     }
 }
+
+#[test]
+fn a_translation_missing_the_originals_lock_is_refused_naming_lock_at_a_real_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("01-x");
+    std::fs::create_dir_all(&folder).unwrap();
+    // The English lesson locks the seed; its Chinese file forgot the [lock] table.
+    let text = lessons::BUILTIN[0].1;
+    let close = 3 + text[3..].find("\n+++\n").expect("the front matter closes") + 1;
+    let original = format!("{}[lock]\nknobs = [\"seed\"]\nreason = \"The class compares one seed.\"\n{}", &text[..close], &text[close..]);
+    std::fs::write(folder.join("lesson.md"), &original).unwrap();
+    std::fs::write(folder.join("lesson.zh.md"), lessons::BUILTIN_ZH[0].1).unwrap();
+    let loaded = lessons::load_path_in(dir.path(), attention_workbench::i18n::Lang::Zh).unwrap();
+    let err = loaded[0].as_ref().unwrap_err();
+    assert!(err.message.contains("[lock]") && err.message.contains("\"seed\""), "{err}");
+    assert!(!err.message.contains("minutes"), "the lock is named, not [start] or minutes: {err}");
+    assert!(err.line >= 1, "a real line, not 0: {err}");
+}

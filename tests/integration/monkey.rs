@@ -111,7 +111,10 @@ fn monkey(actions: usize, seed: u64) -> ([usize; 6], String) {
                     1 => Modifiers::COMMAND | Modifiers::SHIFT,
                     _ => Modifiers::NONE,
                 };
-                harness.key_press_modifiers(modifiers, key);
+                // Ctrl+S opens the save dialog where one can open: it would wait for a person.
+                if !(dialogs && key == Key::S && modifiers.command) {
+                    harness.key_press_modifiers(modifiers, key);
+                }
             }
             3 => {
                 let (from, to) = (random_point(&mut rng, size), random_point(&mut rng, size));
@@ -204,7 +207,10 @@ fn hundreds_of_random_actions_never_panic_and_the_window_still_trains() {
     assert!(counts.iter().all(|c| *c > 0), "every kind of action ran: {counts:?}");
 }
 
+/// Its own process (`.ci/test` runs it apart): the language is process-wide, and a
+/// test switching it meanwhile would change the layout between the two runs.
 #[test]
+#[ignore = "run on its own by .ci/test"]
 fn a_monkey_seed_replays_to_the_same_window() {
     // The window's state is a function of what was done, not of when the trainer's
     // events arrived: two runs of one seed end in the same place.

@@ -71,7 +71,7 @@ fn each_shipped_model_is_reproduced_by_its_recipe_on_any_cpu_within_a_tolerance_
         std::fs::write(&nudged_recipe, serde_json::to_string(&nudged).unwrap()).unwrap();
         let nudged_gap = largest_relative_gap(&recipe_losses(&nudged_recipe, 5, 1), &expected);
         println!("{name}: a learning rate 1% off moves them {nudged_gap:.1e}");
-        assert!(nudged_gap > 5.0 * ACROSS_MACHINES, "{name}: a learning rate 1% off moved the losses only {nudged_gap:.1e}");
+        assert!(nudged_gap > 3.0 * ACROSS_MACHINES, "{name}: a learning rate 1% off moved the losses only {nudged_gap:.1e}");
     }
 }
 

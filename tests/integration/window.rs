@@ -400,6 +400,7 @@ fn a_long_inline_error_does_not_widen_the_model_editor_for_good() {
     let mut harness = harness(small_state());
     step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
     let before = harness.get_by_label("Model").rect();
+    let kind_before = harness.get_by_label("kind").rect();
     harness.state_mut().state.config.model.layers[0].heads = 5; // d_model 32 is not a multiple of 5
     harness.run_steps(3);
     let tabs_left = harness.query_all_by_label("Attention").map(|n| n.rect().min.x).fold(f32::MAX, f32::min);
@@ -407,11 +408,18 @@ fn a_long_inline_error_does_not_widen_the_model_editor_for_good() {
     harness.state_mut().state.config.model.layers[0].heads = 2;
     harness.run_steps(3);
     assert_eq!(harness.get_by_label("Model").rect(), before, "after the fix the editor is as it was");
+    assert_eq!(harness.get_by_label("kind").rect(), kind_before, "and no empty rows stay where the message was");
 }
 
 #[test]
 fn a_try_in_a_new_lesson_starts_from_that_lessons_experiment_not_the_leftover_model() {
-    let mut harness = harness(small_state());
+    // A tall window: lesson 09's try sits low in its text, and this test is about
+    // which experiment it starts from, not about scrolling to it.
+    let app = WorkbenchApp::new(egui::Context::default(), small_state());
+    let mut harness = Harness::builder()
+        .with_size([1400.0, 1300.0])
+        .with_context_setup(attention_workbench::app::install_fonts)
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
     step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
     let index = |h: &Harness<'static, WorkbenchApp>, id: &str| h.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with(id))).unwrap();
     // Lesson 08 runs copy with one layer; lesson 09 is copy too, with six layers.
@@ -603,4 +611,22 @@ fn the_maps_appear_after_a_lesson_experiment_loads_even_when_no_frame_reads_betw
     let app = window.state();
     assert_eq!(app.view.step, 0);
     assert!(app.view.attention.is_some(), "the maps of lesson 03's fresh model are shown at step 0");
+}
+
+#[test]
+fn a_max_length_being_typed_is_not_bumped_back_to_the_task_length() {
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    // The task section open, as a learner has it while sizing the model.
+    harness.get_by_label("Task settings").click();
+    harness.run_steps(2);
+    let needed = harness.state().state.config.task.build().unwrap().seq_len();
+    let field = harness
+        .get_all_by_role(egui::accesskit::Role::SpinButton)
+        .find(|n| n.accesskit_node().label().as_deref() == Some("max length"))
+        .expect("the max length field");
+    field.set_value_accesskit(3.0);
+    harness.run_steps(3);
+    assert_eq!(harness.state().state.config.model.max_len, 3, "the value typed stays (the task needs {needed}) until the learner fixes it");
+    assert!(!harness.state().can_start(), "and the problem is shown instead of Start");
 }

@@ -53,7 +53,7 @@ err-pair-minutes-differ = minutes differs from { $original }: write minutes = { 
 err-pair-block-count = has { $theirs } try/check/claim blocks but { $original } has { $ours }; translate every block and add none
 err-pair-block-differs = { $why } (compared with { $original } line { $line }); only label, hint and statement may be translated
 err-pair-try-differs = a try block changes different knobs or steps
-err-pair-check-differs = a check block has another condition
+err-pair-check-differs = a check block has another condition, id or task
 err-pair-claim-differs = a claim block has other sides, steps or conditions
 err-pair-order-differs = the blocks are in another order
 

@@ -18,7 +18,10 @@ lesson-not-loaded = ⚠ Not this lesson's experiment: load it ({ $task } task) t
 lesson-restore = Restore my experiment
 lesson-try = ▶ Try it: { $label }
 lesson-try-tip = Change the live experiment
-lesson-try-tip-steps = Change the live experiment and train { $steps } steps
+lesson-try-tip-steps = Change the live experiment and train { $steps ->
+        [one] one step
+       *[other] { $steps } steps
+    }
 lesson-try-unchanged = nothing changed: the experiment already had these settings
 lesson-try-changed =
     changed:
@@ -138,7 +141,10 @@ lesson-msg-locked = 🔒 { $knobs } stays as the lesson set it: { $reason }
 lesson-msg-pack-reopen-failed = A lesson pack opened before could not be opened again: { $errors }
 lesson-msg-progress-written = Wrote your progress to { $path }. Hand this file to your teacher.
 handout-locks = Fixed for the whole class: { $knobs }. { $reason }
-handout-try-steps = (then train { $steps } steps)
+handout-try-steps = (then train { $steps ->
+        [one] one step
+       *[other] { $steps } steps
+    })
 handout-hint = Hint: { $hint }
 handout-answer-elsewhere = Answer { $number } is in { $file }.
 handout-figure = Attention maps

@@ -53,7 +53,7 @@ err-pair-minutes-differ = minutes 与 { $original } 不同：请写 minutes = { 
 err-pair-block-count = 有 { $theirs } 个 try/check/claim 块，但 { $original } 有 { $ours } 个；请翻译每一个块，不要增加新块
 err-pair-block-differs = { $why }（对照 { $original } 第 { $line } 行）；只有 label、hint 和 statement 可以翻译
 err-pair-try-differs = 某个 try 块改动的旋钮或步数不同
-err-pair-check-differs = 某个 check 块的条件不同
+err-pair-check-differs = 某个 check 块的条件、id 或任务不同
 err-pair-claim-differs = 某个 claim 块的两侧、步数或条件不同
 err-pair-order-differs = 块的顺序不同
 
