@@ -218,6 +218,37 @@ fn with_dropout_a_seed_trains_to_the_same_losses_on_one_thread_or_two() {
     assert!(one.iter().all(|l| l.is_finite() && *l > 0.0));
 }
 
+/// The model with every parameter moved by a seeded amount in ±0.2: LayerNorm's γ
+/// off 1 and β off 0 (their start), biases and embeddings off theirs, so a kernel
+/// that drops one of them (`* g`, `+ b`) gives other numbers.
+fn perturbed(model: attention_workbench::model::Transformer, seed: u64) -> attention_workbench::model::Transformer {
+    use burn::module::{Module, ModuleMapper, Param};
+    struct Perturb(Rng);
+    impl ModuleMapper for Perturb {
+        fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+            let (id, value, mapper) = param.consume();
+            let (shape, device) = (value.shape(), value.device());
+            let moved: Vec<f32> = values(value).into_iter().map(|v| v + self.0.uniform(-0.2, 0.2) as f32).collect();
+            // A new leaf (not a sum of tracked tensors), tracked like any parameter.
+            let moved = Tensor::<D>::from_data(TensorData::new(moved, shape), &device).require_grad();
+            Param::from_mapped_value(id, moved, mapper)
+        }
+    }
+    model.map(&mut Perturb(Rng::new(seed)))
+}
+
+fn l2(v: &[f32]) -> f64 {
+    v.iter().map(|x| (*x as f64) * (*x as f64)).sum::<f64>().sqrt()
+}
+
+/// How far `b` lies from `a`, relative to the larger of the two (L2 norms of the
+/// whole tensor).
+fn relative_gap(a: &[f32], b: &[f32]) -> f64 {
+    assert_eq!(a.len(), b.len());
+    let gap: Vec<f32> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+    l2(&gap) / l2(a).max(l2(b)).max(f64::MIN_POSITIVE)
+}
+
 /// Every parameter's gradient by id, for comparing two ways of computing a step.
 fn gradients_by_param(model: &attention_workbench::model::Transformer, grads: &burn::optim::GradientsParams) -> Vec<(String, Vec<f32>)> {
     use burn::module::{Module, ModuleVisitor, Param};
@@ -326,7 +357,7 @@ fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_ever
         let backend = attention_workbench::training::backend::resolve(config.backend);
         assert_eq!(fused::support(&config, backend.kind), Ok(()), "{name}");
         let task = config.task.build().unwrap();
-        let model = Transformer::new(&config.model, config.model_vocab_size(task.vocab().len()), 3, &device);
+        let model = perturbed(Transformer::new(&config.model, config.model_vocab_size(task.vocab().len()), 3, &device), 17);
         let batch = task.batch(&mut Rng::new(11), Split::Train, 70); // two full chunks and a short one
         let composed = forward_backward(&model, &batch, &device, 32, (0, 0), 0.0);
         let fast = fused::forward_backward(&model, &batch, &device.clone().inner(), 32);
@@ -335,10 +366,20 @@ fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_ever
         assert_eq!(values(composed.correct), values(fast.correct), "{name}: hits");
         let (gc, gf) = (gradients_by_param(&model, &composed.grads), gradients_by_param(&model, &fast.grads));
         let mut nonzero = 0;
+        // A gradient that is zero in exact arithmetic (a key's bias: the softmax does
+        // not see a shift every score of a row shares) is rounding noise both ways,
+        // and compared as that: both below a millionth of the largest gradient.
+        let largest = gc.iter().map(|(_, g)| l2(g)).fold(0.0, f64::max);
         for ((path, a), (_, b)) in gc.iter().zip(&gf) {
             assert_eq!(a.len(), b.len(), "{name}: {path} has a gradient both ways");
-            let scale = a.iter().fold(1.0f32, |m, v| m.max(v.abs()));
-            assert!(max_diff(a, b) < 1e-4 * scale, "{name}: {path} differs by {} (largest {scale})", max_diff(a, b));
+            let noise = 1e-6 * largest;
+            if l2(a) < noise && l2(b) < noise {
+                continue;
+            }
+            // Per tensor and relative to its own size, however small the gradient is
+            // (measured: at most 1.2e-6 on an AMD Zen 5, the worst a Q or K weight).
+            let gap = relative_gap(a, b);
+            assert!(gap < 2e-5, "{name}: {path} differs by {gap:.1e} of its size (composed {:.2e}, fused {:.2e})", l2(a), l2(b));
             nonzero += a.iter().any(|v| *v != 0.0) as usize;
         }
         assert!(nonzero * 2 > gc.len(), "{name}: most parameters get a gradient ({nonzero} of {})", gc.len());
