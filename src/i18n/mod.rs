@@ -190,6 +190,39 @@ mod tests {
         assert_eq!(sorted.len(), en.len(), "a key is defined twice in en.ftl");
     }
 
+    /// Each message's `$variables`, by key, read from the .ftl text (a message is
+    /// its `key =` line and the indented lines under it).
+    fn variables(lang: Lang) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+        let mut out = std::collections::BTreeMap::new();
+        for source in lang.sources() {
+            let mut key: Option<String> = None;
+            for line in source.lines() {
+                if !line.starts_with([' ', '\t']) {
+                    key = line.split_once(" =").map(|(k, _)| k.trim().to_string()).filter(|k| !k.starts_with('#') && !k.is_empty());
+                }
+                let Some(key) = &key else { continue };
+                let names: &mut std::collections::BTreeSet<String> = out.entry(key.clone()).or_default();
+                for (i, _) in line.match_indices('$') {
+                    let name: String = line[i + 1..].chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-').collect();
+                    names.insert(name);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn both_languages_fill_in_the_same_variables() {
+        let (en, zh) = (variables(Lang::En), variables(Lang::Zh));
+        let differ: Vec<String> = en
+            .iter()
+            .filter(|(key, names)| zh.get(*key).is_some_and(|other| other != *names))
+            .map(|(key, names)| format!("{key}: en {names:?}, zh {:?}", zh[key]))
+            .collect();
+        assert!(differ.is_empty(), "messages whose variables differ between the languages: {differ:?}");
+        assert!(en["gen-tokens-capped"].contains("most"), "the reader finds variables");
+    }
+
     #[test]
     fn every_key_the_code_uses_exists() {
         let en = keys(Lang::En);

@@ -272,6 +272,7 @@ fn locks_hold_while_another_lesson_is_read_and_a_vanished_pack_survives_a_langua
     // The pack's folder goes away; switching language reads every pack again.
     let last = app.lessons.lessons.len() - 1;
     app.perform(AppAction::OpenLesson(last));
+    let root = pack.path().canonicalize().unwrap();
     drop(pack);
     let mut harness = Harness::builder()
         .with_size([1400.0, 900.0])
@@ -279,7 +280,16 @@ fn locks_hold_while_another_lesson_is_read_and_a_vanished_pack_survives_a_langua
         .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
     harness.state_mut().perform(AppAction::SetLanguage(attention_workbench::i18n::Lang::Zh));
     harness.run_steps(2);
-    assert!(harness.state().lessons.current < harness.state().lessons.lessons.len());
+    let app = harness.state();
+    assert!(app.lessons.current < app.lessons.lessons.len());
+    // The shipped lessons came back in Chinese, the vanished pack is still remembered
+    // (a drive may come back) and listed as not found, and its lock no longer holds.
+    assert!(app.lessons.lessons.iter().flatten().any(|l| l.id == "01-why-attention" && l.title.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))), "the shipped lessons read again in Chinese");
+    assert!(app.state.packs.contains(&root), "the vanished pack stays remembered");
+    assert_eq!(app.lessons.not_open(&app.state.packs), vec![root], "and is listed as not found");
+    harness.get_by_label("课堂").click();
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains("找不到").is_some(), "the Classroom menu says so in Chinese");
 }
 
 #[test]

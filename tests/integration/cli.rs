@@ -187,4 +187,11 @@ fn a_reader_that_stops_early_ends_the_command_quietly() {
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("panicked"), "{err}");
+    // Ended as `head`'s writers do: by SIGPIPE (or done before the reader left),
+    // never by an error exit.
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        assert!(out.status.success() || out.status.signal() == Some(13), "ended with {:?}: {err}", out.status);
+    }
 }

@@ -107,11 +107,18 @@ fn changing_only_the_mask_keeps_every_trained_weight() {
     let same = session.evaluate();
     assert_eq!(before.loss, same.loss, "identical config, identical weights");
 
+    let trained = attention_workbench::training::read_floats(session.model().tok_emb.val());
     let mut bidirectional = session.config().clone();
     bidirectional.model.layers[0].mask = MaskKind::Bidirectional;
-    let report = session.apply_config(bidirectional).unwrap();
+    let report = session.apply_config(bidirectional.clone()).unwrap();
     assert!(report.kept_everything());
     assert_eq!(session.step_count(), 30);
+    // The weights are the trained ones, bit for bit, not a fresh start of the new config.
+    assert_eq!(attention_workbench::training::read_floats(session.model().tok_emb.val()), trained, "the trained embedding is kept");
+    let fresh = Session::new(bidirectional).unwrap();
+    assert_ne!(attention_workbench::training::read_floats(fresh.model().tok_emb.val()), trained, "a fresh model of that config has other weights");
+    // The same weights now see ahead: the held-out loss changes with the mask alone.
+    assert_ne!(session.evaluate().loss, before.loss, "the mask change reaches the answers");
 
     let mut wider = session.config().clone();
     wider.model.layers[0].d_ff = 96;
