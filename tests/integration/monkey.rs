@@ -80,8 +80,8 @@ fn monkey(actions: usize, seed: u64) -> ([usize; 6], String) {
             82..=91 => 4,
             _ => 5,
         };
-        counts[kind] += 1;
-        match kind {
+        // Counted only when it found something to act on (a widget, a field).
+        let acted = match kind {
             0 => {
                 let nodes: Vec<_> = harness
                     .query_all(By::new().predicate(|n| clickable(n.role()) && !n.is_disabled()))
@@ -92,6 +92,7 @@ fn monkey(actions: usize, seed: u64) -> ([usize; 6], String) {
                     let node = &nodes[rng.below(nodes.len())];
                     if rng.below(10) == 0 { node.click_secondary() } else { node.click() }
                 }
+                !nodes.is_empty()
             }
             1 => {
                 let fields: Vec<_> = harness.query_all(By::new().predicate(|n| matches!(n.role(), Role::TextInput | Role::SpinButton | Role::MultilineTextInput) && !n.is_disabled())).collect();
@@ -103,6 +104,7 @@ fn monkey(actions: usize, seed: u64) -> ([usize; 6], String) {
                         harness.key_press(Key::Enter);
                     }
                 }
+                !fields.is_empty()
             }
             2 => {
                 let key = KEYS[rng.below(KEYS.len())];
@@ -112,9 +114,11 @@ fn monkey(actions: usize, seed: u64) -> ([usize; 6], String) {
                     _ => Modifiers::NONE,
                 };
                 // Ctrl+S opens the save dialog where one can open: it would wait for a person.
-                if !(dialogs && key == Key::S && modifiers.command) {
+                let sent = !(dialogs && key == Key::S && modifiers.command);
+                if sent {
                     harness.key_press_modifiers(modifiers, key);
                 }
+                sent
             }
             3 => {
                 let (from, to) = (random_point(&mut rng, size), random_point(&mut rng, size));
@@ -124,8 +128,12 @@ fn monkey(actions: usize, seed: u64) -> ([usize; 6], String) {
                 harness.hover_at(to);
                 harness.step();
                 harness.drop_at(to);
+                true
             }
-            4 => harness.hover_at(random_point(&mut rng, size)),
+            4 => {
+                harness.hover_at(random_point(&mut rng, size));
+                true
+            }
             _ => {
                 harness.hover_at(random_point(&mut rng, size));
                 let delta = egui::vec2(0.0, if rng.below(2) == 0 { -120.0 } else { 120.0 });
@@ -136,8 +144,10 @@ fn monkey(actions: usize, seed: u64) -> ([usize; 6], String) {
                     phase: egui::TouchPhase::Move,
                     source: egui::MouseWheelSource::Wheel,
                 });
+                true
             }
-        }
+        };
+        counts[kind] += acted as usize;
         harness.step();
         // Where the run stood after each action: with a free-running trainer this
         // depends on the machine's speed; in lockstep only on the actions.
