@@ -19,12 +19,18 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 fn offenders(dirs: &[&str], forbidden: &[&str]) -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut found = Vec::new();
-    for dir in dirs {
-        let dir = root.join(dir);
-        if !dir.exists() {
-            continue;
-        }
-        for file in rust_files(&dir) {
+    for name in dirs {
+        // A module is a folder or one file (`bughunt.rs`); a name that is neither is
+        // a mistake in this test, never a silent pass.
+        let (dir, file) = (root.join(name), root.join(format!("{name}.rs")));
+        let files = if dir.is_dir() {
+            rust_files(&dir)
+        } else if file.is_file() {
+            vec![file]
+        } else {
+            panic!("src/{name} is neither a folder nor a file: the check would see nothing");
+        };
+        for file in files {
             let text = std::fs::read_to_string(&file).unwrap();
             for (n, line) in text.lines().enumerate() {
                 let code = line.split("//").next().unwrap_or("");
@@ -57,6 +63,9 @@ fn the_checker_sees_the_sources_it_checks() {
     // Guard against the test passing because it looked in the wrong place.
     let found = offenders(&["model"], &["burn::"]);
     assert!(found.len() > 5, "expected to find burn imports under src/model");
+    // A one-file module is read too, and a name that is not there is refused.
+    assert!(!offenders(&["bughunt"], &["fn "]).is_empty(), "src/bughunt.rs is read");
+    assert!(std::panic::catch_unwind(|| offenders(&["no_such_module"], &["egui"])).is_err(), "a missing module fails the check");
 }
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -162,17 +171,23 @@ fn the_files_of_training_import_each_other_in_one_direction_only() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         let me = path.file_stem().unwrap().to_string_lossy().to_string();
-        if me == "mod" || path.is_dir() {
-            continue; // mod.rs only declares; folders have their own `super`
+        if me == "mod" {
+            continue; // mod.rs only declares
         }
-        let code = code_of(&path);
-        for name in names_after(&code, "super::").into_iter().chain(names_after(&code, "crate::training::")) {
-            if name != me && names.contains(&name) {
-                edges.entry(me.clone()).or_default().insert(name);
+        // A folder (`fused/`) is one node: its files reach the others through
+        // `super::super::` or `crate::training::`.
+        let (files, up) = if path.is_dir() { (rust_files(&path), "super::super::") } else { (vec![path.clone()], "super::") };
+        for file in files {
+            let code = code_of(&file);
+            for name in names_after(&code, up).into_iter().chain(names_after(&code, "crate::training::")) {
+                if name != me && names.contains(&name) {
+                    edges.entry(me.clone()).or_default().insert(name);
+                }
             }
         }
     }
     assert!(edges.get("session").is_some_and(|e| e.contains("grad_report")), "the checker sees session → grad_report");
+    assert!(edges.contains_key("fused"), "the checker sees what fused/ imports: {edges:#?}");
     assert_eq!(find_cycle(&edges), None, "an import loop inside src/training; edges: {edges:#?}");
 }
 
