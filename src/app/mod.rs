@@ -10,6 +10,7 @@ pub mod lesson_runner;
 mod perform;
 pub mod frame_times;
 mod launch;
+mod trainer_link;
 mod checked;
 pub mod fonts;
 mod notice;
@@ -21,7 +22,7 @@ pub mod undo;
 
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use eframe::egui;
 
@@ -34,8 +35,8 @@ use run_view::{Banner, RunStatus, RunView};
 use state::{PersistedState, STORAGE_KEY};
 use undo::UndoStack;
 
-use crate::config::{ExperimentConfig, keeps_all_weights};
-use crate::training::{TrainCommand, TrainerHandle};
+use crate::config::ExperimentConfig;
+use crate::training::TrainerHandle;
 use crate::ui;
 use crate::ui::attention_panel::{AttentionAction, AttentionPanel};
 use crate::ui::bug_hunt::BugHuntPanel;
@@ -50,10 +51,6 @@ use state::CentralView;
 /// What the preset menu shows for a config that came from a file or an exercise.
 const CUSTOM: &str = "custom";
 
-/// Longest time one frame spends folding in trainer events.
-const EVENT_BUDGET: Duration = Duration::from_millis(4);
-/// Training steps per frame when the trainer runs in lockstep (tests).
-const LOCKSTEP_STEPS_PER_FRAME: usize = 2;
 
 
 pub struct WorkbenchApp {
@@ -195,29 +192,6 @@ impl WorkbenchApp {
         self.state.config != self.applied
     }
 
-
-    /// Fold in trainer events for at most `EVENT_BUDGET` (all of them in lockstep,
-    /// after training its steps for this frame).
-    pub fn drain_events(&mut self) {
-        self.trainer.pump(LOCKSTEP_STEPS_PER_FRAME);
-        let start = Instant::now();
-        while self.lockstep || start.elapsed() < EVENT_BUDGET {
-            match self.events.try_recv() {
-                Ok(event) => {
-                    let event = run_view::without_spoilers(event, self.bug_case_unsolved());
-                    self.view.apply(event)
-                }
-                Err(_) => break,
-            }
-        }
-        while let Ok(notice) = self.notices.try_recv() {
-            self.view.show_banner(notice);
-        }
-        if self.view.status == RunStatus::Running {
-            // keep the progress bar and ETA moving even between events
-            self.ctx.request_repaint_after(Duration::from_millis(250));
-        }
-    }
 
     /// Draw the whole window and apply what the learner did. Tests call this directly.
     pub fn show(&mut self, ui: &mut egui::Ui) {
@@ -415,35 +389,6 @@ impl WorkbenchApp {
         }
     }
 
-    /// With no training progress to lose, the live model follows edits at once.
-    fn auto_apply(&mut self) {
-        let untouched = self.view.step == 0 && self.view.status != RunStatus::Running;
-        if untouched && self.can_start() && self.has_pending_edits() {
-            self.send_config();
-        }
-    }
-
-    fn send_config(&mut self) {
-        self.applied = self.state.config.clone();
-        self.trainer.send(TrainCommand::ApplyConfig(Box::new(self.applied.clone())));
-    }
-
-    /// Apply edits; asks first when trained weights would be lost.
-    fn apply_edits(&mut self) -> bool {
-        if !self.has_pending_edits() {
-            return true;
-        }
-        if !self.can_start() {
-            return false;
-        }
-        if self.view.step > 0 && !self.keeps_weights() {
-            self.confirm_apply = Some(self.state.config.clone());
-            return false;
-        }
-        self.send_config();
-        true
-    }
-
     /// What is remembered for the next launch, including the experiment kept aside
     /// while a lesson's is loaded.
     pub fn state_to_save(&mut self) -> &PersistedState {
@@ -456,13 +401,6 @@ impl WorkbenchApp {
     pub fn bug_case_unsolved(&self) -> bool {
         self.bug_case.as_ref().is_some_and(|id| !self.state.progress.bugs_solved.contains_key(id) && !self.state.progress.bugs_revealed.contains_key(id))
     }
-
-    fn keeps_weights(&self) -> bool {
-        let vocab = |c: &ExperimentConfig| c.task.build().map(|t| c.model_vocab_size(t.vocab().len())).unwrap_or(0);
-        self.applied.task == self.state.config.task
-            && keeps_all_weights(&self.applied.model, vocab(&self.applied), &self.state.config.model, vocab(&self.state.config))
-    }
-
 }
 
 impl eframe::App for WorkbenchApp {

@@ -6,10 +6,9 @@
 //! every `GRADIENT_EVERY` steps.
 
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
+use std::sync::mpsc::{Receiver, TryRecvError};
 
 use super::event_queue::EventSender;
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::events::{TrainCommand, TrainEvent};
@@ -24,102 +23,19 @@ const GRADIENT_EVERY: usize = 10;
 /// Called after events are sent (the window uses it to request a repaint).
 pub type Waker = Arc<dyn Fn() + Send + Sync>;
 
-/// The handle the window or the CLI keeps: commands in, events out.
-pub struct TrainerHandle {
-    inner: Inner,
-}
-
-enum Inner {
-    /// The worker trains on its own thread, between commands.
-    Thread { commands: Sender<TrainCommand>, thread: Option<JoinHandle<()>> },
-    /// The worker runs on the caller's thread: a command is handled when sent, and
-    /// training advances only in `pump`. The same events in the same order for the
-    /// same calls, whatever the timing (tests replay a window exactly with it).
-    Lockstep(std::cell::RefCell<Box<Worker>>),
-}
-
-impl TrainerHandle {
-    /// Start the worker thread with a config; events go to `events`.
-    pub fn spawn(config: ExperimentConfig, events: EventSender, waker: Option<Waker>) -> Self {
-        let (commands, inbox) = channel();
-        let thread = std::thread::Builder::new()
-            .name("trainer".to_string())
-            .spawn(move || Worker::new(events, waker, true).run(config, inbox))
-            .expect("spawn the trainer thread");
-        Self { inner: Inner::Thread { commands, thread: Some(thread) } }
-    }
-
-    /// A worker on the caller's thread, advanced only by `pump`: its events depend
-    /// on the calls made, never on timing (snapshots are not throttled by the clock).
-    pub fn lockstep(config: ExperimentConfig, events: EventSender) -> Self {
-        let mut worker = Box::new(Worker::new(events, None, false));
-        worker.build(config);
-        Self { inner: Inner::Lockstep(std::cell::RefCell::new(worker)) }
-    }
-
-    pub fn send(&self, command: TrainCommand) {
-        match &self.inner {
-            // The worker only stops on Shutdown, so a send error means it panicked;
-            // the window learns that from the closed event channel.
-            Inner::Thread { commands, .. } => {
-                let _ = commands.send(command);
-            }
-            Inner::Lockstep(worker) => {
-                if !matches!(command, TrainCommand::Shutdown) {
-                    worker.borrow_mut().handle(command);
-                }
-            }
-        }
-    }
-
-    /// Lockstep only: train up to `steps` steps if the run is going (a threaded
-    /// worker trains by itself; nothing happens).
-    pub fn pump(&self, steps: usize) {
-        if let Inner::Lockstep(worker) = &self.inner {
-            let mut worker = worker.borrow_mut();
-            for _ in 0..steps {
-                if worker.state != RunState::Running {
-                    break;
-                }
-                worker.train_one();
-            }
-        }
-    }
-
-    /// Ask the worker to stop and wait for it.
-    pub fn shutdown(mut self) {
-        self.stop_thread();
-    }
-
-    fn stop_thread(&mut self) {
-        if let Inner::Thread { commands, thread } = &mut self.inner {
-            let _ = commands.send(TrainCommand::Shutdown);
-            if let Some(thread) = thread.take() {
-                let _ = thread.join();
-            }
-        }
-    }
-}
-
-impl Drop for TrainerHandle {
-    fn drop(&mut self) {
-        self.stop_thread();
-    }
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum RunState {
+pub(super) enum RunState {
     Idle,
     Running,
     Paused,
     Finished,
 }
 
-struct Worker {
+pub(super) struct Worker {
     events: EventSender,
     waker: Option<Waker>,
     session: Option<Session>,
-    state: RunState,
+    pub(super) state: RunState,
     last_snapshot: Option<Instant>,
     run_started: Option<Instant>,
     /// Snapshots at most every `SNAPSHOT_MIN_GAP` (off in lockstep, where the clock
@@ -128,7 +44,7 @@ struct Worker {
 }
 
 impl Worker {
-    fn new(events: EventSender, waker: Option<Waker>, throttle: bool) -> Self {
+    pub(super) fn new(events: EventSender, waker: Option<Waker>, throttle: bool) -> Self {
         Self {
             events,
             waker,
@@ -147,7 +63,7 @@ impl Worker {
         }
     }
 
-    fn run(mut self, config: ExperimentConfig, inbox: Receiver<TrainCommand>) {
+    pub(super) fn run(mut self, config: ExperimentConfig, inbox: Receiver<TrainCommand>) {
         self.build(config);
         loop {
             let command = if self.state == RunState::Running {
@@ -171,7 +87,7 @@ impl Worker {
     }
 
     /// Build a fresh session (announcing it), or report why the config is unusable.
-    fn build(&mut self, config: ExperimentConfig) {
+    pub(super) fn build(&mut self, config: ExperimentConfig) {
         match Session::new(config) {
             Ok(session) => self.install(session),
             Err(err) => {
@@ -207,7 +123,7 @@ impl Worker {
         self.last_snapshot = None;
     }
 
-    fn handle(&mut self, command: TrainCommand) {
+    pub(super) fn handle(&mut self, command: TrainCommand) {
         match command {
             TrainCommand::Start => match self.state {
                 RunState::Finished => {
@@ -386,7 +302,7 @@ impl Worker {
         }
     }
 
-    fn train_one(&mut self) {
+    pub(super) fn train_one(&mut self) {
         let Some(session) = self.session.as_mut() else {
             self.state = RunState::Idle;
             return;

@@ -48,13 +48,14 @@ pub fn lesson_panel_ui(
         }
         // Truncated to the panel: a tick appearing in the title ("✓ 1. …") must not
         // widen the panel and move the boundary with the centre.
+        let current = if runner.lessons.is_empty() { t!("lesson-no-lessons") } else { label(runner.current) };
         let width = ui.available_width() - 40.0;
         let height = ui.spacing().interact_size.y;
         ui.allocate_ui_with_layout(egui::vec2(width, height), egui::Layout::left_to_right(egui::Align::Center), |ui| {
         egui::ComboBox::from_id_salt("lesson_list")
             .width(width)
             .truncate()
-            .selected_text(if runner.lessons.is_empty() { t!("lesson-no-lessons") } else { label(runner.current) })
+            .selected_text(current.clone())
             .show_ui(ui, |ui| {
                 for i in 0..runner.lessons.len() {
                     // Each pack's lessons under the pack's title.
@@ -72,7 +73,7 @@ pub fn lesson_panel_ui(
             })
             .response
             .labelled_by(heading)
-            .on_hover_text(if runner.lessons.is_empty() { String::new() } else { label(runner.current) });
+            .on_hover_text(current);
         });
         if ui.add_enabled(runner.current + 1 < runner.lessons.len(), egui::Button::new("▶")).on_hover_text(t!("lesson-next")).clicked() {
             actions.push(AppAction::OpenLesson(runner.current + 1));

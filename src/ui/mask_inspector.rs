@@ -34,7 +34,9 @@ impl MaskInspector {
         });
         // A model meant to see later positions (bidirectional, or a window reaching
         // ahead) fails the causality probe by design: say so beside the verdict.
-        let sees_future = snapshot.is_some_and(intends_to_see_future);
+        // Only worked out when there is a causality leak to explain (not every frame).
+        let leak_shown = probes.iter().flatten().any(|r| r.leak && r.probe == "causality");
+        let sees_future = leak_shown && snapshot.is_some_and(intends_to_see_future);
         for report in probes.into_iter().flatten() {
             probe_ui(ui, report, sees_future);
         }

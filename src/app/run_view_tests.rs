@@ -1,0 +1,123 @@
+//! RunView folded from hand-made events.
+
+use super::*;
+use crate::training::{EvalMetrics, StepMetrics};
+
+fn ready(fallback: Option<&str>) -> TrainEvent {
+    TrainEvent::Ready {
+        task: crate::tasks::TaskKind::Copy,
+        parameters: 100,
+        backend: BackendInfo {
+            requested: "gpu".into(),
+            used: "cpu (flex)".into(),
+            adapter: None,
+            fallback_reason: fallback.map(String::from),
+            composed_because: None,
+        },
+        seq_len: 5,
+        vocab: vec!["a".into()],
+    }
+}
+
+fn step(step: usize, loss: f32) -> TrainEvent {
+    TrainEvent::Step(StepMetrics { step, loss, accuracy: 0.5, lr: 1e-3, grad_norm: 1.0, steps_per_s: 10.0, tokens_per_s: 100.0 })
+}
+
+#[test]
+fn a_config_change_updates_which_step_path_the_top_bar_names() {
+    let mut view = RunView::default();
+    view.apply(ready(None));
+    assert_eq!(view.backend.as_ref().unwrap().composed_because, None);
+    let TrainEvent::Ready { backend, .. } = ready(None) else { unreachable!() };
+    let composed = BackendInfo { composed_because: Some("model.dropout > 0".into()), ..backend };
+    view.apply(TrainEvent::ConfigApplied { backend: composed, task: crate::tasks::TaskKind::Copy, kept_weights: true, reset_params: Vec::new(), message: String::new() });
+    assert_eq!(view.backend.as_ref().unwrap().composed_because.as_deref(), Some("model.dropout > 0"));
+}
+
+#[test]
+fn a_run_moves_through_its_states_and_fills_the_curves() {
+    let mut view = RunView::default();
+    assert_eq!(view.status, RunStatus::NoModel);
+    view.apply(ready(None));
+    assert_eq!(view.status, RunStatus::Ready);
+    view.apply(TrainEvent::Started { step: 0 });
+    assert_eq!(view.status, RunStatus::Running);
+    for i in 1..=20 {
+        view.apply(step(i, 1.0 / i as f32));
+    }
+    view.apply(TrainEvent::Eval(EvalMetrics { step: 20, loss: 0.1, accuracy: 0.9, sequence_accuracy: 0.5, generation_loss: 0.1 }));
+    assert_eq!(view.train_loss.len(), 20);
+    assert_eq!(view.last_eval_accuracy, Some(0.9));
+    assert_eq!(view.eta_secs(120), Some(10.0));
+    view.apply(TrainEvent::Paused { step: 20 });
+    assert_eq!(view.status, RunStatus::Paused);
+    assert_eq!(view.eta_secs(120), None);
+}
+
+#[test]
+fn a_pinned_run_survives_a_try_and_a_fresh_model_but_the_live_curves_do_not() {
+    let mut view = RunView::default();
+    view.apply(ready(None));
+    view.apply(TrainEvent::Started { step: 0 });
+    view.train_loss.push(1.0, 2.0);
+    view.train_loss.push(2.0, 1.5);
+    view.pin();
+    view.forget_run(); // a lesson's try replaces the run
+    view.apply(ready(None)); // its fresh model arrives
+    assert!(view.train_loss.is_empty(), "the live curves start over");
+    assert_eq!(view.pinned.as_ref().map(|p| p.train_loss.len()), Some(2), "the pinned curve stays");
+}
+
+#[test]
+fn an_unsolved_bug_case_hears_what_blew_up_but_not_the_usual_causes() {
+    let event = || TrainEvent::NonFinite {
+        step: 22,
+        kind: crate::training::NonFiniteKind::Loss,
+        group: None,
+        hint: "… Lower the learning rate or the init scale, then Resume.".into(),
+    };
+    let TrainEvent::NonFinite { hint, .. } = without_spoilers(event(), true) else { panic!() };
+    assert!(hint.contains("step 22") && hint.contains("The loss became NaN"), "{hint}");
+    assert!(!hint.contains("learning rate") && !hint.contains("init scale"), "{hint}");
+    let TrainEvent::NonFinite { hint, .. } = without_spoilers(event(), false) else { panic!() };
+    assert!(hint.contains("learning rate"), "outside the bug hunt the usual causes are named: {hint}");
+}
+
+#[test]
+fn non_finite_and_fallback_raise_banners_and_ready_clears_curves() {
+    let mut view = RunView::default();
+    view.apply(ready(Some("no usable GPU: none found")));
+    assert_eq!(view.banner.as_ref().unwrap().kind, BannerKind::Warning);
+    view.apply(step(1, 2.0));
+    view.apply(TrainEvent::NonFinite { step: 2, kind: crate::training::NonFiniteKind::Loss, group: None, hint: "lower lr".into() });
+    assert_eq!(view.banner.as_ref().unwrap().kind, BannerKind::Error);
+    let generation = view.generation;
+    view.apply(ready(None));
+    assert!(view.train_loss.is_empty(), "a new model starts new curves");
+    assert_eq!(view.generation, generation + 1);
+}
+
+#[test]
+fn notes_fade_errors_stay_and_a_reset_replaces_stale_notes() {
+    let mut view = RunView::default();
+    view.show_banner(Banner { kind: BannerKind::Info, text: "Change applied. The model keeps everything it has learned so far.".into() });
+    assert!(view.fade_banner(100.0).is_some());
+    assert!(view.fade_banner(100.0 + Banner::FADE_SECS / 2.0).is_some());
+    assert_eq!(view.fade_banner(100.0 + Banner::FADE_SECS + 0.1), None);
+    assert!(view.banner.is_none(), "a note fades by itself");
+
+    view.show_banner(Banner { kind: BannerKind::Error, text: "broken".into() });
+    assert_eq!(view.fade_banner(0.0), None);
+    assert_eq!(view.fade_banner(1e6), None);
+    assert!(view.banner.is_some(), "an error stays until dismissed");
+
+    // A try changes the model, then resets it: "kept what it learned" no longer
+    // holds, and the note set for after the reset says what happened instead.
+    view.show_banner(Banner { kind: BannerKind::Info, text: "Change applied. The model keeps everything it has learned so far.".into() });
+    view.note_after_reset = Some("Trying it: fresh weights".into());
+    view.apply(ready(None));
+    assert_eq!(view.banner.as_ref().map(|b| b.text.as_str()), Some("Trying it: fresh weights"));
+    view.show_banner(Banner { kind: BannerKind::Info, text: "kept".into() });
+    view.apply(ready(None));
+    assert!(view.banner.is_none(), "a stale note does not outlive the reset");
+}

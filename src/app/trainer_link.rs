@@ -1,0 +1,75 @@
+//! The window's link to the trainer: edits go out as configs (at once while
+//! nothing trained would be lost, else after the learner's yes), events come back
+//! within a time budget each frame.
+
+use std::time::{Duration, Instant};
+
+use super::run_view::{self, RunStatus};
+use super::WorkbenchApp;
+use crate::config::{ExperimentConfig, keeps_all_weights};
+use crate::training::TrainCommand;
+
+/// Longest time one frame spends folding in trainer events.
+const EVENT_BUDGET: Duration = Duration::from_millis(4);
+/// Training steps per frame when the trainer runs in lockstep (tests).
+const LOCKSTEP_STEPS_PER_FRAME: usize = 2;
+
+impl WorkbenchApp {
+    /// Fold in trainer events for at most `EVENT_BUDGET` (all of them in lockstep,
+    /// after training its steps for this frame).
+    pub fn drain_events(&mut self) {
+        self.trainer.pump(LOCKSTEP_STEPS_PER_FRAME);
+        let start = Instant::now();
+        while self.lockstep || start.elapsed() < EVENT_BUDGET {
+            match self.events.try_recv() {
+                Ok(event) => {
+                    let event = run_view::without_spoilers(event, self.bug_case_unsolved());
+                    self.view.apply(event)
+                }
+                Err(_) => break,
+            }
+        }
+        while let Ok(notice) = self.notices.try_recv() {
+            self.view.show_banner(notice);
+        }
+        if self.view.status == RunStatus::Running {
+            // keep the progress bar and ETA moving even between events
+            self.ctx.request_repaint_after(Duration::from_millis(250));
+        }
+    }
+
+    /// With no training progress to lose, the live model follows edits at once.
+    pub(super) fn auto_apply(&mut self) {
+        let untouched = self.view.step == 0 && self.view.status != RunStatus::Running;
+        if untouched && self.can_start() && self.has_pending_edits() {
+            self.send_config();
+        }
+    }
+
+    pub(super) fn send_config(&mut self) {
+        self.applied = self.state.config.clone();
+        self.trainer.send(TrainCommand::ApplyConfig(Box::new(self.applied.clone())));
+    }
+
+    /// Apply edits; asks first when trained weights would be lost.
+    pub(super) fn apply_edits(&mut self) -> bool {
+        if !self.has_pending_edits() {
+            return true;
+        }
+        if !self.can_start() {
+            return false;
+        }
+        if self.view.step > 0 && !self.keeps_weights() {
+            self.confirm_apply = Some(self.state.config.clone());
+            return false;
+        }
+        self.send_config();
+        true
+    }
+
+    pub(super) fn keeps_weights(&self) -> bool {
+        let vocab = |c: &ExperimentConfig| c.task.build().map(|t| c.model_vocab_size(t.vocab().len())).unwrap_or(0);
+        self.applied.task == self.state.config.task
+            && keeps_all_weights(&self.applied.model, vocab(&self.applied), &self.state.config.model, vocab(&self.state.config))
+    }
+}
