@@ -26,3 +26,4 @@ pub mod runs;
 pub mod tasks;
 pub mod training;
 pub mod ui;
+pub mod workbench;

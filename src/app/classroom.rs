@@ -1,15 +1,12 @@
 //! The window's classroom side: packs from the command line, the presenter view,
 //! lesson locks held against edits, and claim verifications coming back.
 
-use std::time::Duration;
 
-use super::actions::AppAction;
-use super::lesson_runner::ClaimEnd;
-use super::run_view::BannerKind;
+use crate::workbench::actions::AppAction;
+use crate::workbench::run_view::BannerKind;
 use super::WorkbenchApp;
 use crate::config::ExperimentConfig;
 use crate::t;
-use crate::training::TrainCommand;
 
 impl WorkbenchApp {
     /// Open packs named on the command line (`--pack DIR`), as the menu would.
@@ -30,7 +27,7 @@ impl WorkbenchApp {
     }
 
     pub fn close_getting_started(&mut self) {
-        self.getting_started_open = false;
+        self.window.getting_started_open = false;
     }
 
     /// Whether the presenter view is on (remembered per pack).
@@ -53,22 +50,5 @@ impl WorkbenchApp {
         let text = t!("lesson-msg-locked", knobs = crate::lessons::knob_names(&changed), reason = locks.reason.as_str());
         self.state.config = restored;
         self.notice(BannerKind::Warning, text);
-    }
-
-    /// Fold in claim verifications: each result goes into the progress, and a live
-    /// run paused for one resumes when it ends.
-    pub(super) fn collect_claims(&mut self) {
-        match self.lessons.drain(&mut self.state.progress) {
-            Some(end) => {
-                if std::mem::take(&mut self.resume_after_claim) {
-                    self.trainer.send(TrainCommand::Resume);
-                }
-                if end == ClaimEnd::Cancelled {
-                    self.notice(BannerKind::Info, t!("lesson-msg-claim-cancelled"));
-                }
-            }
-            None if self.lessons.claim_running() => self.ctx.request_repaint_after(Duration::from_millis(250)),
-            None => {}
-        }
     }
 }

@@ -6,8 +6,8 @@
 //! it), and `AW_AUTOSTART` starts training.
 
 use super::WorkbenchApp;
-use super::actions::AppAction;
-use super::state::CentralView;
+use crate::workbench::actions::AppAction;
+use crate::workbench::state::CentralView;
 
 pub fn apply(app: &mut WorkbenchApp) {
     if let Some(lang) = std::env::var("AW_LANG").ok().as_deref().and_then(crate::i18n::Lang::from_code) {

@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 
 use eframe::egui;
 
-use super::files::{self, PathRequest};
-use super::run_view::{Banner, BannerKind};
+use super::files;
+use super::inbox::Message;
+use crate::workbench::PathRequest;
+use crate::workbench::run_view::{Banner, BannerKind};
 use super::{CUSTOM, Checked, WorkbenchApp};
 use crate::config::ExperimentConfig;
 use crate::t;
@@ -28,10 +30,11 @@ impl WorkbenchApp {
     }
 
     pub fn save_experiment(&mut self, path: &Path) {
-        match files::save_experiment(path, &self.state.config) {
-            Ok(()) => self.notice(BannerKind::Info, t!("lesson-msg-saved", path = path.display().to_string())),
-            Err(err) => self.notice(BannerKind::Error, t!("lesson-msg-save-failed", error = err.to_string())),
-        }
+        let (path, config) = (path.to_path_buf(), self.state.config.clone());
+        self.write_in_background("save experiment", move || match files::save_experiment(&path, &config) {
+            Ok(()) => Banner { kind: BannerKind::Info, text: t!("lesson-msg-saved", path = path.display().to_string()) },
+            Err(err) => Banner { kind: BannerKind::Error, text: t!("lesson-msg-save-failed", error = err.to_string()) },
+        });
     }
 
     pub fn load_run(&mut self, dir: PathBuf) {
@@ -47,25 +50,46 @@ impl WorkbenchApp {
         }
     }
 
-    /// Ask the file dialog for a path; where none can open, ask in a path field.
+    /// Ask the file dialog for a path, off the window's thread (the window stays
+    /// live behind it); where none can open, ask in a path field.
     pub(super) fn ask_path(&mut self, request: PathRequest) {
         let hidden = match request {
-            PathRequest::ExportPlots => self.plots_rect.is_none(),
-            PathRequest::ExportAttention => self.attention_rect.is_none(),
+            PathRequest::ExportPlots => self.panels.plots_rect.is_none(),
+            PathRequest::ExportAttention => self.panels.central_rect.is_none(),
             _ => false,
         };
         if hidden {
             return self.notice(BannerKind::Warning, t!("lesson-msg-panel-hidden"));
         }
-        let name = match request {
+        if self.background.dialog_open {
+            return self.notice(BannerKind::Info, t!("lesson-msg-dialog-open"));
+        }
+        let name = self.suggested_name(request);
+        if !files::dialogs_available() {
+            return self.dialog_answered(request, files::DialogAnswer::Unavailable);
+        }
+        self.background.dialog_open = true;
+        let folder = self.files_dir.clone();
+        self.inbox.spawn("file dialog", move |out| {
+            out.send(Message::Dialog(request, files::dialog(request, &folder, &name)));
+        });
+    }
+
+    fn suggested_name(&self, request: PathRequest) -> String {
+        match request {
             PathRequest::ExportProgress => files::progress_file_name(&self.state.student_name, &self.lessons.current_pack().id),
             other => other.default_name().to_string(),
-        };
-        match request.dialog(&self.files_dir, &name) {
+        }
+    }
+
+    /// What the file dialog answered.
+    pub(super) fn dialog_answered(&mut self, request: PathRequest, answer: files::DialogAnswer) {
+        match answer {
             files::DialogAnswer::Chosen(path) => self.use_path(request, path),
             files::DialogAnswer::Cancelled => self.notice(BannerKind::Info, request.cancelled().to_string()),
             files::DialogAnswer::Unavailable => {
-                self.path_prompt = Some((request, self.files_dir.join(name).display().to_string()));
+                let name = self.suggested_name(request);
+                self.window.path_prompt = Some((request, self.files_dir.join(name).display().to_string()));
             }
         }
     }
@@ -78,8 +102,8 @@ impl WorkbenchApp {
             PathRequest::SaveRun => self.trainer.send(TrainCommand::Save(path)),
             PathRequest::LoadRun => self.load_run(path),
             PathRequest::ExportCsv => self.trainer.send(TrainCommand::ExportMetrics(path)),
-            PathRequest::ExportPlots => self.export_png(self.plots_rect, path),
-            PathRequest::ExportAttention => self.export_png(self.attention_rect, path),
+            PathRequest::ExportPlots => self.export_png(self.panels.plots_rect, path),
+            PathRequest::ExportAttention => self.export_png(self.panels.central_rect, path),
             PathRequest::OpenLessonPack => self.add_lesson_pack(&path),
             PathRequest::ExportProgress => self.export_progress(&path),
             PathRequest::ExportHandout => self.export_handout(path),
@@ -90,10 +114,11 @@ impl WorkbenchApp {
     pub fn export_progress(&mut self, path: &Path) {
         let file = self.progress_file();
         let json = serde_json::to_string_pretty(&file).expect("progress serialises");
-        match crate::runs::write_atomic(path, json.as_bytes()) {
-            Ok(()) => self.notice(BannerKind::Info, t!("lesson-msg-progress-written", path = path.display().to_string())),
-            Err(e) => self.notice(BannerKind::Error, t!("lesson-msg-export-failed", error = format!("{}: {e}", path.display()))),
-        }
+        let path = path.to_path_buf();
+        self.write_in_background("export progress", move || match crate::runs::write_atomic(&path, json.as_bytes()) {
+            Ok(()) => Banner { kind: BannerKind::Info, text: t!("lesson-msg-progress-written", path = path.display().to_string()) },
+            Err(e) => Banner { kind: BannerKind::Error, text: t!("lesson-msg-export-failed", error = format!("{}: {e}", path.display())) },
+        });
     }
 
     /// What "Export my progress" writes for the open pack.
@@ -120,42 +145,47 @@ impl WorkbenchApp {
             .and_then(crate::ui::attention_image::maps_image);
         let figure = maps.is_some();
         let (text, answers) = crate::lessons::handout::markdown(&lesson, figure.then_some("attention.png"));
-        let written = std::fs::create_dir_all(&folder)
-            .and_then(|()| crate::runs::write_atomic(&folder.join("lesson.md"), text.as_bytes()))
-            .and_then(|()| match &answers {
-                Some(answers) => crate::runs::write_atomic(&folder.join(crate::lessons::handout::ANSWERS_FILE), answers.as_bytes()),
-                None => Ok(()),
-            })
-            .and_then(|()| crate::lessons::handout::copy_pictures(&lesson, &folder))
-            .and_then(|()| match &maps {
-                Some(picture) => {
-                    let mut encoded = Vec::new();
-                    picture.write_to(&mut std::io::Cursor::new(&mut encoded), image::ImageFormat::Png).map_err(std::io::Error::other)?;
-                    crate::runs::write_atomic(&folder.join("attention.png"), &encoded)
-                }
-                None => Ok(()),
-            });
-        match written {
-            // The folder is what the teacher hands out: name it, and what is in it.
-            Ok(()) => self.notice(BannerKind::Info, t!("lesson-msg-handout-written", folder = folder.display().to_string(), figure = if figure { "yes" } else { "no" })),
-            Err(e) => self.notice(BannerKind::Error, t!("lesson-msg-export-failed", error = format!("{}: {e}", folder.display()))),
-        }
+        // Written (and the map picture encoded) off the window's thread.
+        self.write_in_background("export handout", move || {
+            let written = std::fs::create_dir_all(&folder)
+                .and_then(|()| crate::runs::write_atomic(&folder.join("lesson.md"), text.as_bytes()))
+                .and_then(|()| match &answers {
+                    Some(answers) => crate::runs::write_atomic(&folder.join(crate::lessons::handout::ANSWERS_FILE), answers.as_bytes()),
+                    None => Ok(()),
+                })
+                .and_then(|()| crate::lessons::handout::copy_pictures(&lesson, &folder))
+                .and_then(|()| match &maps {
+                    Some(picture) => {
+                        let mut encoded = Vec::new();
+                        picture.write_to(&mut std::io::Cursor::new(&mut encoded), image::ImageFormat::Png).map_err(std::io::Error::other)?;
+                        crate::runs::write_atomic(&folder.join("attention.png"), &encoded)
+                    }
+                    None => Ok(()),
+                });
+            match written {
+                // The folder is what the teacher hands out: name it, and what is in it.
+                Ok(()) => Banner { kind: BannerKind::Info, text: t!("lesson-msg-handout-written", folder = folder.display().to_string(), figure = if figure { "yes" } else { "no" }) },
+                Err(e) => Banner { kind: BannerKind::Error, text: t!("lesson-msg-export-failed", error = format!("{}: {e}", folder.display())) },
+            }
+        });
     }
 
     fn export_png(&mut self, rect: Option<egui::Rect>, path: PathBuf) {
         let Some(rect) = rect else {
             return self.notice(BannerKind::Warning, t!("lesson-msg-panel-hidden"));
         };
-        let tx = self.notices_tx.clone();
-        let ctx = self.ctx.clone();
+        // The screenshot arrives on the window's thread; its encoding and writing
+        // go to another.
+        let out = self.inbox.outbox();
         let ppp = self.ctx.pixels_per_point();
         self.ctx.request_screenshot(move |image| {
-            let banner = match files::save_png_region(&image, rect, ppp, &path) {
-                Ok(()) => Banner { kind: BannerKind::Info, text: t!("lesson-msg-wrote", path = path.display().to_string()) },
-                Err(err) => Banner { kind: BannerKind::Error, text: t!("lesson-msg-export-failed", error = err.to_string()) },
-            };
-            let _ = tx.send(banner);
-            ctx.request_repaint();
+            std::thread::spawn(move || {
+                let banner = match files::save_png_region(&image, rect, ppp, &path) {
+                    Ok(()) => Banner { kind: BannerKind::Info, text: t!("lesson-msg-wrote", path = path.display().to_string()) },
+                    Err(err) => Banner { kind: BannerKind::Error, text: t!("lesson-msg-export-failed", error = err.to_string()) },
+                };
+                out.send(Message::Notice(banner));
+            });
         });
     }
 

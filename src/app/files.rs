@@ -9,6 +9,7 @@ use eframe::egui;
 use crate::config::ExperimentConfig;
 use crate::runs::write_atomic;
 use crate::t;
+use crate::workbench::PathRequest;
 
 /// Read an experiment file; the error names the file and the problem.
 pub fn load_experiment(path: &Path) -> Result<ExperimentConfig, String> {
@@ -33,86 +34,26 @@ pub fn save_png_region(image: &egui::ColorImage, rect: egui::Rect, pixels_per_po
     write_atomic(path, &encoded).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Something the learner asked to read or write, waiting for a path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PathRequest {
-    OpenExperiment,
-    SaveExperiment,
-    SaveRun,
-    LoadRun,
-    ExportCsv,
-    ExportPlots,
-    ExportAttention,
-    OpenLessonPack,
-    ExportProgress,
-    ExportHandout,
-}
-
-impl PathRequest {
-    /// The dialog's title, and the path field's heading.
-    pub fn title(self) -> String {
-        match self {
-            PathRequest::OpenExperiment => t!("msg-dialog-open-experiment"),
-            PathRequest::SaveExperiment => t!("msg-dialog-save-experiment"),
-            PathRequest::SaveRun => t!("msg-dialog-save-run"),
-            PathRequest::LoadRun => t!("msg-dialog-load-run"),
-            PathRequest::ExportCsv => t!("msg-dialog-export-csv"),
-            PathRequest::ExportPlots => t!("msg-dialog-export-plots"),
-            PathRequest::ExportAttention => t!("msg-dialog-export-attention"),
-            PathRequest::OpenLessonPack => t!("msg-dialog-open-lesson-pack"),
-            PathRequest::ExportProgress => t!("msg-dialog-export-progress"),
-            PathRequest::ExportHandout => t!("msg-dialog-export-handout"),
+/// Ask the desktop's file dialog, starting in `folder` with `name` suggested.
+pub fn dialog(request: PathRequest, folder: &Path, name: &str) -> DialogAnswer {
+    let start = std::time::Instant::now();
+    let title = request.title();
+    let title = title.as_str();
+    let path = match request {
+        PathRequest::OpenExperiment => rfd::FileDialog::new().set_title(title).add_filter(t!("msg-dialog-filter-experiment"), &["json"]).pick_file(),
+        PathRequest::SaveRun | PathRequest::LoadRun | PathRequest::OpenLessonPack | PathRequest::ExportHandout => {
+            rfd::FileDialog::new().set_title(title).pick_folder()
         }
-    }
-
-    /// The suggested name, for a save; empty for an open.
-    pub fn default_name(self) -> &'static str {
-        match self {
-            PathRequest::SaveExperiment => "experiment.json",
-            PathRequest::SaveRun => "run",
-            PathRequest::ExportCsv => "metrics.csv",
-            PathRequest::ExportPlots => "plots.png",
-            PathRequest::ExportAttention => "attention.png",
-            PathRequest::ExportProgress => "my-progress.json",
-            PathRequest::ExportHandout => "handout",
-            PathRequest::OpenExperiment | PathRequest::LoadRun | PathRequest::OpenLessonPack => "",
+        _ => {
+            let extension = request.default_name().rsplit('.').next().unwrap_or("");
+            rfd::FileDialog::new().set_title(title).set_directory(folder).set_file_name(name).add_filter(extension, &[extension]).save_file()
         }
-    }
-
-    /// What a cancel leaves untouched, said plainly.
-    pub fn cancelled(self) -> String {
-        match self {
-            PathRequest::OpenExperiment => t!("msg-cancelled-open-experiment"),
-            PathRequest::LoadRun => t!("msg-cancelled-load-run"),
-            PathRequest::OpenLessonPack => t!("msg-cancelled-open-lesson-pack"),
-            PathRequest::SaveExperiment | PathRequest::SaveRun => t!("msg-cancelled-save"),
-            PathRequest::ExportCsv | PathRequest::ExportPlots | PathRequest::ExportAttention | PathRequest::ExportProgress | PathRequest::ExportHandout => {
-                t!("msg-cancelled-export")
-            }
-        }
-    }
-
-    /// Ask the desktop's file dialog, starting in `folder` with `name` suggested.
-    pub fn dialog(self, folder: &Path, name: &str) -> DialogAnswer {
-        let start = std::time::Instant::now();
-        let title = self.title();
-        let title = title.as_str();
-        let path = match self {
-            PathRequest::OpenExperiment => rfd::FileDialog::new().set_title(title).add_filter(t!("msg-dialog-filter-experiment"), &["json"]).pick_file(),
-            PathRequest::SaveRun | PathRequest::LoadRun | PathRequest::OpenLessonPack | PathRequest::ExportHandout => {
-                rfd::FileDialog::new().set_title(title).pick_folder()
-            }
-            _ => {
-                let extension = self.default_name().rsplit('.').next().unwrap_or("");
-                rfd::FileDialog::new().set_title(title).set_directory(folder).set_file_name(name).add_filter(extension, &[extension]).save_file()
-            }
-        };
-        match path {
-            Some(path) => DialogAnswer::Chosen(path),
-            // A person needs longer than this to cancel: the dialog never showed.
-            None if !dialogs_available() || start.elapsed() < std::time::Duration::from_millis(150) => DialogAnswer::Unavailable,
-            None => DialogAnswer::Cancelled,
-        }
+    };
+    match path {
+        Some(path) => DialogAnswer::Chosen(path),
+        // A person needs longer than this to cancel: the dialog never showed.
+        None if !dialogs_available() || start.elapsed() < std::time::Duration::from_millis(150) => DialogAnswer::Unavailable,
+        None => DialogAnswer::Cancelled,
     }
 }
 

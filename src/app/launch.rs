@@ -3,7 +3,7 @@
 
 use eframe::egui;
 
-use super::state::{PersistedState, STORAGE_KEY};
+use crate::workbench::state::{PersistedState, STORAGE_KEY};
 use super::{WorkbenchApp, env_hooks, fonts, run_view};
 
 /// Open the window and run until it is closed.

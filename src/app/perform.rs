@@ -3,11 +3,10 @@
 
 use std::path::Path;
 
-use eframe::egui;
 
-use super::actions::AppAction;
-use super::run_view::{Banner, BannerKind, RunStatus};
-use super::files::PathRequest;
+use crate::workbench::actions::AppAction;
+use crate::workbench::run_view::{Banner, BannerKind, RunStatus};
+use crate::workbench::PathRequest;
 use super::{CUSTOM, Checked, WorkbenchApp};
 use crate::config::ExperimentConfig;
 use crate::t;
@@ -117,13 +116,13 @@ impl WorkbenchApp {
             AppAction::ExportPlots => self.ask_path(PathRequest::ExportPlots),
             AppAction::ExportAttention => self.ask_path(PathRequest::ExportAttention),
             AppAction::UsePath(request, path) => {
-                self.path_prompt = None;
+                self.window.path_prompt = None;
                 // A typed relative path is relative to the folder the field started in.
                 let path = if path.is_relative() { self.files_dir.join(path) } else { path };
                 self.use_path(request, path);
             }
             AppAction::CancelPath(request) => {
-                self.path_prompt = None;
+                self.window.path_prompt = None;
                 self.notice(BannerKind::Info, request.cancelled().to_string());
             }
             AppAction::Undo => {
@@ -140,10 +139,10 @@ impl WorkbenchApp {
                 self.state.probe_text = text.clone();
                 self.trainer.send(TrainCommand::SetProbe(text));
             }
-            AppAction::ToggleHelp => self.help_open = !self.help_open,
-            AppAction::ShowGettingStarted => self.getting_started_open = true,
-            AppAction::ShowAbout => self.about_open = true,
-            AppAction::ShowGlossary => self.glossary_open = true,
+            AppAction::ToggleHelp => self.window.help_open = !self.window.help_open,
+            AppAction::ShowGettingStarted => self.window.getting_started_open = true,
+            AppAction::ShowAbout => self.window.about_open = true,
+            AppAction::ShowGlossary => self.window.glossary_open = true,
             AppAction::LoadBugCase(id) => {
                 if let Some(case) = self.lessons.cases.iter().find(|c| c.id == id).cloned() {
                     let config = case.config.clone();
@@ -237,13 +236,13 @@ impl WorkbenchApp {
             AppAction::LessonVerifyClaim(claim) => {
                 // The verification trains in place of the live run, not beside it.
                 let running = self.view.status == RunStatus::Running;
-                if self.lessons.verify_claim(&claim) && running {
+                if self.verify_claim(&claim) && running {
                     self.trainer.send(TrainCommand::Pause);
                     self.resume_after_claim = true;
                     self.notice(BannerKind::Info, t!("lesson-msg-claim-paused-run"));
                 }
             }
-            AppAction::CancelClaim => self.lessons.cancel_claim(),
+            AppAction::CancelClaim => self.cancel_claim(),
             AppAction::RevealAnswer(answer) => {
                 if let Some(id) = self.lessons.lesson().map(|l| l.id.clone()) {
                     self.state.progress.reveal_answer(&id, &answer, crate::progress::now());
@@ -270,6 +269,15 @@ impl WorkbenchApp {
                 }
             }
             AppAction::DismissBanner => self.view.banner = None,
+            AppAction::PinRun => self.view.pin(),
+            AppAction::UnpinRun => self.view.pinned = None,
+            AppAction::MeasureLengths => self.measure_lengths(),
+            AppAction::ComputeSaturation => self.compute_saturation(),
+            AppAction::Dropped(paths) => {
+                for path in paths {
+                    self.add_lesson_pack(&path);
+                }
+            }
         }
         if undoing {
             self.hold_locks(&before);
@@ -341,60 +349,6 @@ impl WorkbenchApp {
     /// Show a message in the status strip.
     pub(super) fn notice(&mut self, kind: BannerKind, text: String) {
         self.view.show_banner(Banner { kind, text });
-    }
-
-    pub(super) fn shortcuts(&mut self, ctx: &egui::Context, actions: &mut Vec<AppAction>) {
-        use egui::{Key, KeyboardShortcut, Modifiers};
-        let typing = ctx.text_edit_focused();
-        ctx.input_mut(|input| {
-            if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::O)) {
-                actions.push(AppAction::OpenExperiment);
-            }
-            if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::S)) {
-                actions.push(AppAction::SaveExperiment);
-            }
-            if !typing {
-                if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z)) {
-                    actions.push(AppAction::Redo);
-                }
-                if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Z)) {
-                    actions.push(AppAction::Undo);
-                }
-                if input.consume_key(Modifiers::NONE, Key::Space) {
-                    actions.push(if self.view.status == RunStatus::Running { AppAction::Pause } else { AppAction::StartOrResume });
-                }
-                if input.consume_key(Modifiers::NONE, Key::S) {
-                    actions.push(AppAction::StepOnce);
-                }
-                if input.consume_key(Modifiers::NONE, Key::R) {
-                    actions.push(AppAction::Reset);
-                }
-            }
-            if input.consume_key(Modifiers::NONE, Key::F1) {
-                actions.push(AppAction::ToggleHelp);
-            }
-            if input.consume_key(Modifiers::NONE, Key::F5) {
-                actions.push(AppAction::TogglePresenter);
-            }
-        });
-    }
-
-    pub(super) fn confirm_modal(&mut self, ctx: &egui::Context, actions: &mut Vec<AppAction>) {
-        if self.confirm_apply.is_none() {
-            return;
-        }
-        egui::Modal::new(egui::Id::unique("confirm_apply")).show(ctx, |ui| {
-            ui.heading(t!("lesson-confirm-title"));
-            ui.label(t!("lesson-confirm-text", steps = self.view.step));
-            ui.horizontal(|ui| {
-                if ui.button(t!("lesson-confirm-apply")).clicked() {
-                    actions.push(AppAction::ConfirmApply);
-                }
-                if ui.button(t!("lesson-confirm-keep")).clicked() {
-                    actions.push(AppAction::CancelApply);
-                }
-            });
-        });
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::run_view::{self, RunStatus};
+use crate::workbench::run_view::{self, RunStatus};
 use super::WorkbenchApp;
 use crate::config::{ExperimentConfig, keeps_all_weights};
 use crate::training::TrainCommand;
@@ -28,9 +28,6 @@ impl WorkbenchApp {
                 }
                 Err(_) => break,
             }
-        }
-        while let Ok(notice) = self.notices.try_recv() {
-            self.view.show_banner(notice);
         }
         if self.view.status == RunStatus::Running {
             // keep the progress bar and ETA moving even between events

@@ -14,7 +14,7 @@ pub use estimate::{EVAL_CHUNK_ROWS, MemoryEstimate, estimate_memory, parameter_c
 pub use init_source::{SHIPPED_MODELS, resolve_init_from};
 pub use layout::{keeps_all_weights, param_layout};
 pub use presets::{PRESET_NAMES, preset, preset_keeping};
-pub use validate::{ConfigProblem, validate};
+pub use validate::{ConfigProblem, TaskFacts, validate, validate_with_facts};
 
 use serde::{Deserialize, Serialize};
 

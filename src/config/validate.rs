@@ -37,6 +37,25 @@ fn problem(knob: impl Into<String>, message: impl Into<String>, fix: impl Into<S
 pub const MAX_EVAL_SIZE: usize = 100_000;
 
 pub fn validate(config: &ExperimentConfig) -> Vec<ConfigProblem> {
+    validate_with_facts(config).0
+}
+
+/// What the task a config builds has: its vocabulary size and sequence length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TaskFacts {
+    pub vocab: usize,
+    pub seq_len: usize,
+}
+
+/// Every problem with `config`, and its task's facts when the task builds: the
+/// task is built once (a character model's corpus file is read once).
+pub fn validate_with_facts(config: &ExperimentConfig) -> (Vec<ConfigProblem>, Option<TaskFacts>) {
+    let mut facts = None;
+    let problems = problems_of(config, &mut facts);
+    (problems, facts)
+}
+
+fn problems_of(config: &ExperimentConfig, facts: &mut Option<TaskFacts>) -> Vec<ConfigProblem> {
     let mut problems = Vec::new();
     let model = &config.model;
     let d = model.d_model;
@@ -132,6 +151,7 @@ pub fn validate(config: &ExperimentConfig) -> Vec<ConfigProblem> {
     };
     let seq = task.seq_len();
     let task_vocab = task.vocab().len();
+    *facts = Some(TaskFacts { vocab: task_vocab, seq_len: seq });
     if seq > model.max_len {
         problems.push(problem(
             "model.max_len",

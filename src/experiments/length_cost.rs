@@ -51,6 +51,11 @@ pub fn length_config(base: &ExperimentConfig, length: usize) -> ExperimentConfig
     config
 }
 
+/// Lengths the window's sweep measures (the built-in corpus is long enough for 256).
+pub const LENGTH_SWEEP: [usize; 5] = [16, 32, 64, 128, 256];
+/// Timed steps per length in the window's sweep (after two untimed ones).
+pub const LENGTH_SWEEP_STEPS: usize = 8;
+
 /// Train `steps` timed steps (after two untimed ones) at `length`.
 pub fn measure_length(base: &ExperimentConfig, length: usize, steps: usize) -> LengthOutcome {
     let config = length_config(base, length);

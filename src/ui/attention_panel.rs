@@ -2,6 +2,8 @@
 //! a box to type your own probe, and a click to enlarge one map.
 
 use eframe::egui;
+use crate::workbench::actions::AppAction;
+use crate::workbench::window::WindowData;
 
 use super::heatmap::{HeatmapView, legend_ui};
 use crate::t;
@@ -140,5 +142,25 @@ pub fn cell_text(snapshot: &AttentionSnapshot, layer: usize, head: usize, query:
         t!("views-attention-cell", query = query, q = q.as_str(), key = key, k = k.as_str(), weight = weight)
     } else {
         t!("views-attention-cell-masked", query = query, q = q.as_str(), key = key, k = k.as_str(), weight = weight)
+    }
+}
+
+impl super::Panel for AttentionPanel {
+    fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
+        let view = data.view;
+        let pinned = view.pinned.as_ref().and_then(|p| p.attention.as_ref().map(|a| (p.label.clone(), a)));
+        if let (Some((label, pinned)), Some(now)) = (pinned, view.attention.as_ref()) {
+            ui.checkbox(&mut data.window.compare_pinned, t!("lesson-compare-pinned", label = label.as_str()))
+                .on_hover_text(t!("lesson-compare-pinned-tip"));
+            if data.window.compare_pinned {
+                let (pinned_name, now_name) = (t!("compare-pinned"), t!("compare-now"));
+                let names = [pinned_name.as_str(), now_name.as_str()];
+                egui::ScrollArea::both().show(ui, |ui| super::ab_maps::ab_maps_ui(ui, egui::Id::unique("pinned_maps"), pinned, now, names));
+                return;
+            }
+        }
+        if let Some(AttentionAction::SetProbe(text)) = self.ui(ui, view.attention.as_ref(), &mut data.state.probe_text, view.probe_error.as_deref()) {
+            actions.push(AppAction::SetProbe(text));
+        }
     }
 }

@@ -3,8 +3,8 @@
 
 use eframe::egui;
 
-use crate::app::actions::AppAction;
-use crate::app::run_view::{Banner, BannerKind};
+use crate::workbench::actions::AppAction;
+use crate::workbench::run_view::{Banner, BannerKind};
 use crate::t;
 
 /// Height of the strip in points.

@@ -3,8 +3,9 @@
 //! (or until asked for).
 
 use eframe::egui;
+use crate::workbench::window::WindowData;
 
-use crate::app::actions::AppAction;
+use crate::workbench::actions::AppAction;
 use crate::bughunt::{Bug, BugCase};
 use crate::progress::Progress;
 use crate::t;
@@ -95,5 +96,14 @@ impl BugHuntPanel {
                 }
             });
         });
+    }
+}
+
+impl super::Panel for BugHuntPanel {
+    fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
+        let lessons = data.lessons;
+        let packs: Vec<&str> = lessons.case_pack.iter().map(|&p| lessons.packs[p].title.as_str()).collect();
+        let progress = &data.state.progress;
+        egui::ScrollArea::vertical().show(ui, |ui| self.ui(ui, &lessons.cases, &packs, progress, actions));
     }
 }

@@ -4,10 +4,11 @@
 //! against its position (the uncached line climbs, the cached one stays flat).
 
 use eframe::egui;
+use crate::workbench::window::WindowData;
 use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
 
-use crate::app::actions::AppAction;
-use crate::app::run_view::RunView;
+use crate::workbench::actions::AppAction;
+use crate::workbench::run_view::RunView;
 use crate::t;
 use crate::training::{GenerationReport, WrittenText};
 
@@ -145,6 +146,13 @@ fn readable_bytes(bytes: usize) -> String {
         b if b >= 1 << 20 => format!("{:.1} MiB", b as f64 / (1 << 20) as f64),
         b if b >= 1 << 10 => format!("{:.1} KiB", b as f64 / 1024.0),
         b => format!("{b} bytes"),
+    }
+}
+
+impl super::Panel for GenerationPanel {
+    fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
+        let max_len = data.applied.model.max_len;
+        egui::ScrollArea::vertical().show(ui, |ui| self.ui(ui, data.view, max_len, actions));
     }
 }
 

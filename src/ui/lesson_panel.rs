@@ -2,281 +2,286 @@
 //! `try` buttons, live `check`s and `claim`s, previous / next.
 
 use eframe::egui;
+
+use crate::workbench::window::WindowData;
 use egui_commonmark::{CommonMarkCache, CommonMarkViewer};
 
-use crate::app::actions::AppAction;
-use crate::app::lesson_runner::{ClaimState, LessonRunner};
-use crate::lessons::{LiveFacts, Segment};
-use crate::progress::Progress;
+use crate::workbench::actions::AppAction;
+use crate::workbench::lesson_runner::ClaimState;
+use crate::lessons::Segment;
 use crate::t;
 
-pub fn lesson_panel_ui(
-    ui: &mut egui::Ui,
-    runner: &LessonRunner,
-    progress: &Progress,
-    facts: &LiveFacts,
-    student: &mut String,
-    presenter: bool,
-    cache: &mut CommonMarkCache,
-    actions: &mut Vec<AppAction>,
-) {
-    let heading = ui.horizontal(|ui| {
-        let heading = ui.heading(t!("lesson-heading"));
-        if ui.button(t!("lesson-open-pack")).on_hover_text(t!("lesson-open-pack-tip")).clicked() {
-            actions.push(AppAction::OpenLessonPack);
-        }
-        heading.id
-    });
-    let heading = heading.inner;
-    // Numbered within its pack ("3. Why √d_k"), as the lessons refer to each other.
-    let number = |i: usize| {
-        let pack = runner.lesson_pack.get(i).copied().unwrap_or(0);
-        runner.lesson_pack[..i].iter().filter(|p| **p == pack).count() + 1
-    };
-    let label = |i: usize| match &runner.lessons[i] {
-        Ok(l) => {
-            let total = l.checks().count();
-            let done = l.checks().filter(|c| progress.check_passed(&l.id, &c.id)).count();
-            let tick = if total > 0 && done == total { "✔" } else { " " };
-            format!("{tick} {}. {} ({done}/{total})", number(i), l.title)
-        }
-        Err(e) => format!("⚠ {}. {}", number(i), e.file),
-    };
-    ui.horizontal(|ui| {
-        if ui.add_enabled(runner.current > 0, egui::Button::new("◀")).on_hover_text(t!("lesson-previous")).clicked() {
-            actions.push(AppAction::OpenLesson(runner.current - 1));
-        }
-        // Truncated to the panel: a tick appearing in the title ("✓ 1. …") must not
-        // widen the panel and move the boundary with the centre.
-        let current = if runner.lessons.is_empty() { t!("lesson-no-lessons") } else { label(runner.current) };
-        let width = ui.available_width() - 40.0;
-        let height = ui.spacing().interact_size.y;
-        ui.allocate_ui_with_layout(egui::vec2(width, height), egui::Layout::left_to_right(egui::Align::Center), |ui| {
-        egui::ComboBox::from_id_salt("lesson_list")
-            .width(width)
-            .truncate()
-            .selected_text(current.clone())
-            .show_ui(ui, |ui| {
-                for i in 0..runner.lessons.len() {
-                    // Each pack's lessons under the pack's title.
-                    let pack = runner.lesson_pack.get(i).copied().unwrap_or(0);
-                    if runner.packs.len() > 1 && (i == 0 || runner.lesson_pack.get(i - 1) != Some(&pack)) {
-                        if i > 0 {
-                            ui.separator();
-                        }
-                        ui.strong(runner.packs.get(pack).map_or("", |p| p.title.as_str()));
-                    }
-                    if ui.selectable_label(i == runner.current, label(i)).clicked() {
-                        actions.push(AppAction::OpenLesson(i));
-                    }
-                }
-            })
-            .response
-            .labelled_by(heading)
-            .on_hover_text(current);
+/// The lesson panel, with the rendered Markdown kept between frames.
+#[derive(Default)]
+pub struct LessonPanel {
+    markdown: CommonMarkCache,
+}
+
+impl super::Panel for LessonPanel {
+    fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
+        let facts = data.view.live_facts();
+        let (runner, presenter) = (data.lessons, data.presenter);
+        let state = &mut *data.state;
+        let (progress, student, facts) = (&state.progress, &mut state.student_name, &facts);
+        let cache = &mut self.markdown;
+        let heading = ui.horizontal(|ui| {
+            let heading = ui.heading(t!("lesson-heading"));
+            if ui.button(t!("lesson-open-pack")).on_hover_text(t!("lesson-open-pack-tip")).clicked() {
+                actions.push(AppAction::OpenLessonPack);
+            }
+            heading.id
         });
-        if ui.add_enabled(runner.current + 1 < runner.lessons.len(), egui::Button::new("▶")).on_hover_text(t!("lesson-next")).clicked() {
-            actions.push(AppAction::OpenLesson(runner.current + 1));
-        }
-    });
-    if let Some(error) = runner.error() {
-        ui.colored_label(ui.visuals().error_fg_color, t!("lesson-unreadable", error = error.to_string()));
-        return;
-    }
-    let Some(lesson) = runner.lesson() else {
-        ui.label(t!("lesson-none-loaded"));
-        return;
-    };
-    ui.weak(t!("lesson-summary", summary = lesson.summary.as_str(), minutes = lesson.minutes));
-    // The text describes the lesson's own model: when another is on screen, the
-    // load button stands out and one line says so (the reason on hover).
-    let loaded = runner.runs_this_lesson();
-    ui.horizontal(|ui| {
-        let load = egui::Button::new(t!("lesson-load-start"));
-        let load = if loaded { load } else { load.stroke(egui::Stroke::new(1.5, ui.visuals().warn_fg_color)) };
-        if ui.add(load).on_hover_text(t!("lesson-load-start-tip")).clicked() {
-            actions.push(AppAction::LoadLessonStart);
-        }
-        if runner.saved_experiment.is_some() && ui.button(t!("lesson-restore")).clicked() {
-            actions.push(AppAction::RestoreExperiment);
-        }
-        if ui.button(t!("menu-glossary")).on_hover_text(t!("lesson-glossary-tip")).clicked() {
-            actions.push(AppAction::ShowGlossary);
-        }
-    });
-    if !lesson.locks.is_empty() {
-        let active = runner.active_locks().is_some();
-        let text = t!("lesson-locks", knobs = crate::lessons::knob_names(&lesson.locks.knobs), reason = lesson.locks.reason.as_str());
-        let label = ui.label(format!("🔒 {text}"));
-        label.on_hover_text(if active { t!("lesson-locks-active-tip") } else { t!("lesson-locks-idle-tip") });
-    }
-    if !loaded {
-        ui.colored_label(ui.visuals().warn_fg_color, t!("lesson-not-loaded", task = lesson.start.task.kind.label()))
-            .on_hover_text(t!("lesson-not-loaded-tip"));
-    }
-    // On the projector the class sees the lesson, not one student's name field.
-    if !presenter {
-        export_row(ui, student, actions);
-    }
-    ui.separator();
-    // One scroll position per lesson: the next lesson opens at its top.
-    egui::ScrollArea::vertical().id_salt(("lesson_body", &lesson.id)).show(ui, |ui| {
-        // Everything wraps at the panel's width, code lines too: a wide line would
-        // otherwise widen the panel for good (lesson 08's code).
-        ui.set_max_width(ui.available_width());
-        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
-        for segment in &lesson.body {
-            match segment {
-                Segment::Markdown(text) => {
-                    CommonMarkViewer::new().show(ui, cache, text);
-                }
-                Segment::Try(block) => {
-                    ui.add_space(4.0);
-                    let tip = match block.steps {
-                        Some(steps) => t!("lesson-try-tip-steps", steps = steps),
-                        None => t!("lesson-try-tip"),
-                    };
-                    if ui.button(t!("lesson-try", label = block.label.as_str())).on_hover_text(tip).clicked() {
-                        actions.push(AppAction::LessonTry(block.line));
-                    }
-                    if let Some(((id, line), diff)) = &runner.last_diff
-                        && *id == lesson.id
-                        && *line == block.line
-                    {
-                        let text = if diff.is_empty() { t!("lesson-try-unchanged") } else { diff.join("\n") };
-                        ui.weak(t!("lesson-try-changed", text = text));
-                    }
-                }
-                Segment::Check(block) => {
-                    ui.add_space(4.0);
-                    let done = progress.check_passed(&lesson.id, &block.id);
-                    ui.horizontal(|ui| {
-                        if done {
-                            ui.colored_label(egui::Color32::from_rgb(90, 200, 120), format!("✔ {}", block.label));
-                        } else {
-                            ui.label(format!("☐ {}", block.label));
-                            if ui.small_button(t!("lesson-check-now")).clicked() {
-                                actions.push(AppAction::LessonCheck(block.id.clone()));
+        let heading = heading.inner;
+        // Numbered within its pack ("3. Why √d_k"), as the lessons refer to each other.
+        let number = |i: usize| {
+            let pack = runner.lesson_pack.get(i).copied().unwrap_or(0);
+            runner.lesson_pack[..i].iter().filter(|p| **p == pack).count() + 1
+        };
+        let label = |i: usize| match &runner.lessons[i] {
+            Ok(l) => {
+                let total = l.checks().count();
+                let done = l.checks().filter(|c| progress.check_passed(&l.id, &c.id)).count();
+                let tick = if total > 0 && done == total { "✔" } else { " " };
+                format!("{tick} {}. {} ({done}/{total})", number(i), l.title)
+            }
+            Err(e) => format!("⚠ {}. {}", number(i), e.file),
+        };
+        ui.horizontal(|ui| {
+            if ui.add_enabled(runner.current > 0, egui::Button::new("◀")).on_hover_text(t!("lesson-previous")).clicked() {
+                actions.push(AppAction::OpenLesson(runner.current - 1));
+            }
+            // Truncated to the panel: a tick appearing in the title ("✓ 1. …") must not
+            // widen the panel and move the boundary with the centre.
+            let current = if runner.lessons.is_empty() { t!("lesson-no-lessons") } else { label(runner.current) };
+            let width = ui.available_width() - 40.0;
+            let height = ui.spacing().interact_size.y;
+            ui.allocate_ui_with_layout(egui::vec2(width, height), egui::Layout::left_to_right(egui::Align::Center), |ui| {
+            egui::ComboBox::from_id_salt("lesson_list")
+                .width(width)
+                .truncate()
+                .selected_text(current.clone())
+                .show_ui(ui, |ui| {
+                    for i in 0..runner.lessons.len() {
+                        // Each pack's lessons under the pack's title.
+                        let pack = runner.lesson_pack.get(i).copied().unwrap_or(0);
+                        if runner.packs.len() > 1 && (i == 0 || runner.lesson_pack.get(i - 1) != Some(&pack)) {
+                            if i > 0 {
+                                ui.separator();
                             }
+                            ui.strong(runner.packs.get(pack).map_or("", |p| p.title.as_str()));
                         }
-                    })
-                    .response
-                    .on_hover_text(t!("lesson-check-tip", condition = block.condition.text.as_str()));
-                    let now = block.condition.evaluate(facts);
-                    let other_task = facts.task.filter(|t| *t != block.task);
-                    if let (false, true, Some(now)) = (done, runner.runs_this_lesson(), other_task) {
-                        ui.weak(t!("lesson-check-other-task", task = block.task.label(), now = now.label()));
-                    } else if !done && runner.runs_this_lesson() {
-                        ui.weak(t!("lesson-check-waiting", condition = block.condition.waiting_for(facts)));
-                    } else if !done {
-                        ui.weak(t!("lesson-check-own-runs"));
+                        if ui.selectable_label(i == runner.current, label(i)).clicked() {
+                            actions.push(AppAction::OpenLesson(i));
+                        }
                     }
-                    if !done && runner.hints_shown.contains(&(lesson.id.clone(), block.id.clone())) && now != Some(true) {
-                        ui.colored_label(ui.visuals().warn_fg_color, t!("lesson-check-hint", hint = block.hint.as_str()));
+                })
+                .response
+                .labelled_by(heading)
+                .on_hover_text(current);
+            });
+            if ui.add_enabled(runner.current + 1 < runner.lessons.len(), egui::Button::new("▶")).on_hover_text(t!("lesson-next")).clicked() {
+                actions.push(AppAction::OpenLesson(runner.current + 1));
+            }
+        });
+        if let Some(error) = runner.error() {
+            ui.colored_label(ui.visuals().error_fg_color, t!("lesson-unreadable", error = error.to_string()));
+            return;
+        }
+        let Some(lesson) = runner.lesson() else {
+            ui.label(t!("lesson-none-loaded"));
+            return;
+        };
+        ui.weak(t!("lesson-summary", summary = lesson.summary.as_str(), minutes = lesson.minutes));
+        // The text describes the lesson's own model: when another is on screen, the
+        // load button stands out and one line says so (the reason on hover).
+        let loaded = runner.runs_this_lesson();
+        ui.horizontal(|ui| {
+            let load = egui::Button::new(t!("lesson-load-start"));
+            let load = if loaded { load } else { load.stroke(egui::Stroke::new(1.5, ui.visuals().warn_fg_color)) };
+            if ui.add(load).on_hover_text(t!("lesson-load-start-tip")).clicked() {
+                actions.push(AppAction::LoadLessonStart);
+            }
+            if runner.saved_experiment.is_some() && ui.button(t!("lesson-restore")).clicked() {
+                actions.push(AppAction::RestoreExperiment);
+            }
+            if ui.button(t!("menu-glossary")).on_hover_text(t!("lesson-glossary-tip")).clicked() {
+                actions.push(AppAction::ShowGlossary);
+            }
+        });
+        if !lesson.locks.is_empty() {
+            let active = runner.active_locks().is_some();
+            let text = t!("lesson-locks", knobs = crate::lessons::knob_names(&lesson.locks.knobs), reason = lesson.locks.reason.as_str());
+            let label = ui.label(format!("🔒 {text}"));
+            label.on_hover_text(if active { t!("lesson-locks-active-tip") } else { t!("lesson-locks-idle-tip") });
+        }
+        if !loaded {
+            ui.colored_label(ui.visuals().warn_fg_color, t!("lesson-not-loaded", task = lesson.start.task.kind.label()))
+                .on_hover_text(t!("lesson-not-loaded-tip"));
+        }
+        // On the projector the class sees the lesson, not one student's name field.
+        if !presenter {
+            export_row(ui, student, actions);
+        }
+        ui.separator();
+        // One scroll position per lesson: the next lesson opens at its top.
+        egui::ScrollArea::vertical().id_salt(("lesson_body", &lesson.id)).show(ui, |ui| {
+            // Everything wraps at the panel's width, code lines too: a wide line would
+            // otherwise widen the panel for good (lesson 08's code).
+            ui.set_max_width(ui.available_width());
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
+            for segment in &lesson.body {
+                match segment {
+                    Segment::Markdown(text) => {
+                        CommonMarkViewer::new().show(ui, cache, text);
                     }
-                }
-                Segment::Answer(block) => {
-                    ui.add_space(4.0);
-                    if presenter {
-                        // The room sees that there is an answer, never the answer itself.
-                        ui.weak(t!("lesson-answer-hidden-presenter"));
-                    } else if progress.answer_revealed(&lesson.id, &block.id) {
+                    Segment::Try(block) => {
+                        ui.add_space(4.0);
+                        let tip = match block.steps {
+                            Some(steps) => t!("lesson-try-tip-steps", steps = steps),
+                            None => t!("lesson-try-tip"),
+                        };
+                        if ui.button(t!("lesson-try", label = block.label.as_str())).on_hover_text(tip).clicked() {
+                            actions.push(AppAction::LessonTry(block.line));
+                        }
+                        if let Some(((id, line), diff)) = &runner.last_diff
+                            && *id == lesson.id
+                            && *line == block.line
+                        {
+                            let text = if diff.is_empty() { t!("lesson-try-unchanged") } else { diff.join("\n") };
+                            ui.weak(t!("lesson-try-changed", text = text));
+                        }
+                    }
+                    Segment::Check(block) => {
+                        ui.add_space(4.0);
+                        let done = progress.check_passed(&lesson.id, &block.id);
+                        ui.horizontal(|ui| {
+                            if done {
+                                ui.colored_label(egui::Color32::from_rgb(90, 200, 120), format!("✔ {}", block.label));
+                            } else {
+                                ui.label(format!("☐ {}", block.label));
+                                if ui.small_button(t!("lesson-check-now")).clicked() {
+                                    actions.push(AppAction::LessonCheck(block.id.clone()));
+                                }
+                            }
+                        })
+                        .response
+                        .on_hover_text(t!("lesson-check-tip", condition = block.condition.text.as_str()));
+                        let now = block.condition.evaluate(facts);
+                        let other_task = facts.task.filter(|t| *t != block.task);
+                        if let (false, true, Some(now)) = (done, runner.runs_this_lesson(), other_task) {
+                            ui.weak(t!("lesson-check-other-task", task = block.task.label(), now = now.label()));
+                        } else if !done && runner.runs_this_lesson() {
+                            ui.weak(t!("lesson-check-waiting", condition = block.condition.waiting_for(facts)));
+                        } else if !done {
+                            ui.weak(t!("lesson-check-own-runs"));
+                        }
+                        if !done && runner.hints_shown.contains(&(lesson.id.clone(), block.id.clone())) && now != Some(true) {
+                            ui.colored_label(ui.visuals().warn_fg_color, t!("lesson-check-hint", hint = block.hint.as_str()));
+                        }
+                    }
+                    Segment::Answer(block) => {
+                        ui.add_space(4.0);
+                        if presenter {
+                            // The room sees that there is an answer, never the answer itself.
+                            ui.weak(t!("lesson-answer-hidden-presenter"));
+                        } else if progress.answer_revealed(&lesson.id, &block.id) {
+                            egui::Frame::group(ui.style()).show(ui, |ui| {
+                                ui.strong(t!("lesson-answer"));
+                                CommonMarkViewer::new().show(ui, cache, &block.text);
+                            });
+                        } else if ui.button(t!("lesson-show-answer")).on_hover_text(t!("lesson-show-answer-tip")).clicked() {
+                            actions.push(AppAction::RevealAnswer(block.id.clone()));
+                        }
+                    }
+                    Segment::Claim(block) => {
+                        ui.add_space(4.0);
                         egui::Frame::group(ui.style()).show(ui, |ui| {
-                            ui.strong(t!("lesson-answer"));
-                            CommonMarkViewer::new().show(ui, cache, &block.text);
-                        });
-                    } else if ui.button(t!("lesson-show-answer")).on_hover_text(t!("lesson-show-answer-tip")).clicked() {
-                        actions.push(AppAction::RevealAnswer(block.id.clone()));
-                    }
-                }
-                Segment::Claim(block) => {
-                    ui.add_space(4.0);
-                    egui::Frame::group(ui.style()).show(ui, |ui| {
-                        ui.strong(t!("lesson-claim"));
-                        ui.label(&block.claim.statement);
-                        // What a and b are, in the editor's words, before any verdict.
-                        if let Some((a, b)) = &block.sides {
-                            ui.weak(t!("lesson-claim-sides", a = a, b = b));
-                        }
-                        let key = (lesson.id.clone(), block.id.clone());
-                        match runner.claims.get(&key) {
-                            None => {
-                                let seeds = seed_list(&crate::lessons::DEFAULT_SEEDS);
-                                let free = !runner.claim_running();
-                                let verify = ui.add_enabled(free, egui::Button::new(t!("lesson-claim-verify", seeds = seeds.as_str())));
-                                let verify = verify
-                                    .on_hover_text(t!("lesson-claim-verify-tip", seeds = seeds.as_str()))
-                                    .on_disabled_hover_text(t!("lesson-claim-one-at-a-time"));
-                                if verify.clicked() {
-                                    actions.push(AppAction::LessonVerifyClaim(block.id.clone()));
-                                }
+                            ui.strong(t!("lesson-claim"));
+                            ui.label(&block.claim.statement);
+                            // What a and b are, in the editor's words, before any verdict.
+                            if let Some((a, b)) = &block.sides {
+                                ui.weak(t!("lesson-claim-sides", a = a, b = b));
                             }
-                            Some(ClaimState::Running { seeds, done, total }) => {
-                                ui.horizontal(|ui| {
-                                    ui.spinner();
-                                    ui.label(t!("lesson-claim-verifying", seeds = seed_list(seeds)));
-                                    if ui.button(t!("lesson-claim-cancel")).on_hover_text(t!("lesson-claim-cancel-tip")).clicked() {
-                                        actions.push(AppAction::CancelClaim);
+                            let key = (lesson.id.clone(), block.id.clone());
+                            match runner.claims.get(&key) {
+                                None => {
+                                    let seeds = seed_list(&crate::lessons::DEFAULT_SEEDS);
+                                    let free = !runner.claim_running();
+                                    let verify = ui.add_enabled(free, egui::Button::new(t!("lesson-claim-verify", seeds = seeds.as_str())));
+                                    let verify = verify
+                                        .on_hover_text(t!("lesson-claim-verify-tip", seeds = seeds.as_str()))
+                                        .on_disabled_hover_text(t!("lesson-claim-one-at-a-time"));
+                                    if verify.clicked() {
+                                        actions.push(AppAction::LessonVerifyClaim(block.id.clone()));
                                     }
-                                });
-                                let fraction = if *total == 0 { 0.0 } else { *done as f32 / *total as f32 };
-                                ui.add(egui::ProgressBar::new(fraction).text(t!("lesson-claim-steps", done = *done, total = *total)));
-                            }
-                            Some(ClaimState::Done(results)) => {
-                                let seeds: Vec<u64> = results.iter().map(|r| r.seed).collect();
-                                let failing: Vec<u64> = results.iter().filter(|r| !r.passed).map(|r| r.seed).collect();
-                                if failing.is_empty() {
-                                    ui.label(t!("lesson-claim-holds", seeds = seed_list(&seeds)));
-                                } else {
-                                    ui.label(t!("lesson-claim-fails", failing = seed_list(&failing), seeds = seed_list(&seeds)));
                                 }
-                                ui.weak(t!("lesson-claim-sides-note"));
-                                if let Some(first) = results.first() {
-                                    claim_curves_ui(ui, first);
-                                    if let (Some(a), Some(b)) = (first.maps.get("a"), first.maps.get("b")) {
-                                        egui::CollapsingHeader::new(t!("lesson-claim-maps", seed = first.seed))
-                                            .id_salt(("claim_maps", first.statement.as_str()))
-                                            .show(ui, |ui| super::ab_maps::ab_maps_ui(ui, egui::Id::unique(("claim_maps", first.statement.as_str())), a, b, ["a", "b"]));
-                                        // The panel is narrow: the same maps, as large as the grid's, in a window.
-                                        let open_id = egui::Id::unique(("claim_maps_window", first.statement.as_str()));
-                                        let mut open: bool = ui.data(|d| d.get_temp(open_id)).unwrap_or(false);
-                                        if ui.button(t!("lesson-claim-maps-open")).on_hover_text(t!("lesson-claim-maps-open-tip")).clicked() {
-                                            open = true;
+                                Some(ClaimState::Running { seeds, done, total }) => {
+                                    ui.horizontal(|ui| {
+                                        ui.spinner();
+                                        ui.label(t!("lesson-claim-verifying", seeds = seed_list(seeds)));
+                                        if ui.button(t!("lesson-claim-cancel")).on_hover_text(t!("lesson-claim-cancel-tip")).clicked() {
+                                            actions.push(AppAction::CancelClaim);
                                         }
-                                        let sides = &block.sides;
-                                        egui::Window::new(t!("lesson-claim-maps", seed = first.seed))
-                                            .id(open_id.with("window"))
-                                            .open(&mut open)
-                                            .default_size([960.0, 460.0])
-                                            .default_pos([240.0, 140.0])
-                                            .show(ui.ctx(), |ui| {
-                                                ui.label(&block.claim.statement);
-                                                if let Some((a_words, b_words)) = sides {
-                                                    ui.weak(t!("lesson-claim-sides", a = a_words.as_str(), b = b_words.as_str()));
-                                                }
-                                                super::ab_maps::ab_maps_ui(ui, open_id.with("maps"), a, b, ["a", "b"]);
-                                            });
-                                        ui.data_mut(|d| d.insert_temp(open_id, open));
+                                    });
+                                    let fraction = if *total == 0 { 0.0 } else { *done as f32 / *total as f32 };
+                                    ui.add(egui::ProgressBar::new(fraction).text(t!("lesson-claim-steps", done = *done, total = *total)));
+                                }
+                                Some(ClaimState::Done(results)) => {
+                                    let seeds: Vec<u64> = results.iter().map(|r| r.seed).collect();
+                                    let failing: Vec<u64> = results.iter().filter(|r| !r.passed).map(|r| r.seed).collect();
+                                    if failing.is_empty() {
+                                        ui.label(t!("lesson-claim-holds", seeds = seed_list(&seeds)));
+                                    } else {
+                                        ui.label(t!("lesson-claim-fails", failing = seed_list(&failing), seeds = seed_list(&seeds)));
+                                    }
+                                    ui.weak(t!("lesson-claim-sides-note"));
+                                    if let Some(first) = results.first() {
+                                        claim_curves_ui(ui, first);
+                                        if let (Some(a), Some(b)) = (first.maps.get("a"), first.maps.get("b")) {
+                                            egui::CollapsingHeader::new(t!("lesson-claim-maps", seed = first.seed))
+                                                .id_salt(("claim_maps", first.statement.as_str()))
+                                                .show(ui, |ui| super::ab_maps::ab_maps_ui(ui, egui::Id::unique(("claim_maps", first.statement.as_str())), a, b, ["a", "b"]));
+                                            // The panel is narrow: the same maps, as large as the grid's, in a window.
+                                            let open_id = egui::Id::unique(("claim_maps_window", first.statement.as_str()));
+                                            let mut open: bool = ui.data(|d| d.get_temp(open_id)).unwrap_or(false);
+                                            if ui.button(t!("lesson-claim-maps-open")).on_hover_text(t!("lesson-claim-maps-open-tip")).clicked() {
+                                                open = true;
+                                            }
+                                            let sides = &block.sides;
+                                            egui::Window::new(t!("lesson-claim-maps", seed = first.seed))
+                                                .id(open_id.with("window"))
+                                                .open(&mut open)
+                                                .default_size([960.0, 460.0])
+                                                .default_pos([240.0, 140.0])
+                                                .show(ui.ctx(), |ui| {
+                                                    ui.label(&block.claim.statement);
+                                                    if let Some((a_words, b_words)) = sides {
+                                                        ui.weak(t!("lesson-claim-sides", a = a_words.as_str(), b = b_words.as_str()));
+                                                    }
+                                                    super::ab_maps::ab_maps_ui(ui, open_id.with("maps"), a, b, ["a", "b"]);
+                                                });
+                                            ui.data_mut(|d| d.insert_temp(open_id, open));
+                                        }
+                                    }
+                                    for result in results {
+                                        for (side, divergence) in &result.diverged {
+                                            ui.weak(t!("lesson-claim-diverged", seed = result.seed, side = side.as_str(), divergence = divergence.to_string()));
+                                        }
+                                        for c in &result.conditions {
+                                            ui.weak(t!("lesson-claim-condition", seed = result.seed, mark = if c.passed { "✔" } else { "✖" }, condition = c.describe()));
+                                        }
                                     }
                                 }
-                                for result in results {
-                                    for (side, divergence) in &result.diverged {
-                                        ui.weak(t!("lesson-claim-diverged", seed = result.seed, side = side.as_str(), divergence = divergence.to_string()));
-                                    }
-                                    for c in &result.conditions {
-                                        ui.weak(t!("lesson-claim-condition", seed = result.seed, mark = if c.passed { "✔" } else { "✖" }, condition = c.describe()));
-                                    }
+                                Some(ClaimState::Failed(message)) => {
+                                    ui.colored_label(ui.visuals().error_fg_color, message);
                                 }
                             }
-                            Some(ClaimState::Failed(message)) => {
-                                ui.colored_label(ui.visuals().error_fg_color, message);
-                            }
-                        }
-                    });
+                        });
+                    }
                 }
             }
-        }
-    });
+        });
+    }
 }
 
 /// "Your name" and "Export my progress…".

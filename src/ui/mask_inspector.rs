@@ -4,10 +4,11 @@
 //! padding are flagged; the probes measure leaks end to end.
 
 use eframe::egui;
+use crate::workbench::window::WindowData;
 
 use super::heatmap::HeatmapView;
-use crate::app::actions::AppAction;
-use crate::app::inspection::inspect;
+use crate::workbench::actions::AppAction;
+use crate::workbench::inspection::inspect;
 use crate::probe::LeakReport;
 use crate::t;
 use crate::training::AttentionSnapshot;
@@ -176,5 +177,13 @@ fn probe_name(probe: &str) -> String {
         "causality" => t!("views-probe-causality"),
         "padding" => t!("views-probe-padding"),
         other => other.to_string(),
+    }
+}
+
+impl super::Panel for MaskInspector {
+    fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
+        let view = data.view;
+        let probes = [view.causality.as_ref(), view.padding_probe.as_ref()];
+        egui::ScrollArea::both().show(ui, |ui| self.ui(ui, view.attention.as_ref(), probes, actions));
     }
 }

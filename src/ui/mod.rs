@@ -1,5 +1,6 @@
-//! Panels and widgets. Drawing only: they read plain data and return actions;
-//! they never touch a tensor.
+//! Panels and widgets. Drawing only: they read the frame's plain data
+//! (`crate::workbench`), edit the learner's settings in place and return actions;
+//! they never import `crate::app`, spawn a thread or touch a tensor.
 
 pub mod ab_maps;
 pub mod attention_image;
@@ -26,3 +27,15 @@ pub mod saturation_panel;
 pub mod step_through;
 pub mod task_knobs;
 pub mod top_bar;
+pub mod window;
+
+use eframe::egui;
+
+use crate::workbench::actions::AppAction;
+use crate::workbench::window::WindowData;
+
+/// One panel of the window: it draws from the frame's data and pushes what the
+/// learner asked for onto `actions`, which the app applies after the frame.
+pub trait Panel {
+    fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>);
+}

@@ -3,122 +3,121 @@
 
 use eframe::egui;
 
+use crate::workbench::actions::AppAction;
+use crate::workbench::window::WindowData;
+
 use crate::t;
 
 use super::knob_help as help;
 use super::knob_row::{choice_row, widget_row};
 use super::layer_card::{CardAction, hidden_row, inline_problem, layer_card_ui};
-use crate::config::{ConfigProblem, ExperimentConfig, LayerConfig, OptimizerKind, PositionalEncoding, SHIPPED_MODELS, estimate_memory};
+use crate::config::{ConfigProblem, LayerConfig, OptimizerKind, PositionalEncoding, SHIPPED_MODELS, estimate_memory};
 
-/// What the editor knows about the task, for counts and estimates.
-pub struct TaskFacts {
-    pub vocab: usize,
-    pub seq_len: usize,
-}
+/// The model editor panel: every knob of the edited config.
+#[derive(Default)]
+pub struct ModelEditor;
 
-pub fn model_editor_ui(
-    ui: &mut egui::Ui,
-    config: &mut ExperimentConfig,
-    problems: &[ConfigProblem],
-    facts: Option<&TaskFacts>,
-    hide_planted_knobs: bool,
-    locks: Option<&crate::lessons::Locks>,
-) {
-    ui.heading(t!("editor-model"));
-    let lock = |knob: &str| locks.filter(|l| l.covers(knob)).map(|l| t!("lesson-locked-tip", reason = l.reason.as_str()));
-    if let Some(locks) = locks {
-        ui.colored_label(ui.visuals().warn_fg_color, format!("🔒 {}", t!("lesson-locks", knobs = crate::lessons::knob_names(&locks.knobs), reason = locks.reason.as_str())))
-            .on_hover_text(t!("lesson-locks-active-tip"));
-    }
-    if let Some(facts) = facts {
-        let vocab = config.model_vocab_size(facts.vocab);
-        let estimate = estimate_memory(config, vocab, facts.seq_len);
-        ui.label(t!(
-            "editor-estimate",
-            parameters = group_digits(estimate.parameters),
-            total = format!("{:.1}", estimate.total_mib()),
-            attention = format!("{:.1}", estimate.attention_bytes as f64 / 1048576.0)
-        ))
-        .on_hover_text(t!("editor-estimate-tip"));
-    }
-    let problem = |knob: &str| problems.iter().find(|p| p.knob == knob);
-    egui::CollapsingHeader::new(t!("task-heading")).id_salt("Task").default_open(false).show(ui, |ui| {
-        super::task_knobs::task_knobs_ui(ui, config, problems);
-    });
-    egui::CollapsingHeader::new(t!("editor-global")).id_salt("Global").default_open(true).show(ui, |ui| {
-        // A new grid when problems come or go (see layer_card: rows keep last frame's height).
-        egui::Grid::new(("global_knobs", problems.len())).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
-            let m = &mut config.model;
-            widget_row(ui, "d_model", &help::text(help::D_MODEL), lock("model.d_model"), egui::DragValue::new(&mut m.d_model).range(1..=1024));
-            inline_problem(ui, problem("model.d_model"));
-            choice_row(ui, &t!("editor-positions"), &help::text(help::POSITIONAL), lock("model.positional"), &mut m.positional, &[
-                (PositionalEncoding::None, t!("editor-none").as_str()),
-                (PositionalEncoding::Sinusoidal, t!("editor-sinusoidal").as_str()),
-                (PositionalEncoding::Learned, t!("editor-learned").as_str()),
-            ]);
-            widget_row(ui, &t!("editor-max-length"), &help::text(help::MAX_LEN), lock("model.max_len"), egui::DragValue::new(&mut m.max_len).range(1..=4096));
-            inline_problem(ui, problem("model.max_len"));
-            widget_row(ui, &t!("editor-dropout"), &help::text(help::DROPOUT), lock("model.dropout"), egui::DragValue::new(&mut m.dropout).range(0.0..=0.9).speed(0.01));
-            inline_problem(ui, problem("model.dropout"));
-            if hide_planted_knobs {
-                hidden_row(ui, &t!("editor-init-scale"));
-            } else {
-                widget_row(ui, &t!("editor-init-scale"), &help::text(help::INIT_SCALE), lock("model.init_scale"), egui::DragValue::new(&mut m.init_scale).range(0.001..=1000.0).speed(0.01));
-                inline_problem(ui, problem("model.init_scale"));
-            }
+impl super::Panel for ModelEditor {
+    fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, _actions: &mut Vec<AppAction>) {
+        let locks = data.lessons.active_locks();
+        let (problems, facts, hide_planted_knobs) = (&data.checked.problems, data.checked.facts.as_ref(), data.hide_mask_knobs);
+        let config = &mut data.state.config;
+        ui.heading(t!("editor-model"));
+        let lock = |knob: &str| locks.filter(|l| l.covers(knob)).map(|l| t!("lesson-locked-tip", reason = l.reason.as_str()));
+        if let Some(locks) = locks {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("🔒 {}", t!("lesson-locks", knobs = crate::lessons::knob_names(&locks.knobs), reason = locks.reason.as_str())))
+                .on_hover_text(t!("lesson-locks-active-tip"));
+        }
+        if let Some(facts) = facts {
+            let vocab = config.model_vocab_size(facts.vocab);
+            let estimate = estimate_memory(config, vocab, facts.seq_len);
+            ui.label(t!(
+                "editor-estimate",
+                parameters = group_digits(estimate.parameters),
+                total = format!("{:.1}", estimate.total_mib()),
+                attention = format!("{:.1}", estimate.attention_bytes as f64 / 1048576.0)
+            ))
+            .on_hover_text(t!("editor-estimate-tip"));
+        }
+        let problem = |knob: &str| problems.iter().find(|p| p.knob == knob);
+        egui::CollapsingHeader::new(t!("task-heading")).id_salt("Task").default_open(false).show(ui, |ui| {
+            super::task_knobs::task_knobs_ui(ui, config, problems);
         });
-    });
-    egui::CollapsingHeader::new(t!("editor-training")).id_salt("Training").default_open(true).show(ui, |ui| {
-        egui::Grid::new(("training_knobs", problems.len())).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
-            if hide_planted_knobs {
-                hidden_row(ui, &t!("editor-optimizer"));
-                hidden_row(ui, &t!("editor-learning-rate"));
-            } else {
-                choice_row(ui, &t!("editor-optimizer"), &help::text(help::OPTIMIZER), lock("optimizer"), &mut config.optimizer, &[
-                    (OptimizerKind::Adam, "Adam"),
-                    (OptimizerKind::AdamW, "AdamW"),
-                    (OptimizerKind::Sgd, "SGD"),
+        egui::CollapsingHeader::new(t!("editor-global")).id_salt("Global").default_open(true).show(ui, |ui| {
+            // A new grid when problems come or go (see layer_card: rows keep last frame's height).
+            egui::Grid::new(("global_knobs", problems.len())).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
+                let m = &mut config.model;
+                widget_row(ui, "d_model", &help::text(help::D_MODEL), lock("model.d_model"), egui::DragValue::new(&mut m.d_model).range(1..=1024));
+                inline_problem(ui, problem("model.d_model"));
+                choice_row(ui, &t!("editor-positions"), &help::text(help::POSITIONAL), lock("model.positional"), &mut m.positional, &[
+                    (PositionalEncoding::None, t!("editor-none").as_str()),
+                    (PositionalEncoding::Sinusoidal, t!("editor-sinusoidal").as_str()),
+                    (PositionalEncoding::Learned, t!("editor-learned").as_str()),
                 ]);
-                widget_row(ui, &t!("editor-learning-rate"), &help::text(help::LR), lock("lr"), egui::DragValue::new(&mut config.lr).range(1e-6..=10.0).speed(0.0001).max_decimals(5));
-                inline_problem(ui, problem("lr"));
-            }
-            widget_row(ui, &t!("editor-warmup-steps"), &help::text(help::WARMUP), lock("warmup_steps"), egui::DragValue::new(&mut config.warmup_steps).range(0..=100_000));
-            widget_row(ui, &t!("editor-batch"), &help::text(help::BATCH), lock("batch_size"), egui::DragValue::new(&mut config.batch_size).range(1..=4096));
-            inline_problem(ui, problem("batch_size"));
-            widget_row(ui, &t!("editor-steps"), &help::text(help::STEPS), lock("steps"), egui::DragValue::new(&mut config.steps).range(1..=1_000_000));
-            init_from_row(ui, &mut config.init_from);
-            inline_problem(ui, problem("init_from"));
+                widget_row(ui, &t!("editor-max-length"), &help::text(help::MAX_LEN), lock("model.max_len"), egui::DragValue::new(&mut m.max_len).range(1..=4096));
+                inline_problem(ui, problem("model.max_len"));
+                widget_row(ui, &t!("editor-dropout"), &help::text(help::DROPOUT), lock("model.dropout"), egui::DragValue::new(&mut m.dropout).range(0.0..=0.9).speed(0.01));
+                inline_problem(ui, problem("model.dropout"));
+                if hide_planted_knobs {
+                    hidden_row(ui, &t!("editor-init-scale"));
+                } else {
+                    widget_row(ui, &t!("editor-init-scale"), &help::text(help::INIT_SCALE), lock("model.init_scale"), egui::DragValue::new(&mut m.init_scale).range(0.001..=1000.0).speed(0.01));
+                    inline_problem(ui, problem("model.init_scale"));
+                }
+            });
         });
-    });
-    ui.separator();
-    ui.horizontal(|ui| {
-        ui.strong(t!("editor-layers", count = config.model.layers.len()));
-        if ui.button(t!("editor-add-layer")).on_hover_text(t!("editor-add-layer-tip")).clicked() {
-            let layer = config.model.layers.last().cloned().unwrap_or_default();
-            config.model.layers.push(layer);
+        egui::CollapsingHeader::new(t!("editor-training")).id_salt("Training").default_open(true).show(ui, |ui| {
+            egui::Grid::new(("training_knobs", problems.len())).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
+                if hide_planted_knobs {
+                    hidden_row(ui, &t!("editor-optimizer"));
+                    hidden_row(ui, &t!("editor-learning-rate"));
+                } else {
+                    choice_row(ui, &t!("editor-optimizer"), &help::text(help::OPTIMIZER), lock("optimizer"), &mut config.optimizer, &[
+                        (OptimizerKind::Adam, "Adam"),
+                        (OptimizerKind::AdamW, "AdamW"),
+                        (OptimizerKind::Sgd, "SGD"),
+                    ]);
+                    widget_row(ui, &t!("editor-learning-rate"), &help::text(help::LR), lock("lr"), egui::DragValue::new(&mut config.lr).range(1e-6..=10.0).speed(0.0001).max_decimals(5));
+                    inline_problem(ui, problem("lr"));
+                }
+                widget_row(ui, &t!("editor-warmup-steps"), &help::text(help::WARMUP), lock("warmup_steps"), egui::DragValue::new(&mut config.warmup_steps).range(0..=100_000));
+                widget_row(ui, &t!("editor-batch"), &help::text(help::BATCH), lock("batch_size"), egui::DragValue::new(&mut config.batch_size).range(1..=4096));
+                inline_problem(ui, problem("batch_size"));
+                widget_row(ui, &t!("editor-steps"), &help::text(help::STEPS), lock("steps"), egui::DragValue::new(&mut config.steps).range(1..=1_000_000));
+                init_from_row(ui, &mut config.init_from);
+                inline_problem(ui, problem("init_from"));
+            });
+        });
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.strong(t!("editor-layers", count = config.model.layers.len()));
+            if ui.button(t!("editor-add-layer")).on_hover_text(t!("editor-add-layer-tip")).clicked() {
+                let layer = config.model.layers.last().cloned().unwrap_or_default();
+                config.model.layers.push(layer);
+            }
+        });
+        inline_problem_line(ui, problem("model.layers"));
+        let count = config.model.layers.len();
+        let d_model = config.model.d_model;
+        let mut action = None;
+        for index in 0..count {
+            let layer_problems: Vec<&ConfigProblem> =
+                problems.iter().filter(|p| p.knob.starts_with(&format!("model.layers[{index}]."))).collect();
+            if let Some(a) = layer_card_ui(ui, index, count, &mut config.model.layers[index], d_model, &layer_problems, hide_planted_knobs, locks) {
+                action = Some((index, a));
+            }
+            ui.add_space(4.0);
         }
-    });
-    inline_problem_line(ui, problem("model.layers"));
-    let count = config.model.layers.len();
-    let d_model = config.model.d_model;
-    let mut action = None;
-    for index in 0..count {
-        let layer_problems: Vec<&ConfigProblem> =
-            problems.iter().filter(|p| p.knob.starts_with(&format!("model.layers[{index}]."))).collect();
-        if let Some(a) = layer_card_ui(ui, index, count, &mut config.model.layers[index], d_model, &layer_problems, hide_planted_knobs, locks) {
-            action = Some((index, a));
+        if let Some((index, action)) = action {
+            apply_card_action(&mut config.model.layers, index, action);
         }
-        ui.add_space(4.0);
-    }
-    if let Some((index, action)) = action {
-        apply_card_action(&mut config.model.layers, index, action);
-    }
-    let shown = |k: &str| {
-        k.starts_with("model.layers[")
-            || matches!(k, "model.d_model" | "model.max_len" | "model.dropout" | "model.init_scale" | "lr" | "batch_size" | "model.layers" | "init_from" | "task.length" | "task.symbols" | "task.corpus")
-    };
-    for p in problems.iter().filter(|p| !shown(&p.knob)) {
-        ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {p}"));
+        let shown = |k: &str| {
+            k.starts_with("model.layers[")
+                || matches!(k, "model.d_model" | "model.max_len" | "model.dropout" | "model.init_scale" | "lr" | "batch_size" | "model.layers" | "init_from" | "task.length" | "task.symbols" | "task.corpus")
+        };
+        for p in problems.iter().filter(|p| !shown(&p.knob)) {
+            ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {p}"));
+        }
     }
 }
 

@@ -3,8 +3,8 @@
 
 use eframe::egui;
 
-use crate::app::actions::AppAction;
-use crate::app::files::PathRequest;
+use crate::workbench::actions::AppAction;
+use crate::workbench::PathRequest;
 use crate::t;
 
 pub fn path_prompt_ui(ctx: &egui::Context, request: PathRequest, text: &mut String, actions: &mut Vec<AppAction>) {

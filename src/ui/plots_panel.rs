@@ -3,11 +3,13 @@
 //! to every chart.
 
 use eframe::egui;
+use crate::workbench::actions::AppAction;
+use crate::workbench::window::WindowData;
 use egui_plot::{GridInput, GridMark, Line, LineStyle, Plot, PlotPoints, Points};
 
-use crate::app::run_view::RunView;
-use crate::app::series::Series;
-use crate::app::state::PlotSettings;
+use crate::workbench::run_view::RunView;
+use crate::workbench::series::Series;
+use crate::workbench::state::PlotSettings;
 use crate::t;
 
 /// The palette for curves: distinct in hue and lightness.
@@ -295,6 +297,20 @@ fn format_value(v: f64) -> String {
 fn y_range(curves: &[Curve]) -> Option<(f64, f64)> {
     let high = curves.iter().filter_map(|(_, s, _)| s.max_y()).fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))?;
     Some((0.0, if high > 0.0 { high * 1.1 } else { 1.0 }))
+}
+
+/// The plots panel under the views.
+#[derive(Default)]
+pub struct PlotsPanel;
+
+impl super::Panel for PlotsPanel {
+    fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
+        match plots_ui(ui, data.view, &mut data.state.plots) {
+            Some(PlotAction::Pin) => actions.push(AppAction::PinRun),
+            Some(PlotAction::Unpin) => actions.push(AppAction::UnpinRun),
+            None => {}
+        }
+    }
 }
 
 #[cfg(test)]

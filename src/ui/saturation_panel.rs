@@ -4,26 +4,40 @@
 use eframe::egui;
 use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
 
-use crate::experiments::{SaturationPoint, saturation_sweep};
+use crate::experiments::SaturationPoint;
 use crate::t;
+use crate::workbench::actions::AppAction;
+use crate::workbench::window::WindowData;
 
+/// The Softmax saturation tab: it asks for the sweep the first time it is shown.
+#[derive(Default)]
 pub struct SaturationPanel {
-    points: Vec<SaturationPoint>,
+    asked: bool,
 }
 
-impl Default for SaturationPanel {
-    fn default() -> Self {
-        let dims: Vec<usize> = (0..=9).map(|i| 1usize << i).collect();
-        Self { points: saturation_sweep(&dims, 16, 300, 7) }
+impl super::Panel for SaturationPanel {
+    fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
+        ui.heading(t!("views-saturation-heading"));
+        ui.label(t!("views-saturation-intro"));
+        match &data.background.saturation {
+            Some(points) => saturation_plots(ui, points),
+            None => {
+                if !std::mem::replace(&mut self.asked, true) {
+                    actions.push(AppAction::ComputeSaturation);
+                }
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(t!("views-saturation-computing"));
+                });
+            }
+        }
     }
 }
 
-impl SaturationPanel {
-    pub fn ui(&self, ui: &mut egui::Ui) {
-        ui.heading(t!("views-saturation-heading"));
-        ui.label(t!("views-saturation-intro"));
+fn saturation_plots(ui: &mut egui::Ui, points: &[SaturationPoint]) {
+    {
         let line = |name: &str, f: &dyn Fn(&SaturationPoint) -> f64| {
-            Line::new(name.to_string(), PlotPoints::from(self.points.iter().map(|p| [(p.d_k as f64).log2(), f(p)]).collect::<Vec<_>>()))
+            Line::new(name.to_string(), PlotPoints::from(points.iter().map(|p| [(p.d_k as f64).log2(), f(p)]).collect::<Vec<_>>()))
         };
         let width = (ui.available_width() / 2.0 - 10.0).max(200.0);
         let height = (ui.available_height() - 30.0).clamp(150.0, 400.0);

@@ -3,7 +3,8 @@
 
 use eframe::egui::{self, Color32, Pos2, Rect, Sense, Vec2};
 
-use crate::app::actions::AppAction;
+use crate::workbench::actions::AppAction;
+use crate::workbench::window::WindowData;
 use crate::t;
 use crate::training::HeadTraceData;
 
@@ -125,4 +126,12 @@ pub fn matrix_ui(ui: &mut egui::Ui, values: &[f32], rows: usize, cols: usize, to
         }
     }
     ui.weak(t!("views-matrix-legend", max = format!("{max:.3}")));
+}
+
+impl super::Panel for StepThrough {
+    fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
+        let layers = data.applied.model.layers.len();
+        let heads = data.applied.model.layers.get(self.layer).map_or(1, |l| l.heads);
+        egui::ScrollArea::both().show(ui, |ui| self.ui(ui, data.view.trace.as_ref(), layers, heads, actions));
+    }
 }

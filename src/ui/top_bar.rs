@@ -2,129 +2,131 @@
 
 use eframe::egui;
 
+use crate::workbench::window::WindowData;
+
 use crate::t;
 
 use super::knob_help as help;
-use crate::app::actions::AppAction;
-use crate::app::run_view::{RunStatus, RunView};
-use crate::config::{BackendChoice, ExperimentConfig, PRESET_NAMES};
+use crate::workbench::actions::AppAction;
+use crate::workbench::run_view::{RunStatus, RunView};
+use crate::config::{BackendChoice, PRESET_NAMES};
 use crate::tasks::TaskKind;
 
-pub fn top_bar_ui(
-    ui: &mut egui::Ui,
-    config: &mut ExperimentConfig,
-    preset: &str,
-    view: &RunView,
-    can_start: bool,
-    pending_edits: bool,
-    locks: Option<&crate::lessons::Locks>,
-    claim: Option<(f32, usize, usize)>,
-    actions: &mut Vec<AppAction>,
-) {
-    // A knob the open lesson locks is shown with a lock, disabled, and says why.
-    let locked = |knob: &str| locks.filter(|l| l.covers(knob)).map(|l| t!("lesson-locked-tip", reason = l.reason.as_str()));
-    ui.horizontal_wrapped(|ui| {
-        let task_lock = locked("task.kind");
-        ui.label(super::knob_row::lock_mark(&t!("top-task"), task_lock.as_deref())).on_hover_text(help::text(help::TASK));
-        ui.add_enabled_ui(task_lock.is_none(), |ui| egui::ComboBox::from_id_salt("task")
-            .selected_text(config.task.kind.label())
-            .show_ui(ui, |ui| {
-                for kind in TaskKind::ALL {
-                    let selected = config.task.kind == kind;
-                    if ui.selectable_label(selected, kind.label()).on_hover_text(kind.describe()).clicked() && !selected {
-                        actions.push(AppAction::SetTask(kind));
-                    }
-                }
-            })
-            .response
-            .on_hover_text(format!("{}\n{}", help::text(help::TASK), config.task.kind.describe()))
-            .on_disabled_hover_text(task_lock.clone().unwrap_or_default()));
-        ui.label(t!("top-preset")).on_hover_text(help::text(help::PRESET));
-        egui::ComboBox::from_id_salt("preset")
-            .selected_text(preset_label(preset))
-            .show_ui(ui, |ui| {
-                for name in PRESET_NAMES {
-                    if ui.selectable_label(preset == *name, preset_label(name)).clicked() {
-                        actions.push(AppAction::LoadPreset(name.to_string()));
-                    }
-                }
-            })
-            .response
-            .on_hover_text(help::text(help::PRESET));
-        let backend_lock = locked("backend");
-        ui.label(super::knob_row::lock_mark(&t!("top-backend"), backend_lock.as_deref())).on_hover_text(help::text(help::BACKEND));
-        ui.add_enabled_ui(backend_lock.is_none(), |ui| egui::ComboBox::from_id_salt("backend")
-            .selected_text(match config.backend {
-                BackendChoice::Gpu => "GPU",
-                _ => "CPU",
-            })
-            .show_ui(ui, |ui| {
-                ui.selectable_value(&mut config.backend, BackendChoice::Cpu, "CPU");
-                ui.selectable_value(&mut config.backend, BackendChoice::Gpu, "GPU");
-            })
-            .response
-            .on_hover_text(help::text(help::BACKEND))
-            .on_disabled_hover_text(backend_lock.clone().unwrap_or_default()));
-        if let Some(info) = &view.backend {
-            let text = match &info.adapter {
-                Some(adapter) => format!("{} · {adapter}", info.used),
-                None => info.used.clone(),
-            };
-            ui.weak(text);
-            match &info.composed_because {
-                None => ui.weak(t!("top-step-fused")).on_hover_text(t!("top-step-fused-tip")),
-                Some(reason) => ui.weak(t!("top-step-composed")).on_hover_text(t!("top-step-composed-tip", reason = reason.as_str())),
-            };
-        }
-        let seed_lock = locked("seed");
-        ui.label(super::knob_row::lock_mark(&t!("top-seed"), seed_lock.as_deref())).on_hover_text(help::text(help::SEED));
-        ui.add_enabled(seed_lock.is_none(), egui::DragValue::new(&mut config.seed).range(0..=u32::MAX as u64))
-            .on_hover_text(help::text(help::SEED))
-            .on_disabled_hover_text(seed_lock.clone().unwrap_or_default());
-        ui.separator();
+/// The bar under the menus: the task, preset, backend and seed, the run buttons, and progress.
+#[derive(Default)]
+pub struct TopBar;
 
-        let running = view.status == RunStatus::Running;
-        let (label, tip) = if running {
-            (t!("top-pause"), t!("top-pause-tip"))
-        } else if view.status == RunStatus::Paused {
-            (t!("top-resume"), t!("top-resume-tip"))
-        } else if view.status == RunStatus::Finished {
-            (t!("top-continue"), t!("top-continue-tip"))
-        } else {
-            (t!("top-start"), t!("top-start-tip"))
-        };
-        let enabled = running || can_start;
-        // One width for Start, Pause, Resume and Continue: Step and Reset stay put.
-        let button = ui.add_enabled(enabled, egui::Button::new(label).min_size(egui::vec2(84.0, 0.0)));
-        let button = if enabled { button.on_hover_text(tip) } else { button.on_disabled_hover_text(t!("top-fix-first")) };
-        if button.clicked() {
-            actions.push(if running { AppAction::Pause } else { AppAction::StartOrResume });
-        }
-        if ui.add_enabled(!running && can_start, egui::Button::new(t!("top-step"))).on_hover_text(t!("top-step-tip")).clicked() {
-            actions.push(AppAction::StepOnce);
-        }
-        if ui.add_enabled(can_start, egui::Button::new(t!("top-reset"))).on_hover_text(t!("top-reset-tip")).clicked() {
-            actions.push(AppAction::Reset);
-        }
-        if pending_edits && ui.add_enabled(can_start, egui::Button::new(t!("top-apply"))).on_hover_text(t!("top-apply-tip")).clicked() {
-            actions.push(AppAction::Apply);
-        }
-    });
-    // Progress on a row of its own, always there: the rows above never move when
-    // training starts and the numbers grow.
-    ui.horizontal(|ui| {
-        match claim {
-            // A claim's verification trains in place of the live run: its bar shows.
-            Some((fraction, done, total)) => {
-                ui.colored_label(ui.visuals().warn_fg_color, t!("status-verifying"));
-                ui.add(egui::ProgressBar::new(fraction).desired_width(260.0).text(t!("lesson-claim-steps", done = done, total = total)));
-                if ui.button(t!("lesson-claim-cancel")).on_hover_text(t!("lesson-claim-cancel-tip")).clicked() {
-                    actions.push(AppAction::CancelClaim);
-                }
+impl super::Panel for TopBar {
+    fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
+        let (can_start, pending_edits) = (data.can_start(), data.has_pending_edits());
+        let (view, locks, claim) = (data.view, data.lessons.active_locks(), data.lessons.claim_progress());
+        let state = &mut *data.state;
+        let (config, preset) = (&mut state.config, state.preset.as_str());
+        // A knob the open lesson locks is shown with a lock, disabled, and says why.
+        let locked = |knob: &str| locks.filter(|l| l.covers(knob)).map(|l| t!("lesson-locked-tip", reason = l.reason.as_str()));
+        ui.horizontal_wrapped(|ui| {
+            let task_lock = locked("task.kind");
+            ui.label(super::knob_row::lock_mark(&t!("top-task"), task_lock.as_deref())).on_hover_text(help::text(help::TASK));
+            ui.add_enabled_ui(task_lock.is_none(), |ui| egui::ComboBox::from_id_salt("task")
+                .selected_text(config.task.kind.label())
+                .show_ui(ui, |ui| {
+                    for kind in TaskKind::ALL {
+                        let selected = config.task.kind == kind;
+                        if ui.selectable_label(selected, kind.label()).on_hover_text(kind.describe()).clicked() && !selected {
+                            actions.push(AppAction::SetTask(kind));
+                        }
+                    }
+                })
+                .response
+                .on_hover_text(format!("{}\n{}", help::text(help::TASK), config.task.kind.describe()))
+                .on_disabled_hover_text(task_lock.clone().unwrap_or_default()));
+            ui.label(t!("top-preset")).on_hover_text(help::text(help::PRESET));
+            egui::ComboBox::from_id_salt("preset")
+                .selected_text(preset_label(preset))
+                .show_ui(ui, |ui| {
+                    for name in PRESET_NAMES {
+                        if ui.selectable_label(preset == *name, preset_label(name)).clicked() {
+                            actions.push(AppAction::LoadPreset(name.to_string()));
+                        }
+                    }
+                })
+                .response
+                .on_hover_text(help::text(help::PRESET));
+            let backend_lock = locked("backend");
+            ui.label(super::knob_row::lock_mark(&t!("top-backend"), backend_lock.as_deref())).on_hover_text(help::text(help::BACKEND));
+            ui.add_enabled_ui(backend_lock.is_none(), |ui| egui::ComboBox::from_id_salt("backend")
+                .selected_text(match config.backend {
+                    BackendChoice::Gpu => "GPU",
+                    _ => "CPU",
+                })
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut config.backend, BackendChoice::Cpu, "CPU");
+                    ui.selectable_value(&mut config.backend, BackendChoice::Gpu, "GPU");
+                })
+                .response
+                .on_hover_text(help::text(help::BACKEND))
+                .on_disabled_hover_text(backend_lock.clone().unwrap_or_default()));
+            if let Some(info) = &view.backend {
+                let text = match &info.adapter {
+                    Some(adapter) => format!("{} · {adapter}", info.used),
+                    None => info.used.clone(),
+                };
+                ui.weak(text);
+                match &info.composed_because {
+                    None => ui.weak(t!("top-step-fused")).on_hover_text(t!("top-step-fused-tip")),
+                    Some(reason) => ui.weak(t!("top-step-composed")).on_hover_text(t!("top-step-composed-tip", reason = reason.as_str())),
+                };
             }
-            None => progress_ui(ui, view, config.steps),
-        }
-    });
+            let seed_lock = locked("seed");
+            ui.label(super::knob_row::lock_mark(&t!("top-seed"), seed_lock.as_deref())).on_hover_text(help::text(help::SEED));
+            ui.add_enabled(seed_lock.is_none(), egui::DragValue::new(&mut config.seed).range(0..=u32::MAX as u64))
+                .on_hover_text(help::text(help::SEED))
+                .on_disabled_hover_text(seed_lock.clone().unwrap_or_default());
+            ui.separator();
+
+            let running = view.status == RunStatus::Running;
+            let (label, tip) = if running {
+                (t!("top-pause"), t!("top-pause-tip"))
+            } else if view.status == RunStatus::Paused {
+                (t!("top-resume"), t!("top-resume-tip"))
+            } else if view.status == RunStatus::Finished {
+                (t!("top-continue"), t!("top-continue-tip"))
+            } else {
+                (t!("top-start"), t!("top-start-tip"))
+            };
+            let enabled = running || can_start;
+            // One width for Start, Pause, Resume and Continue: Step and Reset stay put.
+            let button = ui.add_enabled(enabled, egui::Button::new(label).min_size(egui::vec2(84.0, 0.0)));
+            let button = if enabled { button.on_hover_text(tip) } else { button.on_disabled_hover_text(t!("top-fix-first")) };
+            if button.clicked() {
+                actions.push(if running { AppAction::Pause } else { AppAction::StartOrResume });
+            }
+            if ui.add_enabled(!running && can_start, egui::Button::new(t!("top-step"))).on_hover_text(t!("top-step-tip")).clicked() {
+                actions.push(AppAction::StepOnce);
+            }
+            if ui.add_enabled(can_start, egui::Button::new(t!("top-reset"))).on_hover_text(t!("top-reset-tip")).clicked() {
+                actions.push(AppAction::Reset);
+            }
+            if pending_edits && ui.add_enabled(can_start, egui::Button::new(t!("top-apply"))).on_hover_text(t!("top-apply-tip")).clicked() {
+                actions.push(AppAction::Apply);
+            }
+        });
+        // Progress on a row of its own, always there: the rows above never move when
+        // training starts and the numbers grow.
+        ui.horizontal(|ui| {
+            match claim {
+                // A claim's verification trains in place of the live run: its bar shows.
+                Some((fraction, done, total)) => {
+                    ui.colored_label(ui.visuals().warn_fg_color, t!("status-verifying"));
+                    ui.add(egui::ProgressBar::new(fraction).desired_width(260.0).text(t!("lesson-claim-steps", done = done, total = total)));
+                    if ui.button(t!("lesson-claim-cancel")).on_hover_text(t!("lesson-claim-cancel-tip")).clicked() {
+                        actions.push(AppAction::CancelClaim);
+                    }
+                }
+                None => progress_ui(ui, view, config.steps),
+            }
+        });
+    }
 }
 
 fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize) {

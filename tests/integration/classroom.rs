@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use attention_workbench::app::WorkbenchApp;
-use attention_workbench::app::actions::AppAction;
-use attention_workbench::app::run_view::RunStatus;
+use attention_workbench::workbench::actions::AppAction;
+use attention_workbench::workbench::run_view::RunStatus;
 use attention_workbench::lessons::Bug;
 use attention_workbench::progress::export::ProgressFile;
 
@@ -149,6 +149,8 @@ fn a_student_works_through_a_teachers_pack_and_exports_the_progress() {
     harness.state_mut().state.student_name = "Ada".into();
     let path = out.path().join("ada.json");
     harness.state_mut().export_progress(&path);
+    // Written off the window's thread: the status strip says when it is done.
+    step_until(&mut harness, "the progress file", |app| app.view.banner.as_ref().is_some_and(|b| b.text.contains("ada.json")));
     let file: ProgressFile = attention_workbench::progress::export::read(&path).unwrap();
     assert_eq!((file.student.as_str(), file.pack.id.as_str(), file.pack.version.as_str()), ("Ada", "cs-week-3", "2026.1"));
     let lesson = &file.lessons[0];
@@ -298,7 +300,7 @@ fn a_pack_lesson_or_case_with_a_shipped_id_is_refused_naming_the_fix() {
     write_pack(pack.path());
     std::fs::write(pack.path().join("01-copy/lesson.md"), LESSON.replace("id = \"w3-copy\"", "id = \"01-why-attention\"")).unwrap();
     std::fs::write(pack.path().join("bugs/01-peek.toml"), CASE.replace("id = \"w3-peek\"", "id = \"peeking\"")).unwrap();
-    let mut runner = attention_workbench::app::lesson_runner::LessonRunner::default();
+    let mut runner = attention_workbench::workbench::lesson_runner::LessonRunner::default();
     let (_, errors) = runner.add_pack(pack.path()).unwrap();
     assert!(errors.iter().any(|e| e.contains("01-why-attention") && e.contains("own id")), "{errors:?}");
     assert!(errors.iter().any(|e| e.contains("peeking")), "{errors:?}");
@@ -318,7 +320,7 @@ fn lesson_check_refuses_an_unchanged_copy_of_a_shipped_lesson_or_case_as_the_win
     }
     std::fs::copy("lessons/bugs/02-inverted.toml", pack.path().join("bugs/02-inverted.toml")).unwrap();
     // The window refuses both...
-    let mut runner = attention_workbench::app::lesson_runner::LessonRunner::default();
+    let mut runner = attention_workbench::workbench::lesson_runner::LessonRunner::default();
     let (_, errors) = runner.add_pack(pack.path()).unwrap();
     assert_eq!(errors.len(), 2, "{errors:?}");
     // ...so lesson check fails, with the same messages.

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use arbtest::arbitrary::{self, Unstructured};
 use arbtest::arbtest;
-use attention_workbench::app::state::PersistedState;
+use attention_workbench::workbench::state::PersistedState;
 use attention_workbench::config::{ExperimentConfig, preset, validate};
 use attention_workbench::lessons::parse_lesson;
 use attention_workbench::runs::parse_json;

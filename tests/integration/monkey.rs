@@ -16,9 +16,9 @@
 use std::time::{Duration, Instant};
 
 use attention_workbench::app::WorkbenchApp;
-use attention_workbench::app::actions::AppAction;
-use attention_workbench::app::run_view::RunStatus;
-use attention_workbench::app::state::PersistedState;
+use attention_workbench::workbench::actions::AppAction;
+use attention_workbench::workbench::run_view::RunStatus;
+use attention_workbench::workbench::state::PersistedState;
 use attention_workbench::tasks::{Rng, TaskKind};
 use eframe::egui::{self, Key, Modifiers, accesskit::Role};
 use egui_kittest::Harness;
@@ -195,7 +195,7 @@ fn monkey(actions: usize, seed: u64) -> ([usize; 6], String) {
     let start = Instant::now();
     while harness.state().view.step == 0 {
         let a = harness.state();
-        assert!(start.elapsed() < Duration::from_secs(60), "the trainer did not answer after the monkey ({:?}) banner {:?} locks {:?} of {:?} pending {} steps {} task {:?} backend {:?} claims {:?}", a.view.status, a.view.banner, a.lessons.active_locks(), a.lessons.experiment_of, a.has_pending_edits(), a.state.config.steps, a.state.config.task.kind, a.state.config.backend, a.lessons.claims.iter().map(|(k, v)| format!("{k:?} {}", matches!(v, attention_workbench::app::lesson_runner::ClaimState::Running { .. }))).collect::<Vec<_>>());
+        assert!(start.elapsed() < Duration::from_secs(60), "the trainer did not answer after the monkey ({:?}) banner {:?} locks {:?} of {:?} pending {} steps {} task {:?} backend {:?} claims {:?}", a.view.status, a.view.banner, a.lessons.active_locks(), a.lessons.experiment_of, a.has_pending_edits(), a.state.config.steps, a.state.config.task.kind, a.state.config.backend, a.lessons.claims.iter().map(|(k, v)| format!("{k:?} {}", matches!(v, attention_workbench::workbench::lesson_runner::ClaimState::Running { .. }))).collect::<Vec<_>>());
         harness.step();
         std::thread::sleep(Duration::from_millis(20));
     }

@@ -4,8 +4,8 @@
 use std::time::{Duration, Instant};
 
 use attention_workbench::app::WorkbenchApp;
-use attention_workbench::app::run_view::RunStatus;
-use attention_workbench::app::state::PersistedState;
+use attention_workbench::workbench::run_view::RunStatus;
+use attention_workbench::workbench::state::PersistedState;
 use attention_workbench::config::preset;
 use attention_workbench::tasks::{TaskConfig, TaskKind};
 use eframe::egui;
@@ -103,7 +103,7 @@ fn save_and_reload_an_experiment_through_the_code_the_dialog_uses() {
     let mut harness = harness(small_state());
     harness.run_steps(2);
     harness.state_mut().save_experiment(&path);
-    harness.run_steps(2);
+    step_until(&mut harness, "the save", |app| app.view.banner.as_ref().is_some_and(|b| b.text.starts_with("saved")));
     let saved = harness.state().state.config.clone();
     harness.get_by_label("+ Add layer").click();
     harness.run_steps(2);
@@ -210,7 +210,7 @@ fn a_lesson_try_button_changes_the_model_shows_the_diff_and_its_check_ticks() {
     let mut harness = harness(small_state());
     step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
     let index = harness.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with("04"))).unwrap();
-    harness.state_mut().perform(attention_workbench::app::actions::AppAction::OpenLesson(index));
+    harness.state_mut().perform(attention_workbench::workbench::actions::AppAction::OpenLesson(index));
     harness.run_steps(2);
     harness.get_by_label("▶ Try it: Remove the positions").click();
     harness.run_steps(2);
@@ -238,7 +238,7 @@ fn a_lesson_try_button_changes_the_model_shows_the_diff_and_its_check_ticks() {
 fn every_shipped_lesson_renders_with_the_fonts_the_app_installs() {
     // kittest has no system fonts and panics on a glyph the app's fonts lack.
     // Answers show only when asked for: open every one, in both languages.
-    use attention_workbench::app::actions::AppAction;
+    use attention_workbench::workbench::actions::AppAction;
     let mut harness = harness(small_state());
     for lang in [attention_workbench::i18n::Lang::En, attention_workbench::i18n::Lang::Zh] {
         harness.state_mut().perform(AppAction::SetLanguage(lang));
@@ -258,7 +258,7 @@ fn every_shipped_lesson_renders_with_the_fonts_the_app_installs() {
 fn verify_it_runs_the_same_seeds_as_the_cli_and_says_which() {
     let mut harness = harness(small_state());
     let index = harness.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with("04"))).unwrap();
-    harness.state_mut().perform(attention_workbench::app::actions::AppAction::OpenLesson(index));
+    harness.state_mut().perform(attention_workbench::workbench::actions::AppAction::OpenLesson(index));
     harness.run_steps(2);
     assert!(harness.query_by_label_contains("Not this lesson's experiment").is_some(), "the lesson says its model is not loaded");
     harness.get_by_label("Load this lesson's experiment").click();
@@ -316,7 +316,7 @@ fn a_first_start_opens_lesson_01_with_its_experiment_and_a_short_guide() {
     assert!(harness.query_by_label("Getting started").is_some(), "the guide opens on a first start");
     assert!(harness.query_by_label_contains("Press Start (Space) to train this experiment").is_some(), "the strip says what to press first");
     // Help → About (the menu item's action) shows the version and licence.
-    harness.state_mut().perform(attention_workbench::app::actions::AppAction::ShowAbout);
+    harness.state_mut().perform(attention_workbench::workbench::actions::AppAction::ShowAbout);
     harness.run_steps(2);
     assert!(harness.query_by_label_contains("Licence: MIT OR Apache-2.0").is_some());
 }
@@ -325,8 +325,8 @@ fn a_first_start_opens_lesson_01_with_its_experiment_and_a_short_guide() {
 fn restore_my_experiment_survives_a_restart() {
     let mut window = harness(small_state());
     let index = window.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with("05"))).unwrap();
-    window.state_mut().perform(attention_workbench::app::actions::AppAction::OpenLesson(index));
-    window.state_mut().perform(attention_workbench::app::actions::AppAction::LoadLessonStart);
+    window.state_mut().perform(attention_workbench::workbench::actions::AppAction::OpenLesson(index));
+    window.state_mut().perform(attention_workbench::workbench::actions::AppAction::LoadLessonStart);
     window.run_steps(2);
     let saved = window.state_mut().state_to_save().clone();
     assert_eq!(saved.saved_experiment.as_ref().map(|c| c.task.kind), Some(TaskKind::Copy), "the learner's copy experiment is remembered");
@@ -340,21 +340,23 @@ fn restore_my_experiment_survives_a_restart() {
 
 #[test]
 fn where_no_file_dialog_opens_a_path_field_asks_and_the_file_is_written() {
-    use attention_workbench::app::files::PathRequest;
+    use attention_workbench::workbench::PathRequest;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("typed.json");
     let mut harness = harness(small_state());
     // What `ask_path` does when the dialog reports it could not open.
-    harness.state_mut().path_prompt = Some((PathRequest::SaveExperiment, path.display().to_string()));
+    harness.state_mut().window.path_prompt = Some((PathRequest::SaveExperiment, path.display().to_string()));
     harness.run_steps(2);
     assert!(harness.query_by_label_contains("No file dialog could be opened").is_some(), "it says why, not 'cancelled'");
     harness.get_by_label("OK").click();
     harness.run_steps(2);
-    assert!(harness.state().path_prompt.is_none());
+    assert!(harness.state().window.path_prompt.is_none());
+    // Written off the window's thread: the status strip says when it is done.
+    step_until(&mut harness, "the save", |app| app.view.banner.as_ref().is_some_and(|b| b.text.starts_with("saved")));
     let saved = attention_workbench::app::files::load_experiment(&path).unwrap();
     assert_eq!(saved, harness.state().state.config);
     // Cancel says what was left untouched.
-    harness.state_mut().path_prompt = Some((PathRequest::ExportCsv, String::new()));
+    harness.state_mut().window.path_prompt = Some((PathRequest::ExportCsv, String::new()));
     harness.run_steps(2);
     harness.get_by_label("Cancel").click();
     harness.run_steps(2);
@@ -424,13 +426,13 @@ fn a_try_in_a_new_lesson_starts_from_that_lessons_experiment_not_the_leftover_mo
     let index = |h: &Harness<'static, WorkbenchApp>, id: &str| h.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with(id))).unwrap();
     // Lesson 08 runs copy with one layer; lesson 09 is copy too, with six layers.
     let eight = index(&harness, "08");
-    harness.state_mut().perform(attention_workbench::app::actions::AppAction::OpenLesson(eight));
+    harness.state_mut().perform(attention_workbench::workbench::actions::AppAction::OpenLesson(eight));
     harness.run_steps(2);
     harness.get_by_label("▶ Try it: Read it as true = keep").click();
     harness.run_steps(2);
     assert_eq!(harness.state().state.config.model.layers.len(), 1);
     let nine = index(&harness, "09");
-    harness.state_mut().perform(attention_workbench::app::actions::AppAction::OpenLesson(nine));
+    harness.state_mut().perform(attention_workbench::workbench::actions::AppAction::OpenLesson(nine));
     harness.run_steps(2);
     assert!(harness.query_by_label_contains("Judged on this lesson's own runs").is_some(), "no check judges the leftover model");
     harness.get_by_label("▶ Try it: Six layers, no residuals, no LayerNorm").click();
@@ -447,10 +449,10 @@ fn the_sequence_length_tab_measures_every_length_and_plots_it() {
     harness.get_by_label("Sequence length").click();
     harness.run_steps(2);
     harness.get_by_label("Measure").click();
-    step_until(&mut harness, "every length", |app| !app.length_cost.is_running() && !app.length_cost.results().is_empty());
-    let results = harness.state().length_cost.results();
+    step_until(&mut harness, "every length", |app| !app.background.lengths_running && !app.background.lengths.is_empty());
+    let results = &harness.state().background.lengths;
     let lengths: Vec<usize> = results.iter().map(|r| r.length()).collect();
-    assert_eq!(lengths, attention_workbench::ui::length_cost_panel::LENGTHS.to_vec());
+    assert_eq!(lengths, attention_workbench::experiments::LENGTH_SWEEP.to_vec());
     let times: Vec<f64> = results
         .iter()
         .map(|r| match r {
@@ -494,8 +496,8 @@ fn the_generate_tab_writes_with_and_without_the_cache_side_by_side() {
     harness.get_by_label("Write").click();
     step_until(&mut harness, "the refusal", |app| app.view.generation_error.is_some());
     assert!(harness.query_by_label_contains("type a prompt").is_some(), "an empty prompt is refused in words");
-    harness.state_mut().generation.prompt = "The sea".into();
-    harness.state_mut().generation.tokens = 20;
+    harness.state_mut().panels.generation.prompt = "The sea".into();
+    harness.state_mut().panels.generation.tokens = 20;
     harness.get_by_label("Write").click();
     step_until(&mut harness, "the two texts", |app| app.view.generated.is_some());
     let report = harness.state().view.generated.clone().unwrap();
@@ -519,7 +521,7 @@ fn the_pinned_run_and_the_current_one_are_compared_map_by_map() {
     assert!(harness.state().view.pinned.as_ref().and_then(|p| p.attention.as_ref()).is_some(), "the pin kept its maps");
     harness.get_by_label_contains("Compare with the pinned run").click();
     harness.run_steps(3);
-    assert!(harness.state().compare_pinned);
+    assert!(harness.state().window.compare_pinned);
     for label in ["pinned", "now", "now − pinned"] {
         assert!(harness.query_by_label(label).is_some(), "{label} is shown");
     }
@@ -531,7 +533,7 @@ fn the_pinned_run_and_the_current_one_are_compared_map_by_map() {
 #[test]
 #[ignore = "switches the process-wide language; .ci/test runs it on its own"]
 fn switching_to_chinese_changes_the_window_and_the_lesson_at_once_and_is_remembered() {
-    use attention_workbench::app::actions::AppAction;
+    use attention_workbench::workbench::actions::AppAction;
     use attention_workbench::i18n::Lang;
     let mut harness = harness(small_state());
     step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
@@ -571,7 +573,7 @@ fn the_task_section_edits_length_and_picks_the_chinese_words() {
 
 #[test]
 fn a_claim_verification_pauses_the_live_run_runs_one_at_a_time_and_can_be_cancelled() {
-    use attention_workbench::app::actions::AppAction;
+    use attention_workbench::workbench::actions::AppAction;
     let mut harness = harness(PersistedState { config: attention_workbench::config::ExperimentConfig { steps: 100_000, ..small_state().config }, ..small_state() });
     step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
     harness.get_by_label("Start").click();
@@ -585,7 +587,7 @@ fn a_claim_verification_pauses_the_live_run_runs_one_at_a_time_and_can_be_cancel
     assert!(harness.state().lessons.claim_running());
     assert!(harness.query_by_label("verifying a claim").is_some(), "the top bar shows the verification's progress");
     // A second verification waits for the first.
-    assert!(!harness.state_mut().lessons.verify_claim(&claims[1]), "one verification at a time");
+    assert!(!harness.state_mut().verify_claim(&claims[1]), "one verification at a time");
     step_until(&mut harness, "some training steps of the claim", |app| app.lessons.claim_progress().is_some_and(|(_, done, _)| done > 0));
     assert_eq!(harness.query_all_by_label("Cancel").count(), 2, "Cancel beside the claim and beside its progress bar");
     harness.query_all_by_label("Cancel").next().unwrap().click();
@@ -602,8 +604,8 @@ fn the_maps_appear_after_a_lesson_experiment_loads_even_when_no_frame_reads_betw
     let mut window = harness(small_state());
     step_until(&mut window, "ready", |app| app.view.status == RunStatus::Ready && app.view.attention.is_some());
     let index = window.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with("03"))).unwrap();
-    window.state_mut().perform(attention_workbench::app::actions::AppAction::OpenLesson(index));
-    window.state_mut().perform(attention_workbench::app::actions::AppAction::LoadLessonStart);
+    window.state_mut().perform(attention_workbench::workbench::actions::AppAction::OpenLesson(index));
+    window.state_mut().perform(attention_workbench::workbench::actions::AppAction::LoadLessonStart);
     // The trainer builds lesson 03's model while no frame reads its events.
     std::thread::sleep(Duration::from_millis(1500));
     step_until(&mut window, "lesson 03's model", |app| app.view.status == RunStatus::Ready && app.view.parameters > 0);

@@ -118,6 +118,7 @@ lesson-confirm-keep = Keep training the current model
 lesson-msg-opened = opened { $path }
 lesson-msg-open-failed = could not open the experiment: { $error }; the current one is unchanged
 lesson-msg-saved = saved { $path }
+lesson-msg-dialog-open = A file dialog is already open: answer it first.
 lesson-msg-save-failed = could not save the experiment: { $error }
 lesson-msg-load-run-failed = could not load the run: { $error }; the current run is unchanged
 lesson-msg-panel-hidden = That panel is hidden; show it first (View menu).

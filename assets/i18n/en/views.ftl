@@ -85,6 +85,7 @@ views-matrix-legend = colour: red positive, blue negative, white zero; largest m
 ## src/ui/saturation_panel.rs
 views-saturation-heading = Softmax saturation
 views-saturation-intro = Random unit-variance queries and keys, 16 keys per query. Left: the largest softmax weight (1/16 = flat, 1 = one-hot). Right: how much gradient the softmax passes back.
+views-saturation-computing = Computing the sweep (a second or two)…
 views-saturation-unscaled = unscaled
 views-saturation-scaled = scaled by 1/√d_k
 

@@ -115,6 +115,7 @@ lesson-confirm-keep = 继续训练当前模型
 lesson-msg-opened = 已打开 { $path }
 lesson-msg-open-failed = 无法打开实验：{ $error }；当前实验没有改变
 lesson-msg-saved = 已保存 { $path }
+lesson-msg-dialog-open = 已有一个文件对话框打开：请先处理它。
 lesson-msg-save-failed = 无法保存实验：{ $error }
 lesson-msg-load-run-failed = 无法载入运行：{ $error }；当前运行没有改变
 lesson-msg-panel-hidden = 那个面板是隐藏的；请先显示它（视图菜单）。

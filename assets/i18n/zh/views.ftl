@@ -85,6 +85,7 @@ views-matrix-legend = 颜色：红色为正，蓝色为负，白色为零；最�
 ## src/ui/saturation_panel.rs
 views-saturation-heading = Softmax 饱和
 views-saturation-intro = 随机生成方差为 1 的查询和键，每个查询对应 16 个键。左图：softmax 的最大权重（1/16 = 完全平坦，1 = one-hot）。右图：softmax 向回传递了多少梯度。
+views-saturation-computing = 正在计算（一两秒）……
 views-saturation-unscaled = 未缩放
 views-saturation-scaled = 乘以 1/√d_k 缩放
 

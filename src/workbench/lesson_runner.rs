@@ -1,11 +1,9 @@
 //! The lesson runner's state: which packs, lessons and bug-hunt cases are loaded, which one is open, which
 //! checks have passed (remembered), the learner's own experiment kept aside while
-//! a lesson's experiment is loaded, and claims verified in the background.
+//! a lesson's experiment is loaded, and how the claims' verifications stand (the
+//! app runs them off the window's thread).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, Sender, channel};
 
 use crate::config::ExperimentConfig;
 use crate::experiments::ClaimResult;
@@ -45,17 +43,10 @@ pub struct LessonRunner {
     pub hints_shown: BTreeSet<(String, String)>,
     /// Claim verifications by (lesson id, claim id).
     pub claims: BTreeMap<(String, String), ClaimState>,
-    /// Set to stop the verification that runs (one at a time).
-    claim_cancel: Option<Arc<AtomicBool>>,
-    claim_tx: Sender<ClaimMessage>,
-    claim_rx: Receiver<ClaimMessage>,
 }
 
-/// From the verifying thread: steps done, or the end (None: cancelled).
-enum ClaimMessage {
-    Progress((String, String), usize),
-    End((String, String), Result<Option<Vec<ClaimResult>>, String>),
-}
+/// A claim: (lesson id, claim id).
+pub type ClaimKey = (String, String);
 
 /// How a verification ended, for the window to say and to resume the live run.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,7 +57,6 @@ pub enum ClaimEnd {
 
 impl Default for LessonRunner {
     fn default() -> Self {
-        let (claim_tx, claim_rx) = channel();
         let mut runner = Self {
             packs: Vec::new(),
             lessons: Vec::new(),
@@ -79,9 +69,6 @@ impl Default for LessonRunner {
             last_diff: None,
             hints_shown: BTreeSet::new(),
             claims: BTreeMap::new(),
-            claim_cancel: None,
-            claim_tx,
-            claim_rx,
         };
         runner.insert(pack::builtin(crate::i18n::lang()));
         runner
@@ -265,7 +252,7 @@ impl LessonRunner {
 
     /// Whether a claim is being verified (at most one is).
     pub fn claim_running(&self) -> bool {
-        self.claim_cancel.is_some()
+        self.claims.values().any(|state| matches!(state, ClaimState::Running { .. }))
     }
 
     /// The verification that runs: its fraction done and what it is, for the progress bar.
@@ -276,93 +263,53 @@ impl LessonRunner {
         })
     }
 
-    /// Verify a claim of the open lesson with the same seeds as `lesson verify`,
-    /// on its own thread while the window pauses the live run; false when another
-    /// verification still runs.
-    pub fn verify_claim(&mut self, id: &str) -> bool {
+    /// A claim of the open lesson to verify with the same seeds as `lesson verify`,
+    /// marked as running; None when another verification still runs or there is no
+    /// such claim. The app runs it off the window's thread.
+    pub fn begin_claim(&mut self, id: &str) -> Option<(ClaimKey, crate::experiments::Claim, Vec<u64>)> {
         if self.claim_running() {
-            return false;
+            return None;
         }
-        let Some(lesson) = self.lesson() else { return false };
-        let Some(block) = lesson.claims().find(|c| c.id == id) else { return false };
+        let lesson = self.lesson()?;
+        let block = lesson.claims().find(|c| c.id == id)?;
         let key = (lesson.id.clone(), block.id.clone());
         let claim = block.claim.clone();
-        let tx = self.claim_tx.clone();
         let seeds = lessons::DEFAULT_SEEDS.to_vec();
-        let per_seed = claim.steps_per_seed();
-        let total = per_seed * seeds.len();
-        let cancel = Arc::new(AtomicBool::new(false));
-        self.claim_cancel = Some(cancel.clone());
+        let total = claim.steps_per_seed() * seeds.len();
         self.claims.insert(key.clone(), ClaimState::Running { seeds: seeds.clone(), done: 0, total });
-        std::thread::Builder::new()
-            .name("claim".into())
-            .spawn(move || {
-                let mut results = Vec::new();
-                let mut last_report = std::time::Instant::now();
-                for (i, &seed) in seeds.iter().enumerate() {
-                    let mut on_step = |done: usize| {
-                        if last_report.elapsed() > std::time::Duration::from_millis(100) {
-                            last_report = std::time::Instant::now();
-                            let _ = tx.send(ClaimMessage::Progress(key.clone(), i * per_seed + done));
-                        }
-                        !cancel.load(Ordering::Relaxed)
-                    };
-                    match claim.run_observed(seed, &mut on_step) {
-                        Ok(Some(result)) => results.push(result),
-                        Ok(None) => return drop(tx.send(ClaimMessage::End(key, Ok(None)))),
-                        Err(e) => return drop(tx.send(ClaimMessage::End(key, Err(e.to_string())))),
-                    }
-                }
-                let _ = tx.send(ClaimMessage::End(key, Ok(Some(results))));
-            })
-            .expect("spawn a claim thread");
-        true
+        Some((key, claim, seeds))
     }
 
-    /// Stop the verification that runs (it ends at its next training step).
-    pub fn cancel_claim(&mut self) {
-        if let Some(cancel) = &self.claim_cancel {
-            cancel.store(true, Ordering::Relaxed);
+    /// Training steps done so far by the running verification.
+    pub fn claim_advanced(&mut self, key: &ClaimKey, now: usize) {
+        if let Some(ClaimState::Running { done, .. }) = self.claims.get_mut(key) {
+            *done = now;
         }
     }
 
-    /// Collect progress and finished verifications; each result goes into the
-    /// learner's progress. Returns how a verification ended, if one did.
-    pub fn drain(&mut self, progress: &mut Progress) -> Option<ClaimEnd> {
-        let mut ended = None;
-        while let Ok(message) = self.claim_rx.try_recv() {
-            match message {
-                ClaimMessage::Progress(key, now) => {
-                    if let Some(ClaimState::Running { done, .. }) = self.claims.get_mut(&key) {
-                        *done = now;
-                    }
-                }
-                ClaimMessage::End(key, result) => {
-                    self.claim_cancel = None;
-                    match result {
-                        Ok(Some(results)) => {
-                            let mark = ClaimMark {
-                                passed: !results.is_empty() && results.iter().all(|r| r.passed),
-                                at: crate::progress::now(),
-                                seeds: results.iter().map(|r| r.seed).collect(),
-                            };
-                            progress.verify_claim(&key.0, &key.1, mark);
-                            self.claims.insert(key, ClaimState::Done(results));
-                            ended = Some(ClaimEnd::Finished);
-                        }
-                        Ok(None) => {
-                            self.claims.remove(&key);
-                            ended = Some(ClaimEnd::Cancelled);
-                        }
-                        Err(e) => {
-                            self.claims.insert(key, ClaimState::Failed(e));
-                            ended = Some(ClaimEnd::Finished);
-                        }
-                    }
-                }
+    /// A verification ended: its results (None: cancelled) go into the learner's
+    /// progress. Returns how it ended.
+    pub fn claim_ended(&mut self, key: ClaimKey, result: Result<Option<Vec<ClaimResult>>, String>, progress: &mut Progress) -> ClaimEnd {
+        match result {
+            Ok(Some(results)) => {
+                let mark = ClaimMark {
+                    passed: !results.is_empty() && results.iter().all(|r| r.passed),
+                    at: crate::progress::now(),
+                    seeds: results.iter().map(|r| r.seed).collect(),
+                };
+                progress.verify_claim(&key.0, &key.1, mark);
+                self.claims.insert(key, ClaimState::Done(results));
+                ClaimEnd::Finished
+            }
+            Ok(None) => {
+                self.claims.remove(&key);
+                ClaimEnd::Cancelled
+            }
+            Err(e) => {
+                self.claims.insert(key, ClaimState::Failed(e));
+                ClaimEnd::Finished
             }
         }
-        ended
     }
 }
 

@@ -8,8 +8,8 @@ pub enum AppAction {
     /// Start a run, or resume a paused one (applying pending edits first).
     StartOrResume,
     /// A path typed in the path field (where no file dialog could open).
-    UsePath(crate::app::files::PathRequest, std::path::PathBuf),
-    CancelPath(crate::app::files::PathRequest),
+    UsePath(crate::workbench::PathRequest, std::path::PathBuf),
+    CancelPath(crate::workbench::PathRequest),
     /// Help menu: the short guide, and the version and licence.
     ShowGettingStarted,
     ShowAbout,
@@ -76,4 +76,13 @@ pub enum AppAction {
     /// The projector layout for the open pack, on or off (F5).
     TogglePresenter,
     DismissBanner,
+    /// Keep this run's curves (and maps) to compare the next run against; drop them.
+    PinRun,
+    UnpinRun,
+    /// Time the model on screen at several sequence lengths (lesson 11).
+    MeasureLengths,
+    /// Compute the softmax-saturation sweep (lesson 03), shown in its tab.
+    ComputeSaturation,
+    /// Files or folders dropped on the window (lesson packs).
+    Dropped(Vec<std::path::PathBuf>),
 }

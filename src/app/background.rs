@@ -1,0 +1,125 @@
+//! Work the window hands to other threads (claims, sweeps, writes), and folding
+//! their reports from the one inbox into the window's data.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::WorkbenchApp;
+use super::inbox::Message;
+use crate::experiments::{LENGTH_SWEEP, LENGTH_SWEEP_STEPS, measure_length, saturation_sweep};
+use crate::t;
+use crate::training::TrainCommand;
+use crate::workbench::lesson_runner::ClaimEnd;
+use crate::workbench::run_view::{Banner, BannerKind};
+
+/// Longest time one frame spends folding in background reports.
+const INBOX_BUDGET: Duration = Duration::from_millis(2);
+
+impl WorkbenchApp {
+    /// Verify a claim of the open lesson on its own thread (the live run pauses
+    /// meanwhile); false when another verification still runs.
+    pub fn verify_claim(&mut self, id: &str) -> bool {
+        let Some((key, claim, seeds)) = self.lessons.begin_claim(id) else { return false };
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.claim_cancel = Some(cancel.clone());
+        self.background.claim_running = true;
+        let per_seed = claim.steps_per_seed();
+        self.inbox.spawn("claim", move |out| {
+            let mut results = Vec::new();
+            let mut last_report = Instant::now();
+            for (i, &seed) in seeds.iter().enumerate() {
+                let mut on_step = |done: usize| {
+                    if last_report.elapsed() > Duration::from_millis(100) {
+                        last_report = Instant::now();
+                        out.send(Message::ClaimProgress(key.clone(), i * per_seed + done));
+                    }
+                    !cancel.load(Ordering::Relaxed)
+                };
+                match claim.run_observed(seed, &mut on_step) {
+                    Ok(Some(result)) => results.push(result),
+                    Ok(None) => {
+                        out.send(Message::ClaimEnd(key, Ok(None)));
+                        return;
+                    }
+                    Err(e) => {
+                        out.send(Message::ClaimEnd(key, Err(e.to_string())));
+                        return;
+                    }
+                }
+            }
+            out.send(Message::ClaimEnd(key, Ok(Some(results))));
+        });
+        true
+    }
+
+    /// Stop the verification that runs (it ends at its next training step).
+    pub(super) fn cancel_claim(&mut self) {
+        if let Some(cancel) = &self.claim_cancel {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Time the live model at every length of the sweep, replacing earlier results.
+    pub(super) fn measure_lengths(&mut self) {
+        if self.background.lengths_running {
+            return;
+        }
+        self.background.lengths.clear();
+        self.background.lengths_running = true;
+        let base = self.applied.clone();
+        self.inbox.spawn("length sweep", move |out| {
+            for length in LENGTH_SWEEP {
+                if !out.send(Message::Length(measure_length(&base, length, LENGTH_SWEEP_STEPS))) {
+                    return; // the window closed
+                }
+            }
+            out.send(Message::LengthsDone);
+        });
+    }
+
+    /// The saturation sweep, computed once.
+    pub(super) fn compute_saturation(&mut self) {
+        self.inbox.spawn("saturation sweep", |out| {
+            let dims: Vec<usize> = (0..=9).map(|i| 1usize << i).collect();
+            out.send(Message::Saturation(saturation_sweep(&dims, 16, 300, 7)));
+        });
+    }
+
+    /// Write a file off the window's thread; the status strip says how it went.
+    pub(super) fn write_in_background(&self, what: &str, work: impl FnOnce() -> Banner + Send + 'static) {
+        self.inbox.spawn(what, move |out| {
+            out.send(Message::Notice(work()));
+        });
+    }
+
+    /// Fold in background reports for at most `INBOX_BUDGET` (all of them in lockstep).
+    pub(super) fn fold_inbox(&mut self) {
+        let start = Instant::now();
+        while self.lockstep || start.elapsed() < INBOX_BUDGET {
+            let Some(message) = self.inbox.try_recv() else { break };
+            match message {
+                Message::Notice(banner) => self.view.show_banner(banner),
+                Message::ClaimProgress(key, done) => self.lessons.claim_advanced(&key, done),
+                Message::ClaimEnd(key, result) => {
+                    self.claim_cancel = None;
+                    self.background.claim_running = false;
+                    let end = self.lessons.claim_ended(key, result, &mut self.state.progress);
+                    if std::mem::take(&mut self.resume_after_claim) {
+                        self.trainer.send(TrainCommand::Resume);
+                    }
+                    if end == ClaimEnd::Cancelled {
+                        self.notice(BannerKind::Info, t!("lesson-msg-claim-cancelled"));
+                    }
+                }
+                Message::Length(outcome) => self.background.lengths.push(outcome),
+                Message::LengthsDone => self.background.lengths_running = false,
+                Message::Saturation(points) => self.background.saturation = Some(points),
+                Message::Dialog(request, answer) => {
+                    self.background.dialog_open = false;
+                    self.dialog_answered(request, answer);
+                }
+            }
+        }
+    }
+}

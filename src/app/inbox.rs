@@ -1,0 +1,73 @@
+//! One inbox for the window's background work: claim verifications, the
+//! sequence-length and saturation sweeps, file dialogs, file writes and PNG
+//! encodings run on their own threads and report here; the app folds the messages
+//! in each frame within its time budget. (The trainer has its own queue, which
+//! keeps only the latest attention snapshot.)
+
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+use eframe::egui;
+
+use super::files::DialogAnswer;
+use crate::experiments::{ClaimResult, LengthOutcome, SaturationPoint};
+use crate::workbench::PathRequest;
+use crate::workbench::lesson_runner::ClaimKey;
+use crate::workbench::run_view::Banner;
+
+/// What background work reports.
+pub enum Message {
+    /// Something to say in the status strip (a file written, or why it was not).
+    Notice(Banner),
+    /// Training steps a claim's verification has done so far.
+    ClaimProgress(ClaimKey, usize),
+    /// A claim's verification ended (None: cancelled).
+    ClaimEnd(ClaimKey, Result<Option<Vec<ClaimResult>>, String>),
+    /// One length of the sequence-length sweep, in order; then the end.
+    Length(LengthOutcome),
+    LengthsDone,
+    Saturation(Vec<SaturationPoint>),
+    /// The file dialog's answer.
+    Dialog(PathRequest, DialogAnswer),
+}
+
+/// Where background threads send: each message wakes the window.
+#[derive(Clone)]
+pub struct Outbox {
+    tx: Sender<Message>,
+    ctx: egui::Context,
+}
+
+impl Outbox {
+    /// Send; false once the window has closed (the thread may stop).
+    pub fn send(&self, message: Message) -> bool {
+        let sent = self.tx.send(message).is_ok();
+        self.ctx.request_repaint();
+        sent
+    }
+}
+
+pub struct Inbox {
+    outbox: Outbox,
+    rx: Receiver<Message>,
+}
+
+impl Inbox {
+    pub fn new(ctx: egui::Context) -> Self {
+        let (tx, rx) = channel();
+        Self { outbox: Outbox { tx, ctx }, rx }
+    }
+
+    /// Run `work` on its own named thread; it reports through the outbox it is given.
+    pub fn spawn(&self, name: &str, work: impl FnOnce(Outbox) + Send + 'static) {
+        let outbox = self.outbox.clone();
+        std::thread::Builder::new().name(name.into()).spawn(move || work(outbox)).expect("spawn a background thread");
+    }
+
+    pub fn outbox(&self) -> Outbox {
+        self.outbox.clone()
+    }
+
+    pub fn try_recv(&self) -> Option<Message> {
+        self.rx.try_recv().ok()
+    }
+}

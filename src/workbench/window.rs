@@ -1,0 +1,75 @@
+//! What the panels read in one frame: the app lends its state as `WindowData`, the
+//! panels draw from it, edit the learner's settings in place and return actions.
+
+use crate::config::ExperimentConfig;
+use crate::experiments::{LengthOutcome, SaturationPoint};
+
+use super::PathRequest;
+use super::checked::Checked;
+use super::lesson_runner::LessonRunner;
+use super::run_view::RunView;
+use super::state::PersistedState;
+
+/// Which windows are open over the panels, and the small choices they hold.
+#[derive(Default)]
+pub struct WindowState {
+    pub help_open: bool,
+    pub about_open: bool,
+    pub glossary_open: bool,
+    pub glossary_search: String,
+    /// Open on the first start, and from the Help menu.
+    pub getting_started_open: bool,
+    /// The Attention tab shows the pinned run's maps beside this run's.
+    pub compare_pinned: bool,
+    /// Where no file dialog can open: what is asked for and the typed path.
+    pub path_prompt: Option<(PathRequest, String)>,
+    /// An edit that would lose trained weights waits for the learner's yes.
+    pub confirm_apply: bool,
+}
+
+/// Results of work done off the window's thread, as the panels show them.
+#[derive(Default)]
+pub struct Background {
+    /// The sequence-length sweep (lesson 11): lengths measured so far, in order.
+    pub lengths: Vec<LengthOutcome>,
+    pub lengths_running: bool,
+    /// The softmax-saturation sweep (lesson 03), computed once when first shown.
+    pub saturation: Option<Vec<SaturationPoint>>,
+    /// A claim is being verified (one at a time).
+    pub claim_running: bool,
+    /// A file dialog is open (the window stays live behind it).
+    pub dialog_open: bool,
+}
+
+/// One frame's view of the app, lent to the panels.
+pub struct WindowData<'a> {
+    /// The learner's settings and edited config (the editor changes it in place).
+    pub state: &'a mut PersistedState,
+    pub window: &'a mut WindowState,
+    pub view: &'a RunView,
+    pub lessons: &'a LessonRunner,
+    pub background: &'a Background,
+    /// The config the trainer has (the views describe the live model).
+    pub applied: &'a ExperimentConfig,
+    pub checked: &'a Checked,
+    pub can_undo: bool,
+    pub can_redo: bool,
+    /// The presenter (projector) layout is on for the open pack.
+    pub presenter: bool,
+    /// A bug-hunt case is loaded and unsolved: its planted knobs stay hidden.
+    pub hide_mask_knobs: bool,
+    /// A bug-hunt case's experiment is loaded.
+    pub bug_case_loaded: bool,
+}
+
+impl WindowData<'_> {
+    /// Whether the edited config can be trained.
+    pub fn can_start(&self) -> bool {
+        self.checked.problems.is_empty()
+    }
+
+    /// Whether edits wait to be sent to the trainer.
+    pub fn has_pending_edits(&self) -> bool {
+        self.state.config != *self.applied
+    }
+}
