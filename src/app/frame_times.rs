@@ -1,5 +1,7 @@
 //! Frame-time log: with `AW_FRAME_TIMES=1`, the CPU time of every frame is kept and
-//! p50 / p95 / max are printed to stderr every few seconds and when the window closes.
+//! p50 / p95 / max are printed to stderr every few seconds and when the window
+//! closes: of all frames, and of the frames drawn while a mouse button was held
+//! (a slider drag).
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -15,6 +17,8 @@ pub fn mark_process_start() {
 pub struct FrameTimes {
     enabled: bool,
     samples_ms: Vec<f32>,
+    /// The frames drawn while a mouse button was held.
+    held_ms: Vec<f32>,
     last_report: Option<Instant>,
 }
 
@@ -37,7 +41,7 @@ impl FrameTimes {
         }
     }
 
-    pub fn record(&mut self, frame: Duration) {
+    pub fn record(&mut self, frame: Duration, pointer_held: bool) {
         if !self.enabled {
             return;
         }
@@ -47,6 +51,9 @@ impl FrameTimes {
             eprintln!("first frame drawn {:.0} ms after the process started", start.elapsed().as_secs_f64() * 1000.0);
         }
         self.samples_ms.push(frame.as_secs_f32() * 1000.0);
+        if pointer_held {
+            self.held_ms.push(frame.as_secs_f32() * 1000.0);
+        }
         let due = self.last_report.is_none_or(|t| t.elapsed() >= Duration::from_secs(5));
         if due {
             self.report("so far");
@@ -60,6 +67,9 @@ impl FrameTimes {
                 "frame times {when}: {} frames, p50 {p50:.2} ms, p95 {p95:.2} ms, max {max:.2} ms",
                 self.samples_ms.len()
             );
+        }
+        if let Some((p50, p95, max)) = percentiles(&self.held_ms) {
+            eprintln!("frame times {when}, mouse button held: {} frames, p50 {p50:.2} ms, p95 {p95:.2} ms, max {max:.2} ms", self.held_ms.len());
         }
     }
 }

@@ -186,7 +186,7 @@ impl WorkbenchApp {
         for action in actions {
             self.perform(action);
         }
-        self.frame_times.record(frame_start.elapsed());
+        self.frame_times.record(frame_start.elapsed(), pointer_down);
     }
 
     /// Undo bookkeeping and validation after the panels changed the config.
@@ -208,6 +208,27 @@ impl WorkbenchApp {
             self.checked = Checked::of(&self.state.config);
             self.auto_apply();
         }
+    }
+
+    /// What must hold after every frame, whatever the learner did (the monkey test
+    /// checks it after each action): None when all holds, else what broke.
+    pub fn broken_invariant(&self, pointer_held: bool) -> Option<String> {
+        if !pointer_held && self.checked.config != self.state.config {
+            return Some("an edit ended but the edited config was not validated".into());
+        }
+        if self.lessons.claims.values().filter(|c| matches!(c, crate::workbench::lesson_runner::ClaimState::Running { .. })).count() > 1 {
+            return Some("more than one claim verification runs".into());
+        }
+        if self.background.claim_running != self.lessons.claim_running() {
+            return Some("the running claim and its thread disagree".into());
+        }
+        if self.confirm_apply.is_some() && self.view.step == 0 {
+            return Some("a confirmation waits though no trained weights would be lost".into());
+        }
+        if self.has_pending_edits() && self.can_start() && self.view.step == 0 && self.view.status != run_view::RunStatus::Running && !pointer_held {
+            return Some("an edit to an untrained model was not applied".into());
+        }
+        None
     }
 
     /// What is remembered for the next launch, including the experiment kept aside

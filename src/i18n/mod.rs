@@ -244,6 +244,37 @@ mod tests {
         assert!(missing.is_empty(), "keys used in the code but not in en.ftl: {missing:?}");
     }
 
+    /// Keys the code builds or keeps in tables (`"tab-attention"`, then
+    /// `format!("{key}-tip")`; `"rep-bug"` + a code): every string literal shaped
+    /// like a key, whose first word starts some key, must be a key or start one.
+    #[test]
+    fn every_key_kept_in_a_table_or_built_at_run_time_exists() {
+        let en = keys(Lang::En);
+        let first_words: std::collections::BTreeSet<&str> = en.iter().filter_map(|k| k.split('-').next()).collect();
+        let is_key_shaped = |s: &str| {
+            s.contains('-') && !s.starts_with("attention-workbench") && s.split('-').all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()))
+        };
+        let (mut missing, mut seen) = (Vec::new(), 0);
+        for file in rust_files(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src").as_path()) {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let code = text.split("#[cfg(test)]").next().unwrap_or("");
+            for literal in code.split('"').skip(1).step_by(2) {
+                if !is_key_shaped(literal) || !literal.split('-').next().is_some_and(|w| first_words.contains(w)) {
+                    continue;
+                }
+                seen += 1;
+                if !en.iter().any(|k| k == literal || k.starts_with(&format!("{literal}-"))) {
+                    missing.push(format!("{}: {literal}", file.display()));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "key-shaped strings in the code that no message has: {missing:?}");
+        assert!(seen > 100, "the scan sees the tables ({seen} keys)");
+        // The tabs' tooltips are built as `{key}-tip`.
+        let tips: Vec<&String> = en.iter().filter(|k| k.starts_with("tab-") && !k.ends_with("-tip") && !en.contains(&format!("{k}-tip"))).collect();
+        assert!(tips.is_empty(), "tabs without a tooltip: {tips:?}");
+    }
+
     pub(super) fn rust_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
         let mut out = Vec::new();
         for entry in std::fs::read_dir(dir).unwrap().flatten() {

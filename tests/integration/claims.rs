@@ -128,7 +128,7 @@ fn the_curve_gap_is_zero_for_the_same_seed_on_other_threads_and_not_for_the_next
 }
 
 fn cli(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_attention-workbench")).args(args).output().expect("run the binary")
+    Command::new(env!("CARGO_BIN_EXE_attention-workbench")).env("LC_ALL", "C.UTF-8").args(args).output().expect("run the binary")
 }
 
 #[test]

@@ -77,7 +77,7 @@ fn filling_blocked_scores_with_minus_infinity_gives_the_same_weights_and_gradien
 #[test]
 fn a_seed_trains_to_bit_identical_losses_with_one_thread_or_two() {
     let losses = |threads: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_attention-workbench"))
+        let out = Command::new(env!("CARGO_BIN_EXE_attention-workbench")).env("LC_ALL", "C.UTF-8")
             .args(["train", "--task", "reverse", "--steps", "12", "--seed", "5", "--json", "--threads", threads])
             .env("AW_DISABLE_GPU", "1")
             .output()
@@ -109,7 +109,7 @@ fn the_torch_reference_gets_the_presets_shapes_and_refuses_what_it_does_not_mode
 #[test]
 fn compare_torch_without_a_torch_python_says_how_to_get_one() {
     let empty = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_attention-workbench"))
+    let out = Command::new(env!("CARGO_BIN_EXE_attention-workbench")).env("LC_ALL", "C.UTF-8")
         .args(["bench", "--compare-torch", "--preset", "lesson"])
         .env("AW_TORCH_PYTHON", empty.path().join("no-python"))
         .env("HOME", empty.path())

@@ -393,7 +393,7 @@ fn a_translation_that_changes_an_experiment_is_refused_naming_the_file_and_line(
     let err = loaded[0].as_ref().unwrap_err().to_string();
     assert!(err.contains("lesson.zh.md") && err.contains("only label, hint and statement may be translated"), "{err}");
     // `lesson check` reports it too.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_attention-workbench"))
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_attention-workbench")).env("LC_ALL", "C.UTF-8")
         .args(["lesson", "check", dir.path().to_str().unwrap()])
         .output()
         .unwrap();

@@ -52,6 +52,12 @@ fn on_its_own_thread(label: &str) -> bool {
     label.starts_with("Verify it") || label.starts_with("验证（") || label == "Measure" || label == "测量"
 }
 
+/// The Language menu's other language: the language is process-wide, so the monkey
+/// leaves it alone (the language switch has its own test, run on its own).
+fn switches_language(label: &str) -> bool {
+    label == attention_workbench::i18n::Lang::Zh.native_name()
+}
+
 /// `actions` random actions from `seed`; returns how many of each kind ran and
 /// what the window held after them (status, step, losses, config).
 fn monkey(actions: usize, seed: u64) -> ([usize; 6], String) {
@@ -86,7 +92,7 @@ fn monkey(actions: usize, seed: u64) -> ([usize; 6], String) {
                 let nodes: Vec<_> = harness
                     .query_all(By::new().predicate(|n| clickable(n.role()) && !n.is_disabled()))
                     .filter(|n| !(dialogs && n.accesskit_node().label().is_some_and(|l| l.ends_with('…'))))
-                    .filter(|n| !n.accesskit_node().label().is_some_and(|l| on_its_own_thread(&l)))
+                    .filter(|n| !n.accesskit_node().label().is_some_and(|l| on_its_own_thread(&l) || switches_language(&l)))
                     .collect();
                 if !nodes.is_empty() {
                     let node = &nodes[rng.below(nodes.len())];
@@ -149,6 +155,21 @@ fn monkey(actions: usize, seed: u64) -> ([usize; 6], String) {
         };
         counts[kind] += acted as usize;
         harness.step();
+        // The state holds together after every action, and no window traps the learner.
+        let held = harness.ctx.input(|i| i.pointer.any_down());
+        if let Some(broken) = harness.state().broken_invariant(held) {
+            panic!("after action {} (kind {kind}): {broken}", trace.len());
+        }
+        // A window the frame's actions opened shows after egui's sizing frame.
+        if harness.state().window.confirm_apply || harness.state().window.path_prompt.is_some() {
+            harness.run_steps(2);
+        }
+        if harness.state().window.confirm_apply {
+            assert!(harness.query_by_label("Keep training the current model").is_some(), "the confirmation offers a way out");
+        }
+        if harness.state().window.path_prompt.is_some() {
+            assert!(harness.query_by_label("Cancel").is_some(), "the path field offers a way out");
+        }
         // Where the run stood after each action: with a free-running trainer this
         // depends on the machine's speed; in lockstep only on the actions.
         let app = harness.state();

@@ -29,7 +29,7 @@ const ACROSS_MACHINES: f32 = 2e-6;
 
 /// The first `steps` losses of a recipe trained by the CLI on `threads` threads.
 fn recipe_losses(recipe: &std::path::Path, steps: usize, threads: usize) -> Vec<f32> {
-    let out = Command::new(env!("CARGO_BIN_EXE_attention-workbench"))
+    let out = Command::new(env!("CARGO_BIN_EXE_attention-workbench")).env("LC_ALL", "C.UTF-8")
         .args(["train", "--config", recipe.to_str().unwrap(), "--steps", &steps.to_string(), "--json", "--threads", &threads.to_string()])
         .env("AW_DISABLE_GPU", "1")
         .output()

@@ -143,6 +143,7 @@ fn killing_a_save_at_any_moment_leaves_the_old_or_the_new_run() {
     let dir = temp.path().join("run");
     let mut rng = attention_workbench::tasks::Rng::new(14);
     let mut last_step = 0;
+    let (mut mid_save, mut between_renames) = (0, 0);
     for kill in 0..30 {
         let mut child = Command::new(std::env::current_exe().unwrap())
             .args(["runs::a_folder_saved_again_and_again_always_loads", "--exact", "--test-threads=1"])
@@ -158,12 +159,26 @@ fn killing_a_save_at_any_moment_leaves_the_old_or_the_new_run() {
             std::thread::sleep(Duration::from_millis(5));
         }
         std::thread::sleep(Duration::from_millis(20 + rng.below(200) as u64));
+        let pid = child.id();
         child.kill().unwrap();
         child.wait().unwrap();
+        // Where the kill landed: this child's staging folder left beside the run
+        // means in the middle of a save; no run folder at all means between its two
+        // renames, which the load must repair.
+        if temp.path().join(format!(".run.saving-{pid}")).exists() {
+            mid_save += 1;
+        }
+        if !dir.exists() {
+            between_renames += 1;
+        }
         let step = consistent_run(&dir);
         assert!(step >= 1, "kill {kill}: a run was saved");
         last_step = last_step.max(step);
     }
+    // Evidence the kills tested something: most landed during a save (its writes
+    // take most of the child's time), not all during start-up.
+    eprintln!("{mid_save} of 30 kills landed mid-save, {between_renames} between the renames");
+    assert!(mid_save >= 5, "only {mid_save} of 30 kills landed during a save");
     let strays: Vec<String> = std::fs::read_dir(temp.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -171,4 +186,30 @@ fn killing_a_save_at_any_moment_leaves_the_old_or_the_new_run() {
         .collect();
     assert!(strays.len() <= 1, "old folders are cleared by the next save: {strays:?}");
     assert!(last_step > 1);
+
+    // A kill between the two renames is a window too narrow to hit at random: leave
+    // exactly what it leaves, and watch the load put the run back.
+    let step = consistent_run(&dir);
+    for stale in hidden_siblings(&dir, "saving-").into_iter().chain(hidden_siblings(&dir, "old-")) {
+        std::fs::remove_dir_all(stale).unwrap();
+    }
+    let staged = temp.path().join(".run.saving-999");
+    std::fs::rename(&dir, &staged).unwrap(); // the complete new folder, not yet renamed in
+    assert_eq!(consistent_run(&dir), step, "the complete staging folder is put in place");
+    assert!(!staged.exists());
+    let aside = temp.path().join(".run.old-999");
+    std::fs::rename(&dir, &aside).unwrap(); // the old folder renamed aside...
+    std::fs::create_dir(temp.path().join(".run.saving-998")).unwrap(); // ...and a staging folder without run.json
+    assert_eq!(consistent_run(&dir), step, "the old folder comes back when the new one is incomplete");
+    assert!(!aside.exists());
+}
+
+/// Hidden siblings of a run folder left by a save: `.run.{tag}<pid>`.
+fn hidden_siblings(dir: &std::path::Path, tag: &str) -> Vec<std::path::PathBuf> {
+    let prefix = format!(".{}.{tag}", dir.file_name().unwrap().to_string_lossy());
+    std::fs::read_dir(dir.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(&prefix))
+        .collect()
 }

@@ -215,7 +215,7 @@ fn the_worker_thread_runs_pauses_steps_and_finishes_with_plain_events() {
 #[ignore = "needs a GPU adapter; run with --ignored (bash .ci/test does)"]
 fn gpu_backend_matches_the_cpu_at_the_first_steps() {
     let run = |backend: &str| -> (serde_json::Value, Vec<f64>) {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_attention-workbench"))
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_attention-workbench")).env("LC_ALL", "C.UTF-8")
             .args(["train", "--task", "copy", "--preset", "tiny", "--steps", "2", "--seed", "0", "--json", "--backend", backend])
             .output()
             .expect("run the binary");

@@ -20,7 +20,8 @@ pub fn small_state() -> PersistedState {
     config.steps = 40;
     config.attention_interval = 5;
     config.eval_interval = 10;
-    PersistedState { config, preset: "tiny".into(), ..PersistedState::default() }
+    // The language is set, not the machine's: every window test reads English.
+    PersistedState { config, preset: "tiny".into(), language: Some(attention_workbench::i18n::Lang::En), ..PersistedState::default() }
 }
 
 fn harness(state: PersistedState) -> Harness<'static, WorkbenchApp> {
