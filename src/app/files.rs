@@ -34,23 +34,23 @@ pub fn save_png_region(image: &egui::ColorImage, rect: egui::Rect, pixels_per_po
     write_atomic(path, &encoded).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Ask the desktop's file dialog, starting in `folder` with `name` suggested.
+/// Ask the desktop's file dialog, starting in `folder` with `name` suggested. It
+/// blocks until answered: the app calls it on a background thread, through rfd's
+/// async dialog, which every platform allows off the main thread.
 pub fn dialog(request: PathRequest, folder: &Path, name: &str) -> DialogAnswer {
     let start = std::time::Instant::now();
     let title = request.title();
-    let title = title.as_str();
-    let path = match request {
-        PathRequest::OpenExperiment => rfd::FileDialog::new().set_title(title).add_filter(t!("msg-dialog-filter-experiment"), &["json"]).pick_file(),
-        PathRequest::SaveRun | PathRequest::LoadRun | PathRequest::OpenLessonPack | PathRequest::ExportHandout => {
-            rfd::FileDialog::new().set_title(title).pick_folder()
-        }
+    let dialog = rfd::AsyncFileDialog::new().set_title(title.as_str());
+    let chosen = match request {
+        PathRequest::OpenExperiment => pollster::block_on(dialog.add_filter(t!("msg-dialog-filter-experiment"), &["json"]).pick_file()),
+        PathRequest::SaveRun | PathRequest::LoadRun | PathRequest::OpenLessonPack | PathRequest::ExportHandout => pollster::block_on(dialog.pick_folder()),
         _ => {
             let extension = request.default_name().rsplit('.').next().unwrap_or("");
-            rfd::FileDialog::new().set_title(title).set_directory(folder).set_file_name(name).add_filter(extension, &[extension]).save_file()
+            pollster::block_on(dialog.set_directory(folder).set_file_name(name).add_filter(extension, &[extension]).save_file())
         }
     };
-    match path {
-        Some(path) => DialogAnswer::Chosen(path),
+    match chosen {
+        Some(file) => DialogAnswer::Chosen(file.path().to_path_buf()),
         // A person needs longer than this to cancel: the dialog never showed.
         None if !dialogs_available() || start.elapsed() < std::time::Duration::from_millis(150) => DialogAnswer::Unavailable,
         None => DialogAnswer::Cancelled,
