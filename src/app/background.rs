@@ -23,9 +23,8 @@ impl WorkbenchApp {
         let Some((key, claim, seeds)) = self.lessons.begin_claim(id) else { return false };
         let cancel = Arc::new(AtomicBool::new(false));
         self.claim_cancel = Some(cancel.clone());
-        self.background.claim_running = true;
         let per_seed = claim.steps_per_seed();
-        self.inbox.spawn("claim", move |out| {
+        self.inbox.spawn_thread("claim", move |out| {
             let mut results = Vec::new();
             let mut last_report = Instant::now();
             for (i, &seed) in seeds.iter().enumerate() {
@@ -80,6 +79,9 @@ impl WorkbenchApp {
 
     /// The saturation sweep, computed once.
     pub(super) fn compute_saturation(&mut self) {
+        if self.background.saturation.is_some() || std::mem::replace(&mut self.background.saturation_running, true) {
+            return;
+        }
         self.inbox.spawn("saturation sweep", |out| {
             let dims: Vec<usize> = (0..=9).map(|i| 1usize << i).collect();
             out.send(Message::Saturation(saturation_sweep(&dims, 16, 300, 7)));
@@ -93,17 +95,21 @@ impl WorkbenchApp {
         });
     }
 
-    /// Fold in background reports for at most `INBOX_BUDGET` (all of them in lockstep).
+    /// Fold in background reports for at most `INBOX_BUDGET` (all of them in
+    /// lockstep); what is left waits for the next frame, which is asked for.
     pub(super) fn fold_inbox(&mut self) {
         let start = Instant::now();
-        while self.lockstep || start.elapsed() < INBOX_BUDGET {
+        loop {
+            if !self.lockstep && start.elapsed() >= INBOX_BUDGET {
+                self.ctx.request_repaint();
+                break;
+            }
             let Some(message) = self.inbox.try_recv() else { break };
             match message {
                 Message::Notice(banner) => self.view.show_banner(banner),
                 Message::ClaimProgress(key, done) => self.lessons.claim_advanced(&key, done),
                 Message::ClaimEnd(key, result) => {
                     self.claim_cancel = None;
-                    self.background.claim_running = false;
                     let end = self.lessons.claim_ended(key, result, &mut self.state.progress);
                     if std::mem::take(&mut self.resume_after_claim) {
                         self.trainer.send(TrainCommand::Resume);
@@ -114,7 +120,10 @@ impl WorkbenchApp {
                 }
                 Message::Length(outcome) => self.background.lengths.push(outcome),
                 Message::LengthsDone => self.background.lengths_running = false,
-                Message::Saturation(points) => self.background.saturation = Some(points),
+                Message::Saturation(points) => {
+                    self.background.saturation = Some(points);
+                    self.background.saturation_running = false;
+                }
                 Message::Dialog(request, answer) => {
                     self.background.dialog_open = false;
                     self.dialog_answered(request, answer);

@@ -29,12 +29,13 @@ impl WorkbenchApp {
         }
     }
 
+    /// A few KB written at once (not in the background): the save is on disk when
+    /// the window closes, and two quick saves land in order.
     pub fn save_experiment(&mut self, path: &Path) {
-        let (path, config) = (path.to_path_buf(), self.state.config.clone());
-        self.write_in_background("save experiment", move || match files::save_experiment(&path, &config) {
-            Ok(()) => Banner { kind: BannerKind::Info, text: t!("lesson-msg-saved", path = path.display().to_string()) },
-            Err(err) => Banner { kind: BannerKind::Error, text: t!("lesson-msg-save-failed", error = err.to_string()) },
-        });
+        match files::save_experiment(path, &self.state.config) {
+            Ok(()) => self.notice(BannerKind::Info, t!("lesson-msg-saved", path = path.display().to_string())),
+            Err(err) => self.notice(BannerKind::Error, t!("lesson-msg-save-failed", error = err.to_string())),
+        }
     }
 
     pub fn load_run(&mut self, dir: PathBuf) {
@@ -70,8 +71,11 @@ impl WorkbenchApp {
         }
         self.background.dialog_open = true;
         let folder = self.files_dir.clone();
-        self.inbox.spawn("file dialog", move |out| {
-            out.send(Message::Dialog(request, files::dialog(request, &folder, &name)));
+        self.inbox.spawn_thread("file dialog", move |out| {
+            // Whatever happens in the dialog, the window hears back (else it would
+            // refuse every later dialog as "already open").
+            let answer = std::panic::catch_unwind(|| files::dialog(request, &folder, &name)).unwrap_or(files::DialogAnswer::Unavailable);
+            out.send(Message::Dialog(request, answer));
         });
     }
 
@@ -114,11 +118,10 @@ impl WorkbenchApp {
     pub fn export_progress(&mut self, path: &Path) {
         let file = self.progress_file();
         let json = serde_json::to_string_pretty(&file).expect("progress serialises");
-        let path = path.to_path_buf();
-        self.write_in_background("export progress", move || match crate::runs::write_atomic(&path, json.as_bytes()) {
-            Ok(()) => Banner { kind: BannerKind::Info, text: t!("lesson-msg-progress-written", path = path.display().to_string()) },
-            Err(e) => Banner { kind: BannerKind::Error, text: t!("lesson-msg-export-failed", error = format!("{}: {e}", path.display())) },
-        });
+        match crate::runs::write_atomic(path, json.as_bytes()) {
+            Ok(()) => self.notice(BannerKind::Info, t!("lesson-msg-progress-written", path = path.display().to_string())),
+            Err(e) => self.notice(BannerKind::Error, t!("lesson-msg-export-failed", error = format!("{}: {e}", path.display()))),
+        }
     }
 
     /// What "Export my progress" writes for the open pack.
@@ -179,7 +182,7 @@ impl WorkbenchApp {
         let out = self.inbox.outbox();
         let ppp = self.ctx.pixels_per_point();
         self.ctx.request_screenshot(move |image| {
-            std::thread::spawn(move || {
+            out.spawn("export png", move |out| {
                 let banner = match files::save_png_region(&image, rect, ppp, &path) {
                     Ok(()) => Banner { kind: BannerKind::Info, text: t!("lesson-msg-wrote", path = path.display().to_string()) },
                     Err(err) => Banner { kind: BannerKind::Error, text: t!("lesson-msg-export-failed", error = err.to_string()) },

@@ -35,6 +35,9 @@ pub enum Message {
 pub struct Outbox {
     tx: Sender<Message>,
     ctx: egui::Context,
+    /// The window runs in lockstep (tests): work runs where it is asked for, so
+    /// the same actions give the same frames whatever the machine's speed.
+    inline: bool,
 }
 
 impl Outbox {
@@ -44,6 +47,22 @@ impl Outbox {
         self.ctx.request_repaint();
         sent
     }
+
+    /// Run `work` on its own named thread (at once in lockstep); it reports here.
+    pub fn spawn(&self, name: &str, work: impl FnOnce(Outbox) + Send + 'static) {
+        if self.inline {
+            work(self.clone());
+        } else {
+            self.spawn_thread(name, work);
+        }
+    }
+
+    /// Run `work` on its own named thread, in lockstep too (a claim's verification,
+    /// which the learner can cancel while it runs; a file dialog, which waits).
+    pub fn spawn_thread(&self, name: &str, work: impl FnOnce(Outbox) + Send + 'static) {
+        let outbox = self.clone();
+        std::thread::Builder::new().name(name.into()).spawn(move || work(outbox)).expect("spawn a background thread");
+    }
 }
 
 pub struct Inbox {
@@ -52,15 +71,19 @@ pub struct Inbox {
 }
 
 impl Inbox {
-    pub fn new(ctx: egui::Context) -> Self {
+    pub fn new(ctx: egui::Context, inline: bool) -> Self {
         let (tx, rx) = channel();
-        Self { outbox: Outbox { tx, ctx }, rx }
+        Self { outbox: Outbox { tx, ctx, inline }, rx }
     }
 
-    /// Run `work` on its own named thread; it reports through the outbox it is given.
+    /// See `Outbox::spawn`.
     pub fn spawn(&self, name: &str, work: impl FnOnce(Outbox) + Send + 'static) {
-        let outbox = self.outbox.clone();
-        std::thread::Builder::new().name(name.into()).spawn(move || work(outbox)).expect("spawn a background thread");
+        self.outbox.spawn(name, work);
+    }
+
+    /// See `Outbox::spawn_thread`.
+    pub fn spawn_thread(&self, name: &str, work: impl FnOnce(Outbox) + Send + 'static) {
+        self.outbox.spawn_thread(name, work);
     }
 
     pub fn outbox(&self) -> Outbox {

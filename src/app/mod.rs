@@ -127,7 +127,7 @@ impl WorkbenchApp {
             resume_after_claim: false,
             claim_cancel: None,
             frame_times: FrameTimes::from_env(),
-            inbox: Inbox::new(ctx.clone()),
+            inbox: Inbox::new(ctx.clone(), lockstep),
             lockstep,
             ctx,
         };
@@ -139,6 +139,11 @@ impl WorkbenchApp {
 
     pub fn can_start(&self) -> bool {
         self.checked.problems.is_empty()
+    }
+
+    /// An edit that would lose trained weights waits for the learner's yes.
+    pub fn confirm_pending(&self) -> bool {
+        self.confirm_apply.is_some()
     }
 
     /// Whether edits wait to be sent to the trainer.
@@ -160,12 +165,9 @@ impl WorkbenchApp {
         if let Some(left) = self.view.fade_banner(now) {
             ui.ctx().request_repaint_after(std::time::Duration::from_secs_f64(left));
         }
-        if self.lessons.claim_running() || self.background.lengths_running {
-            ui.ctx().request_repaint_after(std::time::Duration::from_millis(250));
-        }
         let before = self.state.config.clone();
-        self.window.confirm_apply = self.confirm_apply.is_some();
         let (presenter, hide_mask_knobs) = (self.presenter(), self.bug_case_unsolved());
+        let (can_start, pending_edits) = (self.can_start(), self.has_pending_edits());
         let mut data = WindowData {
             state: &mut self.state,
             window: &mut self.window,
@@ -174,6 +176,9 @@ impl WorkbenchApp {
             background: &self.background,
             applied: &self.applied,
             checked: &self.checked,
+            can_start,
+            pending_edits,
+            confirm_apply: self.confirm_apply.is_some(),
             can_undo: self.undo.can_undo(),
             can_redo: self.undo.can_redo(),
             presenter,
@@ -204,7 +209,16 @@ impl WorkbenchApp {
         }
         // Validate once per edit: a drag is one edit, checked when it ends (the
         // task, and a corpus file, are built once, not every frame of the drag).
-        if !pointer_down && self.checked.config != self.state.config {
+        if !pointer_down {
+            self.validate_edit();
+        }
+    }
+
+    /// Validate the edited config if it changed since it was last validated, and
+    /// let an untrained model follow it. Every action starts here too, so what a
+    /// key press does in the middle of a drag reads the config as it is.
+    fn validate_edit(&mut self) {
+        if self.checked.config != self.state.config {
             self.checked = Checked::of(&self.state.config);
             self.auto_apply();
         }
@@ -219,7 +233,7 @@ impl WorkbenchApp {
         if self.lessons.claims.values().filter(|c| matches!(c, crate::workbench::lesson_runner::ClaimState::Running { .. })).count() > 1 {
             return Some("more than one claim verification runs".into());
         }
-        if self.background.claim_running != self.lessons.claim_running() {
+        if self.claim_cancel.is_some() != self.lessons.claim_running() {
             return Some("the running claim and its thread disagree".into());
         }
         if self.confirm_apply.is_some() && self.view.step == 0 {

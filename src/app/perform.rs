@@ -15,6 +15,7 @@ use crate::training::TrainCommand;
 
 impl WorkbenchApp {
     pub fn perform(&mut self, action: AppAction) {
+        self.validate_edit();
         // A lesson's locks hold against a task or preset change, which would
         // otherwise leave the lesson's experiment.
         if let Some(locks) = self.lessons.active_locks() {
@@ -282,10 +283,7 @@ impl WorkbenchApp {
         if undoing {
             self.hold_locks(&before);
         }
-        if self.checked.config != self.state.config {
-            self.checked = Checked::of(&self.state.config);
-            self.auto_apply();
-        }
+        self.validate_edit();
     }
 
     /// Load the open lesson's experiment (the learner's own is kept to restore).

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::workbench::run_view::{self, RunStatus};
 use super::WorkbenchApp;
-use crate::config::{ExperimentConfig, keeps_all_weights};
+use crate::config::keeps_all_weights;
 use crate::training::TrainCommand;
 
 /// Longest time one frame spends folding in trainer events.
@@ -64,9 +64,13 @@ impl WorkbenchApp {
         true
     }
 
+    /// Whether the edits keep every trained weight. The same task has the same
+    /// vocabulary, read from the edit's validation (the task is not built again).
     pub(super) fn keeps_weights(&self) -> bool {
-        let vocab = |c: &ExperimentConfig| c.task.build().map(|t| c.model_vocab_size(t.vocab().len())).unwrap_or(0);
-        self.applied.task == self.state.config.task
-            && keeps_all_weights(&self.applied.model, vocab(&self.applied), &self.state.config.model, vocab(&self.state.config))
+        let Some(facts) = self.checked.facts.filter(|_| self.applied.task == self.state.config.task && self.checked.config == self.state.config) else {
+            return false;
+        };
+        let (old, new) = (&self.applied, &self.state.config);
+        keeps_all_weights(&old.model, old.model_vocab_size(facts.vocab), &new.model, new.model_vocab_size(facts.vocab))
     }
 }

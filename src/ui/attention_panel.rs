@@ -9,11 +9,6 @@ use super::heatmap::{HeatmapView, legend_ui};
 use crate::t;
 use crate::training::AttentionSnapshot;
 
-/// What the panel asks the app to do.
-pub enum AttentionAction {
-    SetProbe(String),
-}
-
 #[derive(Default)]
 pub struct AttentionPanel {
     /// (layer, head) shown enlarged in its own window.
@@ -27,7 +22,7 @@ impl AttentionPanel {
         snapshot: Option<&AttentionSnapshot>,
         probe_text: &mut String,
         probe_error: Option<&str>,
-    ) -> Option<AttentionAction> {
+    ) -> Option<AppAction> {
         let mut action = None;
         // The central area this panel fills: the enlarged map stays inside it.
         let area = ui.max_rect();
@@ -42,7 +37,7 @@ impl AttentionPanel {
             edit.clone().on_hover_text(t!("views-attention-probe-tip"));
             let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if entered || ui.button(t!("views-attention-show")).on_hover_text(t!("views-attention-show-tip")).clicked() {
-                action = Some(AttentionAction::SetProbe(probe_text.clone()));
+                action = Some(AppAction::SetProbe(probe_text.clone()));
             }
         });
         if let Some(error) = probe_error {
@@ -159,8 +154,6 @@ impl super::Panel for AttentionPanel {
                 return;
             }
         }
-        if let Some(AttentionAction::SetProbe(text)) = self.ui(ui, view.attention.as_ref(), &mut data.state.probe_text, view.probe_error.as_deref()) {
-            actions.push(AppAction::SetProbe(text));
-        }
+        actions.extend(self.ui(ui, view.attention.as_ref(), &mut data.state.probe_text, view.probe_error.as_deref()));
     }
 }

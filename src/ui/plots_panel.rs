@@ -45,18 +45,10 @@ fn chart_title(name: &str) -> String {
     }
 }
 
-/// What the chart toolbar asks the window to do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlotAction {
-    /// Keep this run's loss and accuracy curves to compare the next run against.
-    Pin,
-    Unpin,
-}
-
 /// A named curve, dashed when it is the pinned run's.
 type Curve<'a> = (String, &'a Series, bool);
 
-pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) -> Option<PlotAction> {
+pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) -> Option<AppAction> {
     let mut action = None;
     // Wraps on a narrow window (1280×800) rather than clipping "Pin this run".
     ui.horizontal_wrapped(|ui| {
@@ -87,12 +79,12 @@ pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) 
             .on_hover_text(t!("lesson-plots-pin-tip"))
             .clicked()
         {
-            action = Some(PlotAction::Pin);
+            action = Some(AppAction::PinRun);
         }
         if let Some(pinned) = &view.pinned
             && ui.button(t!("lesson-plots-unpin")).on_hover_text(t!("lesson-plots-unpin-tip", label = pinned.label.as_str())).clicked()
         {
-            action = Some(PlotAction::Unpin);
+            action = Some(AppAction::UnpinRun);
         }
     });
     let shown: Vec<&str> = CHARTS.iter().map(|(name, _)| *name).filter(|name| settings.shown.contains(*name)).collect();
@@ -305,11 +297,7 @@ pub struct PlotsPanel;
 
 impl super::Panel for PlotsPanel {
     fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
-        match plots_ui(ui, data.view, &mut data.state.plots) {
-            Some(PlotAction::Pin) => actions.push(AppAction::PinRun),
-            Some(PlotAction::Unpin) => actions.push(AppAction::UnpinRun),
-            None => {}
-        }
+        actions.extend(plots_ui(ui, data.view, &mut data.state.plots));
     }
 }
 

@@ -18,7 +18,7 @@ pub struct TopBar;
 
 impl super::Panel for TopBar {
     fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
-        let (can_start, pending_edits) = (data.can_start(), data.has_pending_edits());
+        let (can_start, pending_edits) = (data.can_start, data.pending_edits);
         let (view, locks, claim) = (data.view, data.lessons.active_locks(), data.lessons.claim_progress());
         let state = &mut *data.state;
         let (config, preset) = (&mut state.config, state.preset.as_str());

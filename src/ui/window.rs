@@ -143,7 +143,7 @@ fn status_strip(ui: &mut egui::Ui, data: &WindowData<'_>, actions: &mut Vec<AppA
     strip.show(ui, |ui| {
         let hint = match data.view.status {
             // Start, Step and Reset are disabled: say why before anything else.
-            _ if !data.can_start() => t!("top-fix-first"),
+            _ if !data.can_start => t!("top-fix-first"),
             // A lesson's try would replace the bug case: point at the case instead.
             RunStatus::Ready if data.view.step == 0 && data.bug_case_loaded => t!("hint-ready-bug-case"),
             RunStatus::Ready if data.view.step == 0 => t!("hint-ready"),
@@ -158,7 +158,7 @@ fn status_strip(ui: &mut egui::Ui, data: &WindowData<'_>, actions: &mut Vec<AppA
 /// The windows over the panels: the confirmation, the guide, about, the glossary,
 /// the path field and the shortcuts.
 fn windows(ctx: &egui::Context, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
-    if data.window.confirm_apply {
+    if data.confirm_apply {
         egui::Modal::new(egui::Id::unique("confirm_apply")).show(ctx, |ui| {
             ui.heading(t!("lesson-confirm-title"));
             ui.label(t!("lesson-confirm-text", steps = data.view.step));

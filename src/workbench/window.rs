@@ -23,8 +23,6 @@ pub struct WindowState {
     pub compare_pinned: bool,
     /// Where no file dialog can open: what is asked for and the typed path.
     pub path_prompt: Option<(PathRequest, String)>,
-    /// An edit that would lose trained weights waits for the learner's yes.
-    pub confirm_apply: bool,
 }
 
 /// Results of work done off the window's thread, as the panels show them.
@@ -35,8 +33,7 @@ pub struct Background {
     pub lengths_running: bool,
     /// The softmax-saturation sweep (lesson 03), computed once when first shown.
     pub saturation: Option<Vec<SaturationPoint>>,
-    /// A claim is being verified (one at a time).
-    pub claim_running: bool,
+    pub saturation_running: bool,
     /// A file dialog is open (the window stays live behind it).
     pub dialog_open: bool,
 }
@@ -52,6 +49,12 @@ pub struct WindowData<'a> {
     /// The config the trainer has (the views describe the live model).
     pub applied: &'a ExperimentConfig,
     pub checked: &'a Checked,
+    /// The edited config can be trained.
+    pub can_start: bool,
+    /// Edits wait to be sent to the trainer.
+    pub pending_edits: bool,
+    /// An edit that would lose trained weights waits for the learner's yes.
+    pub confirm_apply: bool,
     pub can_undo: bool,
     pub can_redo: bool,
     /// The presenter (projector) layout is on for the open pack.
@@ -60,16 +63,4 @@ pub struct WindowData<'a> {
     pub hide_mask_knobs: bool,
     /// A bug-hunt case's experiment is loaded.
     pub bug_case_loaded: bool,
-}
-
-impl WindowData<'_> {
-    /// Whether the edited config can be trained.
-    pub fn can_start(&self) -> bool {
-        self.checked.problems.is_empty()
-    }
-
-    /// Whether edits wait to be sent to the trainer.
-    pub fn has_pending_edits(&self) -> bool {
-        self.state.config != *self.applied
-    }
 }

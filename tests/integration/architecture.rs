@@ -144,25 +144,23 @@ fn find_cycle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>>
 /// `ui` (panels) and `workbench` (the plain data between them).
 fn module_edges() -> BTreeMap<String, BTreeSet<String>> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let window = |name: &str| name.to_string();
     let mut modules = BTreeSet::new();
     for entry in std::fs::read_dir(&src).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
         if name != "lib" && name != "main" {
-            modules.insert(window(&name));
+            modules.insert(name);
         }
     }
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for entry in std::fs::read_dir(&src).unwrap() {
         let path = entry.unwrap().path();
-        let me = window(&path.file_stem().unwrap().to_string_lossy());
+        let me = path.file_stem().unwrap().to_string_lossy().to_string();
         let files = if path.is_dir() { rust_files(&path) } else { vec![path.clone()] };
         for file in files {
             for name in names_after(&code_of(&file), "crate::") {
-                let target = window(&name);
-                if target != me && modules.contains(&target) {
-                    edges.entry(me.clone()).or_default().insert(target);
+                if name != me && modules.contains(&name) {
+                    edges.entry(me.clone()).or_default().insert(name);
                 }
             }
         }

@@ -161,10 +161,10 @@ fn monkey(actions: usize, seed: u64) -> ([usize; 6], String) {
             panic!("after action {} (kind {kind}): {broken}", trace.len());
         }
         // A window the frame's actions opened shows after egui's sizing frame.
-        if harness.state().window.confirm_apply || harness.state().window.path_prompt.is_some() {
+        if harness.state().confirm_pending() || harness.state().window.path_prompt.is_some() {
             harness.run_steps(2);
         }
-        if harness.state().window.confirm_apply {
+        if harness.state().confirm_pending() {
             assert!(harness.query_by_label("Keep training the current model").is_some(), "the confirmation offers a way out");
         }
         if harness.state().window.path_prompt.is_some() {
