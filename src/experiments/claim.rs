@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::condition::{Condition, ConditionResult, Op, Operand, Side};
+use super::condition::{Condition, ConditionResult, Operand, Side};
 use super::metric::{Measured, Measuring, Metric};
 use crate::config::ExperimentConfig;
 use crate::t;
@@ -204,12 +204,7 @@ impl Claim {
             .map(|c| match (value(&c.lhs), value(&c.rhs)) {
                 (Ok(lhs), Ok(rhs)) => {
                     let rhs = c.factor * rhs + c.offset;
-                    let passed = match c.op {
-                        Op::Less => lhs < rhs,
-                        Op::LessEq => lhs <= rhs,
-                        Op::Greater => lhs > rhs,
-                        Op::GreaterEq => lhs >= rhs,
-                    };
+                    let passed = c.op.holds(lhs, rhs);
                     ConditionResult { condition: c.text.clone(), plain: c.plain(), lhs, rhs, passed, undefined: None }
                 }
                 (lhs, rhs) => {

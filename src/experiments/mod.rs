@@ -3,7 +3,7 @@
 //! the bug hunt's symptom checks and the lessons' `claim` blocks.
 
 mod claim;
-mod condition;
+pub mod condition;
 mod length_cost;
 mod metric;
 mod saturation;

@@ -123,10 +123,35 @@ fn build_bundle(lang: Lang) -> FluentBundle<FluentResource> {
 
 /// The message `key` in the current language with `args`, else in English, else the key.
 pub fn message(key: &str, args: Option<&FluentArgs>) -> String {
+    if args.is_none() {
+        return cached(lang(), key, || uncached(key, None));
+    }
+    uncached(key, args)
+}
+
+fn uncached(key: &str, args: Option<&FluentArgs>) -> String {
     [lang(), Lang::En]
         .into_iter()
         .find_map(|l| format_in(l, key, args))
         .unwrap_or_else(|| key.to_string())
+}
+
+/// `make()` the first time `key` is asked for in `lang` on this thread, then a copy
+/// of it: the window asks for the same labels and tooltips every frame.
+pub fn cached(lang: Lang, key: &str, make: impl FnOnce() -> String) -> String {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        static MADE: RefCell<[HashMap<String, String>; 2]> = RefCell::new([HashMap::new(), HashMap::new()]);
+    }
+    MADE.with(|made| {
+        if let Some(text) = made.borrow()[lang as usize].get(key) {
+            return text.clone();
+        }
+        let text = make();
+        made.borrow_mut()[lang as usize].insert(key.to_string(), text.clone());
+        text
+    })
 }
 
 /// The message in one language, None when that language lacks it.

@@ -7,7 +7,6 @@ mod change_labels;
 pub use change_labels::knob_names;
 mod cjk_lines;
 pub mod handout;
-mod check;
 mod locks;
 pub mod pack;
 mod parse;
@@ -17,7 +16,7 @@ mod verify;
 
 pub use bug_case::{Bug, BugCase};
 pub use locks::Locks;
-pub use check::{CheckCondition, LiveFacts, Pattern, parse_check, pattern_score};
+pub use crate::experiments::condition::live::{CheckCondition, LiveFacts, Pattern, parse_check, pattern_score};
 pub use parse::{LessonError, parse_lesson};
 pub use patch::{Settings, apply as apply_settings, diff as config_diff};
 pub use verify::{ClaimReport, DEFAULT_SEEDS, verify_lesson};

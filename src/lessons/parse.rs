@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use super::check::parse_check;
+use crate::experiments::condition::live::parse_check;
 use super::patch::{Settings, apply};
 use super::{AnswerBlock, CheckBlock, ClaimBlock, Lesson, Locks, Segment, TryBlock};
 use crate::config::{ExperimentConfig, preset};

@@ -90,10 +90,10 @@ impl Report {
     /// One row per student: name, file, pack, exported, the done counts, then one
     /// column per item holding when it was done (empty: not done).
     pub fn csv(&self) -> String {
-        let mut out = String::new();
+        let mut out = csv::Writer::from_writer(Vec::new());
         let mut header = vec!["student".to_string(), "file".into(), "pack".into(), "pack_version".into(), "exported".into(), "done".into(), "of".into()];
         header.extend(self.columns.iter().map(|(k, _)| k.clone()));
-        push_row(&mut out, &header);
+        out.write_record(&header).expect("a CSV row into memory");
         for ((name, path, file), done) in self.students.iter().zip(&self.done) {
             // Opening an answer is shown, not scored.
             let scored: Vec<&Option<u64>> = done.iter().filter(|(k, _)| !is_answer(k)).map(|(_, at)| at).collect();
@@ -108,9 +108,9 @@ impl Report {
                 scored.len().to_string(),
             ];
             row.extend(self.columns.iter().map(|(k, _)| done.get(k).copied().flatten().map(format_time).unwrap_or_default()));
-            push_row(&mut out, &row);
+            out.write_record(&row).expect("a CSV row into memory");
         }
-        out
+        String::from_utf8(out.into_inner().expect("CSV into memory")).expect("UTF-8 cells give UTF-8 CSV")
     }
 
     /// Who did how much, then how many students did each item (fewest first, so
@@ -161,13 +161,4 @@ impl Report {
 /// Whether a column is an answer opened (reported, but not counted as work done).
 fn is_answer(key: &str) -> bool {
     key.contains("/answer/") || key.starts_with("bug-answer/")
-}
-
-fn push_row(out: &mut String, cells: &[String]) {
-    let quoted: Vec<String> = cells
-        .iter()
-        .map(|c| if c.contains([',', '"', '\n']) { format!("\"{}\"", c.replace('"', "\"\"")) } else { c.clone() })
-        .collect();
-    out.push_str(&quoted.join(","));
-    out.push('\n');
 }

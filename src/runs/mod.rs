@@ -171,16 +171,25 @@ pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Strin
 /// Every step and evaluation as CSV: `step,loss,accuracy,lr,grad_norm,eval_loss,eval_accuracy,eval_sequence_accuracy`
 /// (eval columns are empty on steps without an evaluation).
 pub fn metrics_csv(history: &MetricsHistory) -> String {
-    let mut out = String::from("step,loss,accuracy,lr,grad_norm,eval_loss,eval_accuracy,eval_sequence_accuracy\n");
+    let mut out = csv::Writer::from_writer(Vec::new());
+    let row = |out: &mut csv::Writer<Vec<u8>>, cells: &[String]| out.write_record(cells).expect("a CSV row into memory");
+    row(&mut out, &["step", "loss", "accuracy", "lr", "grad_norm", "eval_loss", "eval_accuracy", "eval_sequence_accuracy"].map(String::from));
     let mut evals = history.evals.iter().peekable();
     for s in &history.steps {
-        out += &format!("{},{},{},{},{}", s.step, s.loss, s.accuracy, s.lr, s.grad_norm);
-        match evals.next_if(|e| e.step == s.step) {
-            Some(e) => out += &format!(",{},{},{}\n", e.loss, e.accuracy, e.sequence_accuracy),
-            None => out += ",,,\n",
-        }
+        let eval = evals.next_if(|e| e.step == s.step);
+        let cell = |v: Option<f32>| v.map_or(String::new(), |v| v.to_string());
+        row(&mut out, &[
+            s.step.to_string(),
+            s.loss.to_string(),
+            s.accuracy.to_string(),
+            s.lr.to_string(),
+            s.grad_norm.to_string(),
+            cell(eval.map(|e| e.loss)),
+            cell(eval.map(|e| e.accuracy)),
+            cell(eval.map(|e| e.sequence_accuracy)),
+        ]);
     }
-    out
+    String::from_utf8(out.into_inner().expect("CSV into memory")).expect("numbers are UTF-8")
 }
 
 #[cfg(test)]

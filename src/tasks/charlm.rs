@@ -31,15 +31,10 @@ pub struct CharLmTask {
 impl CharLmTask {
     /// Load a built-in corpus by name, or a UTF-8 text file by path.
     pub fn load(corpus: &str, window: usize) -> Result<Self, TaskError> {
-        let owned;
-        let text = match builtin_corpus(corpus) {
-            Some(text) => text,
-            None => {
-                owned = read_text_file(corpus)?;
-                &owned
-            }
-        };
-        Self::from_text(corpus, text, window)
+        match builtin_corpus(corpus) {
+            Some(text) => Self::from_text(corpus, text, window),
+            None => Self::from_text(corpus, &read_text_file_once(corpus)?, window),
+        }
     }
 
     pub fn from_text(name: &str, text: &str, window: usize) -> Result<Self, TaskError> {
@@ -67,6 +62,26 @@ impl CharLmTask {
             vocab: Vocab::new(labels).char_level(),
         })
     }
+}
+
+/// A learner's text file, read again only when its path, size or modification time
+/// changes (the editor validates, and the trainer builds, the same task often).
+fn read_text_file_once(path: &str) -> Result<std::sync::Arc<String>, TaskError> {
+    use std::sync::{Arc, Mutex};
+    type Kept = (String, Option<(u64, std::time::SystemTime)>, Arc<String>);
+    static LAST: Mutex<Option<Kept>> = Mutex::new(None);
+    let stamp = std::fs::metadata(path).ok().and_then(|m| Some((m.len(), m.modified().ok()?)));
+    let mut last = LAST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((kept_path, kept_stamp, text)) = last.as_ref()
+        && kept_path == path
+        && stamp.is_some()
+        && *kept_stamp == stamp
+    {
+        return Ok(text.clone());
+    }
+    let text = Arc::new(read_text_file(path)?);
+    *last = Some((path.to_string(), stamp, text.clone()));
+    Ok(text)
 }
 
 /// A learner's text file, with a reason in words when it is not usable text.
@@ -133,6 +148,27 @@ mod tests {
             assert_eq!(ex.len(), 32);
             assert_eq!(ex.targets[..31], ex.tokens[1..]);
         }
+    }
+
+    #[test]
+    fn a_text_file_is_read_again_only_when_it_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mine.txt");
+        let text = "the cat sat on the mat. ".repeat(40);
+        std::fs::write(&path, &text).unwrap();
+        let name = path.to_str().unwrap();
+        let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+        assert!(CharLmTask::load(name, 8).is_ok());
+        // The same size and time with other bytes: the kept text is used, unread.
+        let mut binary = text.clone().into_bytes();
+        binary[5] = 0;
+        std::fs::write(&path, &binary).unwrap();
+        std::fs::File::options().write(true).open(&path).unwrap().set_modified(modified).unwrap();
+        assert!(CharLmTask::load(name, 8).is_ok(), "an unchanged file is not read again");
+        // A new modification time: read again, and now refused.
+        std::fs::File::options().write(true).open(&path).unwrap().set_modified(modified + std::time::Duration::from_secs(5)).unwrap();
+        let err = CharLmTask::load(name, 8).err().expect("the changed file is read again").to_string();
+        assert!(err.contains("binary"), "{err}");
     }
 
     #[test]

@@ -3,9 +3,12 @@
 //! show it with `help::text(help::NAME)`, which adds the glossary's terms for the knob.
 
 /// The tooltip of the knob whose help key is `key`, in the current language,
-/// followed by the glossary entries that explain that knob.
+/// followed by the glossary entries that explain that knob (built once per
+/// language: the editor shows dozens every frame).
 pub fn text(key: &str) -> String {
-    text_in(key, crate::i18n::lang())
+    let lang = crate::i18n::lang();
+    // Its own key space: the tooltip is the message plus the glossary lines.
+    crate::i18n::cached(lang, &format!("knob-help:{key}"), || text_in(key, lang))
 }
 
 /// `text` in a given language.

@@ -3,13 +3,34 @@
 //! later points are averaged in buckets twice as wide. Recent and old history are
 //! thinned alike, so the curve keeps its shape.
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Series {
     points: Vec<[f64; 2]>,
     capacity: usize,
     /// Raw points averaged into one stored point.
     stride: usize,
     bucket: Vec<[f64; 2]>,
+    /// The stored points smoothed, kept between frames: a new point extends it,
+    /// a merge (or another smoothing) starts it again.
+    smoothed: std::cell::RefCell<Smoothed>,
+}
+
+/// What `Series::smoothed` computed last: with this smoothing and stride, the
+/// first `values.len()` stored points, and the average after them.
+#[derive(Clone, Debug, Default)]
+struct Smoothed {
+    smoothing: f64,
+    stride: usize,
+    values: Vec<[f64; 2]>,
+    average: Option<(f64, f64)>,
+}
+
+/// Two series are equal when their points are (the smoothing kept for drawing
+/// is not part of what a series is).
+impl PartialEq for Series {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.points, self.capacity, self.stride, &self.bucket) == (&other.points, other.capacity, other.stride, &other.bucket)
+    }
 }
 
 impl Default for Series {
@@ -30,6 +51,7 @@ impl Series {
             capacity: capacity.max(4),
             stride: 1,
             bucket: Vec::new(),
+            smoothed: Default::default(),
         }
     }
 
@@ -61,9 +83,25 @@ impl Series {
     /// 0.99 = very smooth): a point that comes Δ steps after the last one keeps
     /// `smoothing^Δ` of the old average, so a sparse series (evaluations every 50
     /// steps) is barely smoothed and never lags far behind its raw values.
+    /// Each frame adds only the points stored since the last.
     pub fn smoothed(&self, smoothing: f64) -> Vec<[f64; 2]> {
-        let mut average = StepAverage::new(smoothing);
-        self.points().into_iter().map(|[x, y]| [x, average.add(x, y)]).collect()
+        let mut kept = self.smoothed.borrow_mut();
+        if kept.smoothing != smoothing || kept.stride != self.stride || kept.values.len() > self.points.len() {
+            *kept = Smoothed { smoothing, stride: self.stride, values: Vec::with_capacity(self.points.len()), average: None };
+        }
+        let mut average = StepAverage { smoothing: StepAverage::new(smoothing).smoothing, last: kept.average };
+        let from = kept.values.len();
+        for &[x, y] in &self.points[from..] {
+            let value = average.add(x, y);
+            kept.values.push([x, value]);
+        }
+        kept.average = average.last;
+        let mut out = kept.values.clone();
+        if !self.bucket.is_empty() {
+            let [x, y] = mean(&self.bucket);
+            out.push([x, average.add(x, y)]);
+        }
+        out
     }
 
     /// Largest value stored.    /// Largest value stored.
@@ -144,6 +182,39 @@ mod tests {
         assert!(points[0][0] < 1000.0);
         assert!(points.last().unwrap()[0] > 99_000.0);
         assert!(points.windows(2).all(|w| w[0][0] < w[1][0]));
+    }
+
+    #[test]
+    fn smoothing_kept_between_frames_equals_smoothing_from_scratch() {
+        let from_scratch = |s: &Series, smoothing: f64| {
+            let mut average = StepAverage::new(smoothing);
+            s.points().into_iter().map(|[x, y]| [x, average.add(x, y)]).collect::<Vec<_>>()
+        };
+        // A small capacity, so points are merged (and the stride doubles) while drawn.
+        let mut s = Series::with_capacity(16);
+        let mut merges = 0;
+        for i in 0..300 {
+            let stride = s.stride;
+            s.push(i as f64, ((i * 7919) % 13) as f64);
+            merges += usize::from(s.stride != stride);
+            // Drawn now and then, as frames come: a merge may fall between two.
+            if i % 13 == 0 || i % 7 == 0 {
+                let smoothing = if i % 100 < 50 { 0.9 } else { 0.6 };
+                assert_eq!(s.smoothed(smoothing), from_scratch(&s, smoothing), "after point {i}");
+            }
+        }
+        assert!(merges >= 3, "the points were merged while drawn");
+        // Drawn early, then not until after a merge that left more points than were drawn.
+        let mut s = Series::with_capacity(16);
+        for i in 0..5 {
+            s.push(i as f64, i as f64);
+        }
+        s.smoothed(0.9);
+        for i in 5..30 {
+            s.push(i as f64, (i % 3) as f64);
+        }
+        assert!(s.stride > 1 && s.points.len() > 5);
+        assert_eq!(s.smoothed(0.9), from_scratch(&s, 0.9), "after a merge between two frames");
     }
 
     #[test]

@@ -348,9 +348,64 @@ fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_ever
                 l.mask_application = MaskApplication::MultiplyAfterSoftmax;
             }
         }),
+        // Accepted configurations no variant above compared (issue 22's list).
+        ("padded brackets: sliding window with a diagonal offset, padding mask off in the other layer", |c| {
+            c.task = TaskConfig::for_kind(TaskKind::Brackets);
+            c.model.layers[0].mask = MaskKind::SlidingWindow;
+            c.model.layers[0].window = 4;
+            c.model.layers[0].diagonal_offset = 1;
+            c.model.layers[1].padding_mask = PaddingMask::Off;
+        }),
+        ("padded brackets: inverted mask reading, sinusoidal positions", |c| {
+            c.task = TaskConfig::for_kind(TaskKind::Brackets);
+            c.model.positional = PositionalEncoding::Sinusoidal;
+            c.model.layers[1].mask_reading = MaskReading::MaskedIsTrue;
+        }),
+        ("padded brackets: mask after the softmax with an empty first row", |c| {
+            c.task = TaskConfig::for_kind(TaskKind::Brackets);
+            for l in &mut c.model.layers {
+                l.mask_application = MaskApplication::MultiplyAfterSoftmax;
+            }
+            c.model.layers[0].diagonal_offset = -1;
+        }),
+        ("pre-LN without the residual, then post-LN without the residual", |c| {
+            c.model.layers[0].norm = NormPlacement::Pre;
+            c.model.layers[0].residual = false;
+            c.model.layers[1].norm = NormPlacement::Post;
+            c.model.layers[1].residual = false;
+        }),
+        ("pre-LN with no attention layer", |c| {
+            for l in &mut c.model.layers {
+                l.norm = NormPlacement::Pre;
+                l.attention = false;
+            }
+        }),
+        ("a layer with neither attention nor FFN", |c| {
+            c.model.layers[1].attention = false;
+            c.model.layers[1].ffn = false;
+        }),
+        ("d_k = 32 (64 wide, 2 heads) and d_k = 64 (one head)", |c| {
+            c.model.d_model = 64;
+            c.model.layers[0].heads = 2;
+            c.model.layers[1].heads = 1;
+        }),
+        ("odd d_k = 7 (35 wide, 5 heads), GELU off in one layer", |c| {
+            c.model.d_model = 35;
+            for l in &mut c.model.layers {
+                l.heads = 5;
+            }
+            c.model.layers[1].activation = Activation::None;
+        }),
     ];
+    // A chunk with no scored position: the middle chunk of 32 rows is scored nowhere.
+    let unscored_chunk: fn(&mut attention_workbench::tasks::Batch) = |b| {
+        let row = b.seq_len;
+        b.loss_weights[32 * row..64 * row].fill(0.0);
+    };
+    let keep: fn(&mut attention_workbench::tasks::Batch) = |_| {};
+    let variants = variants.into_iter().map(|(name, edit)| (name, edit, keep)).chain([("the lesson preset with a chunk of rows scored nowhere", (|_| {}) as Edit, unscored_chunk)]);
     let device = Device::flex().autodiff();
-    for (name, edit) in variants {
+    for (name, edit, edit_batch) in variants {
         let mut config = preset("lesson").unwrap();
         config.task = TaskConfig::for_kind(TaskKind::Reverse);
         edit(&mut config);
@@ -358,7 +413,8 @@ fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_ever
         assert_eq!(fused::support(&config, backend.kind), Ok(()), "{name}");
         let task = config.task.build().unwrap();
         let model = perturbed(Transformer::new(&config.model, config.model_vocab_size(task.vocab().len()), 3, &device), 17);
-        let batch = task.batch(&mut Rng::new(11), Split::Train, 70); // two full chunks and a short one
+        let mut batch = task.batch(&mut Rng::new(11), Split::Train, 70); // two full chunks and a short one
+        edit_batch(&mut batch);
         let composed = forward_backward(&model, &batch, &device, 32, (0, 0), 0.0);
         let fast = fused::forward_backward(&model, &batch, &device.clone().inner(), 32);
         let (loss_c, loss_f) = (values(composed.loss)[0], values(fast.loss)[0]);

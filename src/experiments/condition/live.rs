@@ -7,6 +7,7 @@
 //! - `attention(layer=0, head=*) is anti-diagonal` (patterns: anti-diagonal,
 //!   diagonal, previous-token, uniform); `head=*` means any head.
 
+use super::Op;
 use crate::t;
 use crate::training::AttentionSnapshot;
 
@@ -60,7 +61,7 @@ impl Pattern {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Term {
-    Metric { name: String, op: String, value: f32 },
+    Metric { name: String, op: Op, value: f32 },
     Attention { layer: usize, head: Option<usize>, pattern: Pattern },
 }
 
@@ -111,14 +112,14 @@ fn parse_term(text: &str) -> Result<Term, String> {
         }
         return Ok(Term::Attention { layer: layer.ok_or_else(|| t!("err-check-needs-layer"))?, head, pattern });
     }
-    let op = [">=", "<=", ">", "<"].into_iter().find(|op| text.contains(op)).ok_or_else(|| t!("err-check-expected-metric-op", text = text))?;
-    let (name, value) = text.split_once(op).expect("op found");
+    let (op, at) = Op::find_in(text).ok_or_else(|| t!("err-check-expected-metric-op", text = text))?;
+    let (name, value) = (&text[..at.start], &text[at.end..]);
     let name = name.trim().to_string();
     if !METRICS.contains(&name.as_str()) {
         return Err(t!("err-unknown-metric", name = name.as_str(), metrics = METRICS.join(", ")));
     }
     let value = value.trim().parse::<f32>().map_err(|_| t!("err-check-not-number", value = value.trim()))?;
-    Ok(Term::Metric { name, op: op.to_string(), value })
+    Ok(Term::Metric { name, op, value })
 }
 
 impl CheckCondition {
@@ -162,19 +163,14 @@ impl Term {
                     other => metric_value(facts, other),
                 };
                 let shown = match now {
-                    Some(v) => t!("rep-check-now", value = crate::experiments::plain_number(v as f64)),
+                    Some(v) => t!("rep-check-now", value = super::plain_number(v as f64)),
                     None => match name.as_str() {
                         n if EVAL_METRICS.contains(&n) => t!("rep-check-next-evaluation"),
                         "cache_speedup" => t!("rep-check-press-write"),
                         _ => t!("rep-check-not-measured"),
                     },
                 };
-                let op = match op.as_str() {
-                    ">=" => "≥",
-                    "<=" => "≤",
-                    other => other,
-                };
-                t!("rep-check-term", name = metric_words(name), op = op, value = crate::experiments::plain_number(*value as f64), shown = shown)
+                t!("rep-check-term", name = metric_words(name), op = op.symbol(), value = super::plain_number(*value as f64), shown = shown)
             }
             Term::Attention { layer, head, pattern } => {
                 let head = head.map_or_else(|| t!("rep-check-any-head"), |h| t!("rep-check-head", head = h));
@@ -195,12 +191,7 @@ impl Term {
                     "step" => facts.step as f32,
                     other => metric_value(facts, other)?,
                 };
-                Some(match op.as_str() {
-                    ">=" => actual >= *value,
-                    "<=" => actual <= *value,
-                    ">" => actual > *value,
-                    _ => actual < *value,
-                })
+                Some(op.holds(actual, *value))
             }
             Term::Attention { layer, head, pattern } => {
                 let snapshot = facts.attention?;

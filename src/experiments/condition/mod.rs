@@ -1,10 +1,17 @@
-//! The conditions a claim checks, such as `a.eval_accuracy >= 0.95` or
-//! `b.step_ms > 4 * a.step_ms`: parsed from a lesson, read back in plain words, and
-//! reported with the measured numbers.
+//! The one condition language of lessons, in two dialects that share its
+//! comparison (`op.rs`) and numbers (`plain_number`):
+//! - a claim's conditions compare two runs, `a.eval_accuracy >= 0.95` or
+//!   `b.step_ms > 4 * a.step_ms` (here): parsed, read back in plain words, reported
+//!   with the measured numbers;
+//! - a check's condition reads the live run, `eval_accuracy >= 0.95 and step >= 200`
+//!   or `attention(layer=0, head=*) is anti-diagonal` (`live.rs`).
 
-use std::fmt;
+pub mod live;
+mod op;
 
 use serde::Serialize;
+
+pub use op::Op;
 
 use super::metric::Metric;
 use crate::t;
@@ -19,14 +26,6 @@ pub enum Side {
 pub enum Operand {
     Metric(Side, Metric),
     Number(f64),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
-    Less,
-    LessEq,
-    Greater,
-    GreaterEq,
 }
 
 /// `lhs op factor * rhs + offset`.
@@ -90,12 +89,7 @@ impl Condition {
             Operand::Metric(side, metric) => t!("rep-cond-operand", side = if *side == Side::A { "a" } else { "b" }, metric = metric.words()),
             Operand::Number(n) => plain_number(*n),
         };
-        let op = match self.op {
-            Op::Less => "<",
-            Op::LessEq => "≤",
-            Op::Greater => ">",
-            Op::GreaterEq => "≥",
-        };
+        let op = self.op.symbol();
         let mut rhs = operand(&self.rhs);
         if self.factor != 1.0 {
             rhs = format!("{} × {rhs}", plain_number(self.factor));
@@ -161,26 +155,12 @@ pub fn plain_number(x: f64) -> String {
     }
 }
 
-impl fmt::Display for Op {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Op::Less => "<",
-            Op::LessEq => "<=",
-            Op::Greater => ">",
-            Op::GreaterEq => ">=",
-        })
-    }
-}
-
 /// Parse `a.metric >= 0.9`, `b.metric < a.metric - 0.2` and the like.
 pub fn parse_condition(text: &str) -> Result<Condition, String> {
     let text = text.trim();
-    let (op, at, len) = [(">=", Op::GreaterEq), ("<=", Op::LessEq), (">", Op::Greater), ("<", Op::Less)]
-        .iter()
-        .find_map(|(sym, op)| text.find(sym).map(|at| (*op, at, sym.len())))
-        .ok_or_else(|| t!("err-cond-expected-comparison", text = text))?;
-    let lhs = parse_operand(text[..at].trim())?;
-    let right = text[at + len..].trim();
+    let (op, at) = Op::find_in(text).ok_or_else(|| t!("err-cond-expected-comparison", text = text))?;
+    let lhs = parse_operand(text[..at.start].trim())?;
+    let right = text[at.end..].trim();
     // An optional "+ n" or "- n" after a metric on the right.
     let (rhs_text, offset) = match right.rfind([' ']) {
         Some(space) if right[..space].trim_end().ends_with(['+', '-']) => {
