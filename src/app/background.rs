@@ -25,6 +25,7 @@ impl WorkbenchApp {
         self.claim_cancel = Some(cancel.clone());
         let per_seed = claim.steps_per_seed();
         self.inbox.spawn_thread("claim", move |out| {
+            crate::training::priority::yield_to_window();
             let mut results = Vec::new();
             let mut last_report = Instant::now();
             for (i, &seed) in seeds.iter().enumerate() {

@@ -1,7 +1,8 @@
-//! Frame-time log: with `AW_FRAME_TIMES=1`, the CPU time of every frame is kept and
+//! Frame-time log: with `AW_FRAME_TIMES=1`, the time of every frame is kept and
 //! p50 / p95 / max are printed to stderr every few seconds and when the window
 //! closes: of all frames, and of the frames drawn while a mouse button was held
-//! (a slider drag).
+//! (a slider drag). For those, the window thread's own CPU time is given too: the
+//! wall time also counts waiting for a core that training threads hold.
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -17,8 +18,10 @@ pub fn mark_process_start() {
 pub struct FrameTimes {
     enabled: bool,
     samples_ms: Vec<f32>,
-    /// The frames drawn while a mouse button was held.
+    /// The frames drawn while a mouse button was held: wall time, and this
+    /// thread's CPU time (Linux).
     held_ms: Vec<f32>,
+    held_cpu_ms: Vec<f32>,
     last_report: Option<Instant>,
 }
 
@@ -41,7 +44,29 @@ impl FrameTimes {
         }
     }
 
-    pub fn record(&mut self, frame: Duration, pointer_held: bool) {
+    /// The window thread's CPU time so far (None where it cannot be read).
+    pub fn thread_cpu() -> Option<Duration> {
+        #[cfg(target_os = "linux")]
+        {
+            #[repr(C)]
+            struct Timespec {
+                secs: i64,
+                nanos: i64,
+            }
+            unsafe extern "C" {
+                fn clock_gettime(clock: i32, at: *mut Timespec) -> i32;
+            }
+            const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+            let mut at = Timespec { secs: 0, nanos: 0 };
+            // SAFETY: clock_gettime writes one timespec into the struct it is given.
+            let ok = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut at) } == 0;
+            ok.then(|| Duration::new(at.secs as u64, at.nanos as u32))
+        }
+        #[cfg(not(target_os = "linux"))]
+        None
+    }
+
+    pub fn record(&mut self, frame: Duration, cpu: Option<Duration>, pointer_held: bool) {
         if !self.enabled {
             return;
         }
@@ -53,6 +78,7 @@ impl FrameTimes {
         self.samples_ms.push(frame.as_secs_f32() * 1000.0);
         if pointer_held {
             self.held_ms.push(frame.as_secs_f32() * 1000.0);
+            self.held_cpu_ms.extend(cpu.map(|c| c.as_secs_f32() * 1000.0));
         }
         let due = self.last_report.is_none_or(|t| t.elapsed() >= Duration::from_secs(5));
         if due {
@@ -70,6 +96,9 @@ impl FrameTimes {
         }
         if let Some((p50, p95, max)) = percentiles(&self.held_ms) {
             eprintln!("frame times {when}, mouse button held: {} frames, p50 {p50:.2} ms, p95 {p95:.2} ms, max {max:.2} ms", self.held_ms.len());
+        }
+        if let Some((p50, p95, max)) = percentiles(&self.held_cpu_ms) {
+            eprintln!("  the window thread's CPU time in them: p50 {p50:.2} ms, p95 {p95:.2} ms, max {max:.2} ms");
         }
     }
 }

@@ -94,7 +94,7 @@ impl WorkbenchApp {
         } else {
             let wake_ctx = ctx.clone();
             let waker: crate::training::Waker = Arc::new(move || wake_ctx.request_repaint());
-            TrainerHandle::spawn(state.config.clone(), tx, Some(waker))
+            TrainerHandle::spawn_beside_window(state.config.clone(), tx, waker)
         };
         // A state saved before has a lesson; a first start opens the guide.
         let first_start = state == PersistedState::default();
@@ -157,6 +157,7 @@ impl WorkbenchApp {
     /// call this directly.
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let frame_start = Instant::now();
+        let cpu_start = FrameTimes::thread_cpu();
         self.drain_events();
         self.fold_inbox();
         let facts = self.view.live_facts();
@@ -191,7 +192,8 @@ impl WorkbenchApp {
         for action in actions {
             self.perform(action);
         }
-        self.frame_times.record(frame_start.elapsed(), pointer_down);
+        let cpu = FrameTimes::thread_cpu().zip(cpu_start).map(|(end, start)| end.saturating_sub(start));
+        self.frame_times.record(frame_start.elapsed(), cpu, pointer_down);
     }
 
     /// Undo bookkeeping and validation after the panels changed the config.

@@ -11,6 +11,7 @@ mod grad_report;
 mod grad_stats;
 pub mod init_from;
 mod loss;
+pub mod priority;
 mod session;
 mod timer;
 mod trainer_handle;

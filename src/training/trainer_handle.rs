@@ -26,10 +26,25 @@ enum Inner {
 impl TrainerHandle {
     /// Start the worker thread with a config; events go to `events`.
     pub fn spawn(config: ExperimentConfig, events: EventSender, waker: Option<Waker>) -> Self {
+        Self::spawn_with(config, events, waker, false)
+    }
+
+    /// The trainer of a window: it trains at a lower priority than the window's
+    /// thread (`priority::yield_to_window`), so frames stay smooth while it trains.
+    pub fn spawn_beside_window(config: ExperimentConfig, events: EventSender, waker: Waker) -> Self {
+        Self::spawn_with(config, events, Some(waker), true)
+    }
+
+    fn spawn_with(config: ExperimentConfig, events: EventSender, waker: Option<Waker>, yield_to_window: bool) -> Self {
         let (commands, inbox) = channel();
         let thread = std::thread::Builder::new()
             .name("trainer".to_string())
-            .spawn(move || Worker::new(events, waker, true).run(config, inbox))
+            .spawn(move || {
+                if yield_to_window {
+                    super::priority::yield_to_window();
+                }
+                Worker::new(events, waker, true).run(config, inbox)
+            })
             .expect("spawn the trainer thread");
         Self { inner: Inner::Thread { commands, thread: Some(thread) } }
     }
