@@ -97,7 +97,9 @@ impl WorkbenchApp {
             TrainerHandle::spawn_beside_window(state.config.clone(), tx, waker)
         };
         // A state saved before has a lesson; a first start opens the guide.
-        let first_start = state == PersistedState::default();
+        // (A language chosen before anything else, as on the command line, is
+        // still a first start.)
+        let first_start = PersistedState { language: None, ..state.clone() } == PersistedState::default();
         let mut lessons = LessonRunner::default();
         let reopen_errors = lessons.reopen(&state.packs);
         lessons.open_id(&state.lesson);

@@ -308,7 +308,8 @@ fn bug_hunt_fits_the_default_window_and_hides_its_planted_knobs_until_revealed()
 
 #[test]
 fn a_first_start_opens_lesson_01_with_its_experiment_and_a_short_guide() {
-    let state = PersistedState::default();
+    // English, set rather than the machine's (a language alone is still a first start).
+    let state = PersistedState { language: Some(attention_workbench::i18n::Lang::En), ..PersistedState::default() };
     assert_eq!(state.config.task.kind, TaskKind::Lookup, "the screen matches lesson 01's dictionary task");
     assert_eq!(state.lesson, "01-why-attention");
     let mut harness = harness(state);
