@@ -69,6 +69,8 @@ impl WorkbenchApp {
         self.background.lengths_running = true;
         let base = self.applied.clone();
         self.inbox.spawn("length sweep", move |out| {
+            // It trains, so it yields to the window as training does.
+            crate::training::priority::yield_to_window();
             for length in LENGTH_SWEEP {
                 if !out.send(Message::Length(measure_length(&base, length, LENGTH_SWEEP_STEPS))) {
                     return; // the window closed

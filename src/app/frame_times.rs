@@ -44,9 +44,13 @@ impl FrameTimes {
         }
     }
 
-    /// The window thread's CPU time so far (None where it cannot be read).
-    pub fn thread_cpu() -> Option<Duration> {
-        #[cfg(target_os = "linux")]
+    /// The window thread's CPU time so far, when frame times are logged (None
+    /// where it cannot be read).
+    pub fn thread_cpu(&self) -> Option<Duration> {
+        if !self.enabled {
+            return None;
+        }
+        #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
         {
             #[repr(C)]
             struct Timespec {
@@ -62,7 +66,7 @@ impl FrameTimes {
             let ok = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut at) } == 0;
             ok.then(|| Duration::new(at.secs as u64, at.nanos as u32))
         }
-        #[cfg(not(target_os = "linux"))]
+        #[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
         None
     }
 

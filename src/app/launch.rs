@@ -9,9 +9,8 @@ use super::{WorkbenchApp, env_hooks, fonts, run_view};
 /// Open the window and run until it is closed.
 pub fn run(packs: Vec<std::path::PathBuf>) -> eframe::Result<()> {
     // The compute threads training uses yield the processor to the window, like the
-    // trainer itself (threads the trainer starts inherit that; these are built here
-    // so that no pool started elsewhere first escapes it).
-    let _ = rayon::ThreadPoolBuilder::new().start_handler(|_| crate::training::priority::yield_to_window()).build_global();
+    // trainer itself (built here, before anything trains).
+    crate::training::priority::build_compute_threads_yielding_to_window();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Attention Workbench")

@@ -159,7 +159,7 @@ impl WorkbenchApp {
     /// call this directly.
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let frame_start = Instant::now();
-        let cpu_start = FrameTimes::thread_cpu();
+        let cpu_start = self.frame_times.thread_cpu();
         self.drain_events();
         self.fold_inbox();
         let facts = self.view.live_facts();
@@ -194,7 +194,7 @@ impl WorkbenchApp {
         for action in actions {
             self.perform(action);
         }
-        let cpu = FrameTimes::thread_cpu().zip(cpu_start).map(|(end, start)| end.saturating_sub(start));
+        let cpu = self.frame_times.thread_cpu().zip(cpu_start).map(|(end, start)| end.saturating_sub(start));
         self.frame_times.record(frame_start.elapsed(), cpu, pointer_down);
     }
 

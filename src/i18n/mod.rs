@@ -123,14 +123,15 @@ fn build_bundle(lang: Lang) -> FluentBundle<FluentResource> {
 
 /// The message `key` in the current language with `args`, else in English, else the key.
 pub fn message(key: &str, args: Option<&FluentArgs>) -> String {
+    let lang = lang();
     if args.is_none() {
-        return cached(lang(), key, || uncached(key, None));
+        return cached(lang, key, || uncached(lang, key, None));
     }
-    uncached(key, args)
+    uncached(lang, key, args)
 }
 
-fn uncached(key: &str, args: Option<&FluentArgs>) -> String {
-    [lang(), Lang::En]
+fn uncached(lang: Lang, key: &str, args: Option<&FluentArgs>) -> String {
+    [lang, Lang::En]
         .into_iter()
         .find_map(|l| format_in(l, key, args))
         .unwrap_or_else(|| key.to_string())

@@ -172,13 +172,13 @@ pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Strin
 /// (eval columns are empty on steps without an evaluation).
 pub fn metrics_csv(history: &MetricsHistory) -> String {
     let mut out = csv::Writer::from_writer(Vec::new());
-    let row = |out: &mut csv::Writer<Vec<u8>>, cells: &[String]| out.write_record(cells).expect("a CSV row into memory");
-    row(&mut out, &["step", "loss", "accuracy", "lr", "grad_norm", "eval_loss", "eval_accuracy", "eval_sequence_accuracy"].map(String::from));
+    let header = ["step", "loss", "accuracy", "lr", "grad_norm", "eval_loss", "eval_accuracy", "eval_sequence_accuracy"];
+    out.write_record(header).expect("a CSV row into memory");
     let mut evals = history.evals.iter().peekable();
     for s in &history.steps {
         let eval = evals.next_if(|e| e.step == s.step);
         let cell = |v: Option<f32>| v.map_or(String::new(), |v| v.to_string());
-        row(&mut out, &[
+        out.write_record([
             s.step.to_string(),
             s.loss.to_string(),
             s.accuracy.to_string(),
@@ -187,7 +187,8 @@ pub fn metrics_csv(history: &MetricsHistory) -> String {
             cell(eval.map(|e| e.loss)),
             cell(eval.map(|e| e.accuracy)),
             cell(eval.map(|e| e.sequence_accuracy)),
-        ]);
+        ])
+        .expect("a CSV row into memory");
     }
     String::from_utf8(out.into_inner().expect("CSV into memory")).expect("numbers are UTF-8")
 }

@@ -66,21 +66,29 @@ impl CharLmTask {
 
 /// A learner's text file, read again only when its path, size or modification time
 /// changes (the editor validates, and the trainer builds, the same task often).
+/// A file modified within `RACY` of being read is read again every time, as git
+/// does: a same-size rewrite inside one tick of the file system's clock (a few
+/// milliseconds here, two seconds on FAT) would otherwise keep the old text.
 fn read_text_file_once(path: &str) -> Result<std::sync::Arc<String>, TaskError> {
     use std::sync::{Arc, Mutex};
-    type Kept = (String, Option<(u64, std::time::SystemTime)>, Arc<String>);
+    use std::time::{Duration, SystemTime};
+    const RACY: Duration = Duration::from_secs(3);
+    type Kept = (String, (u64, SystemTime), Arc<String>);
     static LAST: Mutex<Option<Kept>> = Mutex::new(None);
+    let lock = || LAST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let stamp = std::fs::metadata(path).ok().and_then(|m| Some((m.len(), m.modified().ok()?)));
-    let mut last = LAST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some((kept_path, kept_stamp, text)) = last.as_ref()
+    if let (Some(stamp), Some((kept_path, kept_stamp, text))) = (stamp, lock().as_ref())
         && kept_path == path
-        && stamp.is_some()
         && *kept_stamp == stamp
     {
         return Ok(text.clone());
     }
+    // Read without holding the lock: the window's validation never waits on the
+    // trainer's read.
+    let read_at = SystemTime::now();
     let text = Arc::new(read_text_file(path)?);
-    *last = Some((path.to_string(), stamp, text.clone()));
+    let settled = stamp.filter(|(_, modified)| read_at.duration_since(*modified).is_ok_and(|age| age > RACY));
+    *lock() = settled.map(|stamp| (path.to_string(), stamp, text.clone()));
     Ok(text)
 }
 
@@ -154,21 +162,33 @@ mod tests {
     fn a_text_file_is_read_again_only_when_it_changes() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("mine.txt");
+        let name = path.to_str().unwrap().to_string();
         let text = "the cat sat on the mat. ".repeat(40);
-        std::fs::write(&path, &text).unwrap();
-        let name = path.to_str().unwrap();
-        let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
-        assert!(CharLmTask::load(name, 8).is_ok());
-        // The same size and time with other bytes: the kept text is used, unread.
         let mut binary = text.clone().into_bytes();
         binary[5] = 0;
+        let set_time = |at: std::time::SystemTime| std::fs::File::options().write(true).open(&path).unwrap().set_modified(at).unwrap();
+        let a_minute_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+        // Written a minute ago: kept once read. The same size and time with other
+        // bytes is then not read again.
+        std::fs::write(&path, &text).unwrap();
+        set_time(a_minute_ago);
+        assert!(CharLmTask::load(&name, 8).is_ok());
         std::fs::write(&path, &binary).unwrap();
-        std::fs::File::options().write(true).open(&path).unwrap().set_modified(modified).unwrap();
-        assert!(CharLmTask::load(name, 8).is_ok(), "an unchanged file is not read again");
+        set_time(a_minute_ago);
+        assert!(CharLmTask::load(&name, 8).is_ok(), "an unchanged file is not read again");
         // A new modification time: read again, and now refused.
-        std::fs::File::options().write(true).open(&path).unwrap().set_modified(modified + std::time::Duration::from_secs(5)).unwrap();
-        let err = CharLmTask::load(name, 8).err().expect("the changed file is read again").to_string();
+        set_time(a_minute_ago + std::time::Duration::from_secs(5));
+        let err = CharLmTask::load(&name, 8).err().expect("the changed file is read again").to_string();
         assert!(err.contains("binary"), "{err}");
+        // Written just now: a same-size rewrite within the file system's clock tick
+        // (here: the same time set again) is still seen, because a fresh file is
+        // never kept.
+        std::fs::write(&path, &text).unwrap();
+        let now = std::fs::metadata(&path).unwrap().modified().unwrap();
+        assert!(CharLmTask::load(&name, 8).is_ok());
+        std::fs::write(&path, &binary).unwrap();
+        set_time(now);
+        assert!(CharLmTask::load(&name, 8).is_err(), "a file modified just now is read again");
     }
 
     #[test]

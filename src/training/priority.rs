@@ -1,7 +1,8 @@
 //! Training yields the processor to the window: the threads that train beside an
 //! open window (the trainer, claim verifications, and the compute threads they
-//! start, which inherit it) run at a lower priority, so a frame never waits for a
-//! core that a training step holds. Alone on the machine they run as fast as before.
+//! start, which inherit it) run at a lower priority, so the scheduler gives the
+//! window most of a core when a frame needs it. Alone on the machine they run as
+//! fast as before.
 
 /// How much lower (Unix nice increment) training runs than the window.
 pub const YIELD_TO_WINDOW: i32 = 5;
@@ -13,15 +14,19 @@ pub fn yield_to_window() {
     {
         unsafe extern "C" {
             fn setpriority(which: i32, who: u32, priority: i32) -> i32;
-            fn getpriority(which: i32, who: u32) -> i32;
         }
-        const PRIO_PROCESS: i32 = 0;
-        // SAFETY: both read or set the calling thread's nice value (who = 0) only.
-        unsafe {
-            let now = getpriority(PRIO_PROCESS, 0);
-            let _ = setpriority(PRIO_PROCESS, 0, (now + YIELD_TO_WINDOW).min(19));
-        }
+        let now = this_thread_nice().unwrap_or(0);
+        // SAFETY: sets the calling thread's nice value (PRIO_PROCESS, who = 0) only.
+        let _ = unsafe { setpriority(0, 0, (now + YIELD_TO_WINDOW).min(19)) };
     }
+}
+
+/// Build the compute threads (rayon's global pool) so that they yield to the
+/// window too: called where the window opens, before anything trains. (The CLI
+/// builds the pool with its thread count instead: `backend::set_cpu_threads`.
+/// The first to build it wins, and the two never run in one process.)
+pub fn build_compute_threads_yielding_to_window() {
+    let _ = rayon::ThreadPoolBuilder::new().start_handler(|_| yield_to_window()).build_global();
 }
 
 /// The calling thread's nice value (Linux), for tests.

@@ -89,7 +89,7 @@ impl Series {
         if kept.smoothing != smoothing || kept.stride != self.stride || kept.values.len() > self.points.len() {
             *kept = Smoothed { smoothing, stride: self.stride, values: Vec::with_capacity(self.points.len()), average: None };
         }
-        let mut average = StepAverage { smoothing: StepAverage::new(smoothing).smoothing, last: kept.average };
+        let mut average = StepAverage::resume(smoothing, kept.average);
         let from = kept.values.len();
         for &[x, y] in &self.points[from..] {
             let value = average.add(x, y);
@@ -145,7 +145,12 @@ struct StepAverage {
 
 impl StepAverage {
     fn new(smoothing: f64) -> Self {
-        Self { smoothing: smoothing.clamp(0.0, 0.999), last: None }
+        Self::resume(smoothing, None)
+    }
+
+    /// Carry on from `last` (the last point's x and average).
+    fn resume(smoothing: f64, last: Option<(f64, f64)>) -> Self {
+        Self { smoothing: smoothing.clamp(0.0, 0.999), last }
     }
 
     fn add(&mut self, x: f64, y: f64) -> f64 {

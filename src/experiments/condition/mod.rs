@@ -124,12 +124,11 @@ impl ConditionResult {
             Some(why) => t!("rep-cond-no-value", plain = self.plain.as_str(), why = why.as_str()),
             None => {
                 // The comparison as the lesson wrote it (">=" reads "≥").
-                let written = [(">=", "≥"), ("<=", "≤"), (">", ">"), ("<", "<")];
-                let found = written.iter().find(|(w, _)| self.condition.contains(w));
-                let op = found.map_or("vs", |(_, shown)| *shown);
+                let found = Op::find_in(&self.condition);
+                let op = found.as_ref().map_or("vs", |(op, _)| op.symbol());
                 // Against a fixed number the sentence already says what is needed; against
                 // the other side, the number it came to is news.
-                let rhs = found.and_then(|(w, _)| self.condition.split_once(w)).map_or("", |(_, rhs)| rhs);
+                let rhs = found.map_or("", |(_, at)| &self.condition[at.end..]);
                 if !rhs.contains("a.") && !rhs.contains("b.") {
                     return t!("rep-cond-measured-only", plain = self.plain.as_str(), measured = plain_number(self.lhs));
                 }
