@@ -160,6 +160,7 @@ impl WorkbenchApp {
             }
             AppAction::Probe => self.trainer.send(TrainCommand::Probe),
             AppAction::Trace { layer, head } => self.trainer.send(TrainCommand::Trace { layer, head }),
+            AppAction::MeasureGradientReach => self.trainer.send(TrainCommand::GradientReach),
             AppAction::SetLanguage(lang) => {
                 self.state.language = Some(lang);
                 crate::i18n::set_lang(lang);

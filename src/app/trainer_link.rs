@@ -29,6 +29,11 @@ impl WorkbenchApp {
                 Err(_) => break,
             }
         }
+        // A reset (or a new model) while the learner was being asked: nothing
+        // trained is left to lose, so the question is moot and the edit applies.
+        if self.view.step == 0 && self.confirm_apply.take().is_some() {
+            self.auto_apply();
+        }
         if self.view.status == RunStatus::Running {
             // keep the progress bar and ETA moving even between events
             self.ctx.request_repaint_after(Duration::from_millis(250));

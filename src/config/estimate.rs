@@ -47,14 +47,30 @@ pub fn estimate_memory(config: &ExperimentConfig, vocab: usize, seq: usize) -> M
     let parameters = parameter_count(model, vocab);
     let mut activations = b * t * d * 2 + b * t * vocab * 3; // embeddings, logits + softmax + grad
     let mut attention = 0;
-    for layer in &model.layers {
-        if layer.attention {
+    let cross = model.family == super::ModelFamily::EncoderDecoder;
+    let encoder: &[super::LayerConfig] = if cross { &model.encoder_layers } else { &[] };
+    for (layer, decoder) in model.layers.iter().map(|l| (l, true)).chain(encoder.iter().map(|l| (l, false))) {
+        // Self-attention, and cross-attention in an encoder–decoder's decoder layers.
+        let sublayers = usize::from(layer.attention) + usize::from(cross && decoder && layer.cross_attention);
+        for _ in 0..sublayers {
             // scores, scaled, filled, weights (and their gradients) per head
             attention += 4 * b * layer.heads * t * t * 2;
             activations += 8 * b * t * d;
         }
         if layer.ffn {
             activations += 2 * b * t * layer.d_ff + 3 * b * t * d;
+        }
+    }
+    if model.family == super::ModelFamily::Rnn {
+        // Every step's gate activations and states, kept for the backward pass;
+        // the alignment is one [target × source] map per sequence.
+        let cell = if model.rnn_cell == super::RnnCell::Lstm { 14 } else { 12 };
+        activations += cell * b * t * d;
+        if model.rnn_attention != super::RnnAttention::None {
+            attention += 3 * b * t * t;
+            if model.rnn_attention == super::RnnAttention::Additive {
+                attention += 2 * b * t * t * d / 4;
+            }
         }
     }
     // The held-out set, drawn one chunk at a time: two i64 ids, one f32 weight and

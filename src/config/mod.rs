@@ -67,6 +67,17 @@ impl Default for ExperimentConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ModelConfig {
+    /// Which kind of model: decoder-only Transformer, encoder–decoder Transformer,
+    /// or a recurrent encoder–decoder.
+    pub family: ModelFamily,
+    /// The recurrent cell of the `rnn` family.
+    pub rnn_cell: RnnCell,
+    /// How the `rnn` family's decoder reads the source: only the encoder's last
+    /// state (the fixed vector), or attention over every encoder state.
+    pub rnn_attention: RnnAttention,
+    /// The encoder stack of the `encoder_decoder` family (its self-attention sees
+    /// every source token; `layers` is then the decoder stack).
+    pub encoder_layers: Vec<LayerConfig>,
     /// Token vocabulary size. None = take it from the task (the usual case).
     pub vocab_size: Option<usize>,
     /// Longest sequence the model accepts (learned positions have one row per position).
@@ -128,6 +139,10 @@ pub struct LayerConfig {
     /// Heads whose output is zeroed before the output projection (an ablation:
     /// their attention maps are still computed and shown).
     pub ablated_heads: Vec<usize>,
+    /// In a decoder layer of the `encoder_decoder` family: the cross-attention
+    /// sublayer, whose queries come from the decoder and keys and values from the
+    /// encoder's output. Unused by the other families.
+    pub cross_attention: bool,
 }
 
 impl Default for LayerConfig {
@@ -149,8 +164,63 @@ impl Default for LayerConfig {
             diagonal_offset: 0,
             padding_mask: PaddingMask::Keys,
             ablated_heads: Vec::new(),
+            cross_attention: true,
         }
     }
+}
+
+/// Which kind of model the experiment builds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelFamily {
+    /// One stack with causal self-attention, reading the whole sequence (GPT-style).
+    #[default]
+    Decoder,
+    /// An encoder stack over the source and a decoder stack over the target whose
+    /// layers also attend to the encoder's output (the original Transformer).
+    EncoderDecoder,
+    /// A recurrent encoder and decoder (GRU or LSTM), with or without attention.
+    Rnn,
+}
+
+impl ModelFamily {
+    pub const ALL: [ModelFamily; 3] = [ModelFamily::Decoder, ModelFamily::EncoderDecoder, ModelFamily::Rnn];
+
+    /// The name used in JSON and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            ModelFamily::Decoder => "decoder",
+            ModelFamily::EncoderDecoder => "encoder_decoder",
+            ModelFamily::Rnn => "rnn",
+        }
+    }
+
+    /// Whether the family reads a source and writes a target (needs a seq2seq task).
+    pub fn is_seq2seq(self) -> bool {
+        self != ModelFamily::Decoder
+    }
+}
+
+/// The recurrent cell of the `rnn` family (burn's own modules).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RnnCell {
+    #[default]
+    Gru,
+    Lstm,
+}
+
+/// How the `rnn` family's decoder reads the encoder.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RnnAttention {
+    /// Only the encoder's last state, handed to the decoder as its first state.
+    #[default]
+    None,
+    /// Scores are dot products of the decoder state with each encoder state.
+    Dot,
+    /// Scores come from a small network, vᵀ tanh(W_d h + W_e e) (Bahdanau et al.).
+    Additive,
 }
 
 /// How position information enters the model.
@@ -298,6 +368,41 @@ impl ModelConfig {
     /// d_k of a layer; only meaningful when the config is valid.
     pub fn head_dim(&self, layer: &LayerConfig) -> usize {
         self.d_model / layer.heads.max(1)
+    }
+
+    /// Change the family the way the editor's family knob does: the knobs only the
+    /// old family used go back to their defaults, and the new family gets what it
+    /// needs (an encoder layer, a decoder layer, no positions for the RNN), so the
+    /// result is valid whenever the task suits the family.
+    pub fn switch_family(&mut self, family: ModelFamily) {
+        if family == self.family {
+            return;
+        }
+        let template = self.layers.first().cloned().unwrap_or_default();
+        self.family = family;
+        if family != ModelFamily::Rnn {
+            self.rnn_cell = RnnCell::Gru;
+            self.rnn_attention = RnnAttention::None;
+            if self.layers.is_empty() {
+                self.layers.push(LayerConfig { mask: MaskKind::Causal, ..template.clone() });
+            }
+            if self.positional == PositionalEncoding::None {
+                self.positional = PositionalEncoding::Learned;
+            }
+        }
+        match family {
+            ModelFamily::Decoder => self.encoder_layers.clear(),
+            ModelFamily::EncoderDecoder => {
+                if self.encoder_layers.is_empty() {
+                    self.encoder_layers.push(LayerConfig { mask: MaskKind::Bidirectional, ..template });
+                }
+            }
+            ModelFamily::Rnn => {
+                self.layers.clear();
+                self.encoder_layers.clear();
+                self.positional = PositionalEncoding::None;
+            }
+        }
     }
 
     /// Whether a final LayerNorm follows the stack (any pre-LN layer asks for one).

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{ExperimentConfig, MaskKind, estimate_memory};
+use super::{ExperimentConfig, LayerConfig, MaskKind, ModelFamily, PositionalEncoding, RnnAttention, RnnCell, estimate_memory};
 use crate::t;
 
 /// One thing wrong with a config.
@@ -66,7 +66,8 @@ fn problems_of(config: &ExperimentConfig, facts: &mut Option<TaskFacts>) -> Vec<
     if model.max_len == 0 {
         problems.push(problem("model.max_len", t!("msg-validate-max-len-zero"), t!("msg-validate-max-len-zero-fix")));
     }
-    if model.layers.is_empty() {
+    family_problems(config, &mut problems);
+    if model.layers.is_empty() && model.family != ModelFamily::Rnn {
         problems.push(problem("model.layers", t!("msg-validate-no-layers"), t!("msg-validate-no-layers-fix")));
     }
     if !(0.0..1.0).contains(&model.dropout) {
@@ -84,32 +85,10 @@ fn problems_of(config: &ExperimentConfig, facts: &mut Option<TaskFacts>) -> Vec<
         ));
     }
     for (i, layer) in model.layers.iter().enumerate() {
-        let knob = |name: &str| format!("model.layers[{i}].{name}");
-        if layer.attention {
-            if layer.heads == 0 {
-                problems.push(problem(knob("heads"), t!("msg-validate-zero-heads"), t!("msg-validate-zero-heads-fix")));
-            } else if d > 0 && d % layer.heads != 0 {
-                let divisors: Vec<String> = (1..=d.min(64)).filter(|h| d % h == 0).map(|h| h.to_string()).collect();
-                problems.push(problem(
-                    knob("heads"),
-                    t!("msg-validate-heads-divide", d = d, heads = layer.heads),
-                    t!("msg-validate-heads-divide-fix", divisors = divisors.join(", ")),
-                ));
-            }
-            if let Some(head) = layer.ablated_heads.iter().find(|h| **h >= layer.heads) {
-                problems.push(problem(
-                    knob("ablated_heads"),
-                    t!("msg-validate-ablated", head = *head, last = layer.heads.saturating_sub(1)),
-                    t!("msg-validate-ablated-fix"),
-                ));
-            }
-            if layer.mask == MaskKind::SlidingWindow && layer.window == 0 {
-                problems.push(problem(knob("window"), t!("msg-validate-window-zero"), t!("msg-validate-window-zero-fix")));
-            }
-        }
-        if layer.ffn && layer.d_ff == 0 {
-            problems.push(problem(knob("d_ff"), t!("msg-validate-d-ff-zero"), t!("msg-validate-d-ff-zero-fix")));
-        }
+        layer_problems(&format!("model.layers[{i}]"), layer, d, &mut problems);
+    }
+    for (i, layer) in model.encoder_layers.iter().enumerate() {
+        layer_problems(&format!("model.encoder_layers[{i}]"), layer, d, &mut problems);
     }
     if !(config.lr.is_finite() && config.lr > 0.0) {
         problems.push(problem("lr", t!("msg-validate-lr", value = config.lr.to_string()), t!("msg-validate-lr-fix")));
@@ -151,6 +130,13 @@ fn problems_of(config: &ExperimentConfig, facts: &mut Option<TaskFacts>) -> Vec<
     };
     let seq = task.seq_len();
     let task_vocab = task.vocab().len();
+    if model.family.is_seq2seq() && task.source_len().is_none() {
+        problems.push(problem(
+            "model.family",
+            t!("msg-validate-family-needs-source", family = model.family.name(), task = config.task.kind.name()),
+            t!("msg-validate-family-needs-source-fix"),
+        ));
+    }
     *facts = Some(TaskFacts { vocab: task_vocab, seq_len: seq });
     if seq > model.max_len {
         problems.push(problem(
@@ -196,6 +182,74 @@ fn problems_of(config: &ExperimentConfig, facts: &mut Option<TaskFacts>) -> Vec<
         }
     }
     problems
+}
+
+/// One layer's knobs (a decoder, decoder-only or encoder layer), under `prefix`.
+fn layer_problems(prefix: &str, layer: &LayerConfig, d: usize, problems: &mut Vec<ConfigProblem>) {
+    let knob = |name: &str| format!("{prefix}.{name}");
+    if layer.attention {
+        if layer.heads == 0 {
+            problems.push(problem(knob("heads"), t!("msg-validate-zero-heads"), t!("msg-validate-zero-heads-fix")));
+        } else if d > 0 && d % layer.heads != 0 {
+            let divisors: Vec<String> = (1..=d.min(64)).filter(|h| d % h == 0).map(|h| h.to_string()).collect();
+            problems.push(problem(
+                knob("heads"),
+                t!("msg-validate-heads-divide", d = d, heads = layer.heads),
+                t!("msg-validate-heads-divide-fix", divisors = divisors.join(", ")),
+            ));
+        }
+        if let Some(head) = layer.ablated_heads.iter().find(|h| **h >= layer.heads) {
+            problems.push(problem(
+                knob("ablated_heads"),
+                t!("msg-validate-ablated", head = *head, last = layer.heads.saturating_sub(1)),
+                t!("msg-validate-ablated-fix"),
+            ));
+        }
+        if layer.mask == MaskKind::SlidingWindow && layer.window == 0 {
+            problems.push(problem(knob("window"), t!("msg-validate-window-zero"), t!("msg-validate-window-zero-fix")));
+        }
+    }
+    if layer.ffn && layer.d_ff == 0 {
+        problems.push(problem(knob("d_ff"), t!("msg-validate-d-ff-zero"), t!("msg-validate-d-ff-zero-fix")));
+    }
+}
+
+/// Knobs that belong to another model family than the one chosen: each is
+/// refused by name, never silently ignored.
+fn family_problems(config: &ExperimentConfig, problems: &mut Vec<ConfigProblem>) {
+    let model = &config.model;
+    let family = model.family.name();
+    match model.family {
+        ModelFamily::Rnn => {
+            if !model.layers.is_empty() {
+                problems.push(problem("model.layers", t!("msg-validate-rnn-layers", count = model.layers.len()), t!("msg-validate-rnn-layers-fix")));
+            }
+            if model.positional != PositionalEncoding::None {
+                problems.push(problem("model.positional", t!("msg-validate-rnn-positions"), t!("msg-validate-rnn-positions-fix")));
+            }
+        }
+        ModelFamily::Decoder | ModelFamily::EncoderDecoder => {
+            if model.rnn_attention != RnnAttention::None {
+                problems.push(problem("model.rnn_attention", t!("msg-validate-not-rnn", knob = "model.rnn_attention", family = family), t!("msg-validate-not-rnn-fix")));
+            }
+            if model.rnn_cell != RnnCell::Gru {
+                problems.push(problem("model.rnn_cell", t!("msg-validate-not-rnn", knob = "model.rnn_cell", family = family), t!("msg-validate-not-rnn-fix")));
+            }
+        }
+    }
+    match model.family {
+        ModelFamily::EncoderDecoder if model.encoder_layers.is_empty() => {
+            problems.push(problem("model.encoder_layers", t!("msg-validate-no-encoder"), t!("msg-validate-no-encoder-fix")));
+        }
+        ModelFamily::Decoder | ModelFamily::Rnn if !model.encoder_layers.is_empty() => {
+            problems.push(problem(
+                "model.encoder_layers",
+                t!("msg-validate-encoder-unused", family = family, count = model.encoder_layers.len()),
+                t!("msg-validate-encoder-unused-fix"),
+            ));
+        }
+        _ => {}
+    }
 }
 
 #[cfg(test)]
@@ -252,11 +306,53 @@ mod tests {
     }
 
     #[test]
+    fn knobs_of_another_family_are_refused_by_name() {
+        let mut config = crate::config::preset("rnn").unwrap();
+        assert_eq!(validate(&config), vec![]);
+        config.model.layers = vec![LayerConfig::default()];
+        config.model.positional = PositionalEncoding::Learned;
+        assert_eq!(knobs(&config), vec!["model.layers", "model.positional"]);
+
+        let mut config = crate::config::preset("encoder_decoder").unwrap();
+        assert_eq!(validate(&config), vec![]);
+        config.model.rnn_attention = RnnAttention::Dot;
+        config.model.encoder_layers.clear();
+        assert_eq!(knobs(&config), vec!["model.rnn_attention", "model.encoder_layers"]);
+
+        // A seq2seq family on a task without a source is refused, naming the family.
+        let mut config = crate::config::preset("rnn").unwrap();
+        config.task = crate::tasks::TaskConfig::for_kind(crate::tasks::TaskKind::Lookup);
+        config.fit_max_len_to_task();
+        assert_eq!(knobs(&config), vec!["model.family"]);
+        // An encoder layer is checked like any layer, under its own name.
+        let mut config = crate::config::preset("encoder_decoder").unwrap();
+        config.model.encoder_layers[0].heads = 5;
+        assert_eq!(knobs(&config), vec!["model.encoder_layers[0].heads"]);
+    }
+
+    #[test]
     fn several_problems_come_back_together() {
         let mut config = preset("lesson").unwrap();
         config.lr = -1.0;
         config.model.dropout = 1.5;
         config.model.layers[0].d_ff = 0;
         assert_eq!(knobs(&config), vec!["model.dropout", "model.layers[0].d_ff", "lr"]);
+    }
+}
+
+#[cfg(test)]
+mod family_switch_tests {
+    use crate::config::{ModelFamily, preset, validate};
+
+    #[test]
+    fn switching_family_leaves_a_valid_config_and_back() {
+        let mut config = preset("lesson").unwrap();
+        config.task = crate::tasks::TaskConfig::for_kind(crate::tasks::TaskKind::Translate);
+        config.fit_max_len_to_task();
+        for family in [ModelFamily::Rnn, ModelFamily::EncoderDecoder, ModelFamily::Decoder, ModelFamily::EncoderDecoder, ModelFamily::Rnn, ModelFamily::Decoder] {
+            config.model.switch_family(family);
+            assert_eq!(config.model.family, family);
+            assert_eq!(validate(&config), vec![], "{family:?}");
+        }
     }
 }

@@ -58,6 +58,17 @@ pub enum Metric {
     PhaseStep,
     /// How far the loss fell there: its 25-step mean, 50 steps apart.
     PhaseDrop,
+    /// Held-out token accuracy on the sentences with the longest sources (the
+    /// last length bucket; seq2seq tasks).
+    LongestAccuracy,
+    /// The same on the shortest sources (the first bucket).
+    ShortestAccuracy,
+    /// Mean weight the best-aligned cross-attention head (or the RNN's alignment)
+    /// puts on the source word each target word translates.
+    AlignmentWeight,
+    /// Gradient of the last output's loss at the first source word, over the
+    /// largest at any source word (1 = the first word gets as much as any).
+    FirstWordGradient,
 }
 
 /// A measurement, or why the metric has no value for this run (which fails every
@@ -65,7 +76,7 @@ pub enum Metric {
 pub type Measured = Result<f64, String>;
 
 impl Metric {
-    pub const ALL: [Metric; 24] = [
+    pub const ALL: [Metric; 28] = [
         Metric::TrainLoss,
         Metric::EvalLoss,
         Metric::EvalAccuracy,
@@ -90,6 +101,10 @@ impl Metric {
         Metric::CacheMismatches,
         Metric::PhaseStep,
         Metric::PhaseDrop,
+        Metric::LongestAccuracy,
+        Metric::ShortestAccuracy,
+        Metric::AlignmentWeight,
+        Metric::FirstWordGradient,
     ];
 
     pub fn name(self) -> &'static str {
@@ -118,6 +133,10 @@ impl Metric {
             Metric::CacheMismatches => "cache_mismatches",
             Metric::PhaseStep => "phase_step",
             Metric::PhaseDrop => "phase_drop",
+            Metric::LongestAccuracy => "longest_accuracy",
+            Metric::ShortestAccuracy => "shortest_accuracy",
+            Metric::AlignmentWeight => "alignment_weight",
+            Metric::FirstWordGradient => "first_word_gradient",
         }
     }
 
@@ -149,6 +168,10 @@ impl Metric {
             Metric::CacheMismatches => t!("rep-metric-cache-mismatches"),
             Metric::PhaseStep => t!("rep-metric-phase-step"),
             Metric::PhaseDrop => t!("rep-metric-phase-drop"),
+            Metric::LongestAccuracy => t!("rep-metric-longest-accuracy"),
+            Metric::ShortestAccuracy => t!("rep-metric-shortest-accuracy"),
+            Metric::AlignmentWeight => t!("rep-metric-alignment-weight"),
+            Metric::FirstWordGradient => t!("rep-metric-first-word-gradient"),
         }
     }
 
@@ -196,6 +219,17 @@ impl Metric {
                 let (step, drop) = steepest_fall(&losses).ok_or_else(|| t!("rep-metric-needs-steps", steps = FALL_WINDOW + FALL_SPAN))?;
                 if self == Metric::PhaseStep { step as f64 } else { drop }
             }
+            Metric::LongestAccuracy | Metric::ShortestAccuracy => {
+                let eval = on.eval();
+                let bucket = if self == Metric::LongestAccuracy { eval.by_length.last() } else { eval.by_length.first() };
+                let bucket = bucket.ok_or_else(|| t!("rep-metric-no-source", task = on.session.config().task.kind.name()))?;
+                if bucket.sentences == 0 {
+                    return Err(t!("rep-metric-empty-bucket", shortest = bucket.shortest, longest = bucket.longest));
+                }
+                bucket.accuracy as f64
+            }
+            Metric::AlignmentWeight => on.session.alignment()?.weight,
+            Metric::FirstWordGradient => on.session.gradient_reach()?.first_word,
             Metric::SharpHeadAblationDrop => {
                 let (layer, head, _) = sharpest_head(on.snapshot()).ok_or_else(|| crate::i18n::message(NO_SHARP_HEAD, None))?;
                 let full = on.eval().accuracy as f64;
@@ -223,7 +257,7 @@ impl<'a> Measuring<'a> {
     }
 
     fn eval(&mut self) -> EvalMetrics {
-        *self.eval.get_or_insert_with(|| self.session.evaluate())
+        self.eval.get_or_insert_with(|| self.session.evaluate()).clone()
     }
 
     fn snapshot(&mut self) -> &AttentionSnapshot {

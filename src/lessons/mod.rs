@@ -157,6 +157,9 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("lessons/15-when-not-to-use-attention/lesson.md", include_str!("../../lessons/15-when-not-to-use-attention/lesson.md")),
     ("lessons/16-pretrained-model/lesson.md", include_str!("../../lessons/16-pretrained-model/lesson.md")),
     ("lessons/17-induction-heads/lesson.md", include_str!("../../lessons/17-induction-heads/lesson.md")),
+    ("lessons/18-fixed-vector/lesson.md", include_str!("../../lessons/18-fixed-vector/lesson.md")),
+    ("lessons/19-cross-attention/lesson.md", include_str!("../../lessons/19-cross-attention/lesson.md")),
+    ("lessons/20-sequential-vs-parallel/lesson.md", include_str!("../../lessons/20-sequential-vs-parallel/lesson.md")),
 ];
 
 /// The shipped Chinese versions (`lesson.zh.md`), paired with the English ones by folder.
@@ -178,6 +181,9 @@ pub const BUILTIN_ZH: &[(&str, &str)] = &[
     ("lessons/15-when-not-to-use-attention/lesson.zh.md", include_str!("../../lessons/15-when-not-to-use-attention/lesson.zh.md")),
     ("lessons/16-pretrained-model/lesson.zh.md", include_str!("../../lessons/16-pretrained-model/lesson.zh.md")),
     ("lessons/17-induction-heads/lesson.zh.md", include_str!("../../lessons/17-induction-heads/lesson.zh.md")),
+    ("lessons/18-fixed-vector/lesson.zh.md", include_str!("../../lessons/18-fixed-vector/lesson.zh.md")),
+    ("lessons/19-cross-attention/lesson.zh.md", include_str!("../../lessons/19-cross-attention/lesson.zh.md")),
+    ("lessons/20-sequential-vs-parallel/lesson.zh.md", include_str!("../../lessons/20-sequential-vs-parallel/lesson.zh.md")),
 ];
 
 /// A lesson, or the error that stands in its place (the other lessons still load).

@@ -112,21 +112,29 @@ impl SelfAttention {
         context * keep // [batch, heads, seq, d_k]: ablated heads give 0
     }
 
-    /// x: `[batch, seq, d_model]`; `trace_head` asks for one head's intermediates.
+    /// Self-attention: queries, keys and values all come from x `[batch, seq, d_model]`;
+    /// `trace_head` asks for one head's intermediates.
     pub fn forward(&self, x: Tensor<3>, mask: &MaskTensors, trace_head: Option<usize>) -> AttentionOutput {
+        self.forward_from(x.clone(), x, mask, trace_head)
+    }
+
+    /// Queries from `x` and keys and values from `memory` (both `[batch, seq, d_model]`):
+    /// cross-attention when `memory` is the encoder's output, self-attention when
+    /// it is `x` itself.
+    pub fn forward_from(&self, x: Tensor<3>, memory: Tensor<3>, mask: &MaskTensors, trace_head: Option<usize>) -> AttentionOutput {
         let [batch, seq, d_model] = x.dims();
         let heads = self.heads;
         let d_k = d_model / heads;
         let split = |t: Tensor<3>| t.reshape([batch, seq, heads, d_k]).swap_dims(1, 2); // [batch, heads, seq, d_k]
 
-        let v = split(linear_rows(&self.wv, x.clone())); // [batch, heads, seq, d_k]
+        let v = split(linear_rows(&self.wv, memory.clone())); // [batch, heads, seq, d_k]
         // Intermediates are kept only when a trace asks for them, so the common
         // step lets each op reuse its input's buffer.
         let tracing = trace_head.is_some_and(|h| h < heads);
         let (q, k, raw, scaled, weights) = match self.kind {
             AttentionKind::Softmax => {
-                let q = split(linear_rows(&self.wq, x.clone())); // [batch, heads, seq, d_k]
-                let k = split(linear_rows(&self.wk, x)); // [batch, heads, seq, d_k]
+                let q = split(linear_rows(&self.wq, x)); // [batch, heads, seq, d_k]
+                let k = split(linear_rows(&self.wk, memory)); // [batch, heads, seq, d_k]
                 let kept = |t: &Tensor<4>| tracing.then(|| t.clone());
                 let (q_kept, k_kept) = (kept(&q), kept(&k)); // [batch, heads, seq, d_k] when tracing
                 let raw = q.matmul(k.swap_dims(2, 3)); // [batch, heads, seq, seq]

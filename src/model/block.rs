@@ -40,6 +40,10 @@ impl FeedForward {
 pub struct Block {
     pub attention: Option<SelfAttention>,
     pub attention_norm: Option<LayerNorm>,
+    /// Cross-attention over the encoder's output (decoder layers of the
+    /// encoder–decoder family only).
+    pub cross_attention: Option<SelfAttention>,
+    pub cross_norm: Option<LayerNorm>,
     pub ffn: Option<FeedForward>,
     pub ffn_norm: Option<LayerNorm>,
     #[module(skip)]
@@ -52,7 +56,18 @@ pub struct Block {
 pub struct BlockExtras {
     /// `[batch, heads, seq, seq]`, when the layer has attention.
     pub weights: Option<Tensor<4>>,
+    /// `[batch, heads, seq, seq]`, when the layer has cross-attention.
+    pub cross_weights: Option<Tensor<4>>,
     pub trace: Option<HeadTrace>,
+}
+
+/// What a decoder layer of the encoder–decoder family reads besides its input.
+pub struct CrossInput<'a> {
+    /// The encoder's output `[batch, seq, d_model]` (meaningful on source positions).
+    pub memory: &'a Tensor<3>,
+    pub mask: &'a MaskTensors,
+    /// One cross-attention head whose intermediates are wanted.
+    pub trace_head: Option<usize>,
 }
 
 impl Block {
@@ -63,9 +78,11 @@ impl Block {
         mask: &MaskTensors,
         trace_head: Option<usize>,
         dropout: &mut Dropout,
+        cross: Option<CrossInput<'_>>,
     ) -> (Tensor<3>, BlockExtras) {
         let mut extras = BlockExtras {
             weights: None,
+            cross_weights: None,
             trace: None,
         };
         let mut x = x;
@@ -74,6 +91,16 @@ impl Block {
                 let AttentionOutput { output, weights, trace } = attention.forward(h, mask, trace_head);
                 extras.weights = Some(weights);
                 extras.trace = trace;
+                dropout.apply(output)
+            });
+        }
+        if let (Some(attention), Some(cross)) = (&self.cross_attention, cross) {
+            x = self.sublayer(x, self.cross_norm.as_ref(), |h| {
+                let AttentionOutput { output, weights, trace } = attention.forward_from(h, cross.memory.clone(), cross.mask, cross.trace_head);
+                extras.cross_weights = Some(weights);
+                if trace.is_some() {
+                    extras.trace = trace;
+                }
                 dropout.apply(output)
             });
         }

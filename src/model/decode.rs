@@ -47,6 +47,9 @@ impl Transformer {
     /// only equals a full forward pass when no query sees a later key and every
     /// query sees itself.
     pub fn cache_support(&self) -> Result<(), String> {
+        if self.config.family != crate::config::ModelFamily::Decoder {
+            return Err(t!("msg-cache-decoder-only", family = self.config.family.name()));
+        }
         for (index, layer) in self.config.layers.iter().enumerate().filter(|(_, l)| l.attention) {
             let why = layer_cache_blocker(layer);
             if let Some(why) = why {

@@ -7,6 +7,36 @@
 
 use crate::config::{LayerConfig, MaskKind, MaskReading, PaddingMask};
 
+/// Which block of the sequence a sublayer's queries and keys come from. The
+/// encoder–decoder family runs on the whole `source | target` frame (the source
+/// on positions 0..S, the separator at S, the target after it); each of its
+/// sublayers keeps to its own block, so the decoder never reads the source
+/// except through cross-attention.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// Decoder-only: every position of the sequence.
+    Whole,
+    /// Encoder self-attention: source queries, source keys (positions < S).
+    Encoder { source_len: usize },
+    /// Decoder self-attention: target queries, target keys (positions ≥ S).
+    DecoderSelf { source_len: usize },
+    /// Cross-attention: target queries, source keys.
+    Cross { source_len: usize },
+}
+
+impl Role {
+    /// Query and key positions inside the role's block, or None outside it.
+    fn block(self, q: usize, k: usize) -> Option<(i64, i64)> {
+        let inside = match self {
+            Role::Whole => true,
+            Role::Encoder { source_len } => q < source_len && k < source_len,
+            Role::DecoderSelf { source_len } => q >= source_len && k >= source_len,
+            Role::Cross { source_len } => q >= source_len && k < source_len,
+        };
+        inside.then_some((q as i64, k as i64))
+    }
+}
+
 /// `[batch, seq, seq]` keep-mask; `batch` is 1 when there is no padding.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KeepMask {
@@ -41,15 +71,20 @@ impl KeepMask {
     /// diagonal offset, the padding axis, and how the boolean is read.
     /// With no bug knobs set this equals `build(layer.mask, layer.window, ..)`.
     pub fn applied(layer: &LayerConfig, seq: usize, padding: Option<(&[bool], usize)>) -> Self {
+        Self::applied_in(layer, Role::Whole, seq, padding)
+    }
+
+    /// `applied` for a sublayer of the given role: cells outside the role's block
+    /// of the sequence are never visible, whatever the bug knobs say.
+    pub fn applied_in(layer: &LayerConfig, role: Role, seq: usize, padding: Option<(&[bool], usize)>) -> Self {
         let offset = layer.diagonal_offset as i64;
         let window = layer.window.max(1) as i64;
-        let structural = |q: usize, k: usize| {
-            let (q, k) = (q as i64, k as i64);
-            match layer.mask {
-                MaskKind::Causal => k <= q + offset,
-                MaskKind::Bidirectional => true,
-                MaskKind::SlidingWindow => k <= q + offset && q + offset - k < window,
-            }
+        let structural = |q: i64, k: i64| match (role, layer.mask) {
+            // Every target word may read every source word: no order between them.
+            (Role::Cross { .. }, _) => true,
+            (_, MaskKind::Causal) => k <= q + offset,
+            (_, MaskKind::Bidirectional) => true,
+            (_, MaskKind::SlidingWindow) => k <= q + offset && q + offset - k < window,
         };
         let batch = padding.map(|(_, b)| b).unwrap_or(1);
         let invert = layer.mask_reading == MaskReading::MaskedIsTrue;
@@ -57,13 +92,17 @@ impl KeepMask {
         for b in 0..batch {
             for q in 0..seq {
                 for k in 0..seq {
+                    let Some((q_local, k_local)) = role.block(q, k) else {
+                        keep.push(false);
+                        continue;
+                    };
                     let padded = |i: usize| padding.is_some_and(|(pad, _)| pad[b * seq + i]);
                     let hidden_by_padding = match layer.padding_mask {
                         PaddingMask::Keys => padded(k),
                         PaddingMask::Queries => padded(q),
                         PaddingMask::Off => false,
                     };
-                    let built = structural(q, k) && !hidden_by_padding;
+                    let built = structural(q_local, k_local) && !hidden_by_padding;
                     keep.push(built != invert);
                 }
             }
@@ -74,6 +113,18 @@ impl KeepMask {
     /// The mask the layer is meant to use: its kind and window, padded keys hidden.
     pub fn intended(layer: &LayerConfig, seq: usize, padding: Option<(&[bool], usize)>) -> Self {
         Self::build(layer.mask, layer.window, seq, padding)
+    }
+
+    /// `intended` for a sublayer of the given role (the layer's kind and window
+    /// inside the role's block, padded keys hidden, no planted bug).
+    pub fn intended_in(layer: &LayerConfig, role: Role, seq: usize, padding: Option<(&[bool], usize)>) -> Self {
+        let sound = LayerConfig {
+            diagonal_offset: 0,
+            mask_reading: MaskReading::KeepIsTrue,
+            padding_mask: PaddingMask::Keys,
+            ..layer.clone()
+        };
+        Self::applied_in(&sound, role, seq, padding)
     }
 
     pub fn get(&self, b: usize, q: usize, k: usize) -> bool {
@@ -143,6 +194,27 @@ mod tests {
         let pad = [false, true];
         let wrong_axis = KeepMask::applied(&layer, 2, Some((&pad, 1)));
         assert!(wrong_axis.get(0, 0, 0) && !wrong_axis.get(0, 1, 0) && !wrong_axis.get(0, 1, 1));
+    }
+
+    #[test]
+    fn encoder_decoder_roles_keep_to_their_blocks() {
+        // Source on 0..2, separator at 2, target on 3..5; position 0 is padding.
+        let pad = [true, false, false, false, false];
+        let causal = LayerConfig::default();
+        let bidirectional = LayerConfig { mask: MaskKind::Bidirectional, ..LayerConfig::default() };
+        let s = 2;
+        let enc = KeepMask::applied_in(&bidirectional, Role::Encoder { source_len: s }, 5, Some((&pad, 1)));
+        assert!(enc.get(0, 1, 1) && !enc.get(0, 1, 0) && !enc.get(0, 1, 2) && !enc.get(0, 3, 1));
+        let dec = KeepMask::applied_in(&causal, Role::DecoderSelf { source_len: s }, 5, Some((&pad, 1)));
+        assert!(dec.get(0, 4, 2) && dec.get(0, 4, 4) && !dec.get(0, 3, 4) && !dec.get(0, 4, 1));
+        let cross = KeepMask::applied_in(&causal, Role::Cross { source_len: s }, 5, Some((&pad, 1)));
+        // Every target query reads every real source key, none of the target.
+        assert!(cross.get(0, 2, 1) && cross.get(0, 4, 1) && !cross.get(0, 4, 0) && !cross.get(0, 4, 3) && !cross.get(0, 1, 1));
+        // An inverted reading stays inside the block: the decoder still cannot read the source.
+        let inverted = LayerConfig { mask_reading: MaskReading::MaskedIsTrue, ..causal.clone() };
+        let bad = KeepMask::applied_in(&inverted, Role::DecoderSelf { source_len: s }, 5, None);
+        assert!(bad.get(0, 2, 3) && !bad.get(0, 3, 1));
+        assert_eq!(KeepMask::intended_in(&inverted, Role::DecoderSelf { source_len: s }, 5, None), KeepMask::applied_in(&causal, Role::DecoderSelf { source_len: s }, 5, None));
     }
 
     #[test]

@@ -13,13 +13,19 @@ mod init;
 pub mod mask;
 pub mod positional;
 pub mod readback;
+mod recurrent;
 pub mod rows;
 mod transfer;
+mod units;
+
+#[cfg(test)]
+mod families_tests;
 
 pub use attention::{BLOCKED_SCORE, HeadTrace, SelfAttention};
 pub use decode::KvCache;
 pub use dropout::Dropout;
 pub use transfer::{ParamShape, TransferReport, param_shapes, transfer_matching};
+pub use units::{AttentionUnit, attention_units};
 
 use std::collections::HashMap;
 
@@ -28,11 +34,12 @@ use burn::nn::{LayerNorm, Linear};
 use burn::tensor::{Device, Int, Tensor, TensorData};
 
 use attention::MaskTensors;
-use block::{Block, FeedForward};
+use block::{Block, CrossInput, FeedForward};
 use init::Initializer;
-use mask::KeepMask;
+use mask::{KeepMask, Role};
+use recurrent::Recurrent;
 
-use crate::config::{LayerConfig, MaskKind, MaskReading, ModelConfig, NormPlacement, PaddingMask, PositionalEncoding};
+use crate::config::{LayerConfig, MaskKind, MaskReading, ModelConfig, ModelFamily, NormPlacement, PaddingMask, PositionalEncoding};
 use crate::tasks::Rng;
 
 #[derive(Module, Debug)]
@@ -43,17 +50,27 @@ pub struct Transformer {
     pub pos_emb: Option<Param<Tensor<2>>>,
     pub layers: Vec<Block>,
     pub final_norm: Option<LayerNorm>,
+    /// The encoder stack (encoder–decoder family only).
+    pub encoder: Vec<Block>,
+    /// LayerNorm after the encoder stack (when an encoder layer is pre-LN).
+    pub encoder_norm: Option<LayerNorm>,
+    /// The recurrent encoder and decoder (rnn family only).
+    pub rnn: Option<Recurrent>,
     pub head: Linear,
     #[module(skip)]
     pub config: ModelConfig,
+    /// Where the target starts in every sequence (the task's source length S; the
+    /// separator sits at S). Used by the seq2seq families; 0 for a decoder.
+    #[module(skip)]
+    pub source_len: usize,
 }
 
 /// What a forward pass should hand back besides the logits.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Capture {
-    /// Every layer's attention weights.
+    /// Every attention unit's weights (see `attention_units`).
     pub attention: bool,
-    /// One (layer, head)'s intermediates.
+    /// One (unit, head)'s intermediates; a unit is a layer for the decoder family.
     pub trace: Option<(usize, usize)>,
     /// Every layer's output (for the causality probe).
     pub hidden: bool,
@@ -62,8 +79,8 @@ pub struct Capture {
 pub struct ForwardOutput {
     /// `[batch, seq, vocab]`
     pub logits: Tensor<3>,
-    /// Per layer `[batch, heads, seq, seq]`; None for layers without attention or
-    /// when not captured.
+    /// Per attention unit (`attention_units`) `[batch, heads, seq, seq]`; None for
+    /// units without attention or when not captured.
     pub attention: Vec<Option<Tensor<4>>>,
     pub trace: Option<HeadTrace>,
     /// Per layer `[batch, seq, d_model]` outputs, when captured.
@@ -83,21 +100,36 @@ impl Transformer {
         let tok_emb = init.embedding(vocab, d);
         let pos_emb = (config.positional == PositionalEncoding::Learned)
             .then(|| init.embedding(config.max_len, d));
+        let cross = config.family == ModelFamily::EncoderDecoder;
         let layers = config
             .layers
             .iter()
-            .map(|layer| build_block(layer, d, &mut init))
+            .map(|layer| build_block(layer, d, cross, &mut init))
             .collect();
         let final_norm = config.has_final_norm().then(|| init.layer_norm(d));
+        let encoder_layers: &[LayerConfig] = if cross { &config.encoder_layers } else { &[] };
+        let encoder = encoder_layers.iter().map(|layer| build_block(layer, d, false, &mut init)).collect();
+        let encoder_norm = encoder_layers.iter().any(|l| l.norm == NormPlacement::Pre).then(|| init.layer_norm(d));
+        let rnn = (config.family == ModelFamily::Rnn).then(|| Recurrent::new(config.rnn_cell, config.rnn_attention, d, &mut init));
         let head = init.linear(d, vocab);
         Self {
             tok_emb,
             pos_emb,
             layers,
             final_norm,
+            encoder,
+            encoder_norm,
+            rnn,
             head,
             config: config.clone(),
+            source_len: 0,
         }
+    }
+
+    /// The same model told where its tasks' targets start (seq2seq families).
+    pub fn with_source_len(mut self, source_len: Option<usize>) -> Self {
+        self.source_len = source_len.unwrap_or(0);
+        self
     }
 
     /// tokens: `[batch, seq]`; `padding` is the `[batch * seq]` padding flags of the
@@ -109,36 +141,38 @@ impl Transformer {
         capture: Capture,
         dropout: &mut Dropout,
     ) -> ForwardOutput {
-        let [batch, seq] = tokens.dims();
-        let device = tokens.device();
+        let x = self.embed(tokens, 0); // [batch, seq, d_model]
+        let x = dropout.apply(x);
+        self.forward_embedded(x, padding, capture, dropout)
+    }
 
-        let mut x = self.embed(tokens, 0); // [batch, seq, d_model]
-        x = dropout.apply(x);
-
+    /// The forward pass from the embedded sequence x `[batch, seq, d_model]` on
+    /// (the gradient-reach measurement differentiates with respect to x).
+    pub fn forward_embedded(
+        &self,
+        x: Tensor<3>,
+        padding: Option<&[bool]>,
+        capture: Capture,
+        dropout: &mut Dropout,
+    ) -> ForwardOutput {
+        let [batch, _, _] = x.dims();
         let padding = padding.filter(|p| p.iter().any(|v| *v)).map(|p| (p, batch));
-        let mut masks: HashMap<MaskKey, MaskTensors> = HashMap::new();
-        let mut attention = Vec::with_capacity(self.layers.len());
-        let mut trace = None;
-        let mut hidden = Vec::new();
-        for (index, (block, layer)) in self.layers.iter().zip(&self.config.layers).enumerate() {
-            let key = (layer.mask, layer.window, layer.diagonal_offset, layer.padding_mask, layer.mask_reading);
-            let mask = masks
-                .entry(key)
-                .or_insert_with(|| MaskTensors::new(KeepMask::applied(layer, seq, padding), &device));
-            let trace_head = capture.trace.filter(|(l, _)| *l == index).map(|(_, h)| h);
-            let (out, extras) = block.forward(x, mask, trace_head, dropout);
-            if capture.hidden {
-                hidden.push(out.clone());
+        let (x, attention, trace, hidden) = match self.config.family {
+            ModelFamily::Decoder => self.decoder_stack(x, padding, capture, dropout, None),
+            ModelFamily::EncoderDecoder => {
+                let (memory, mut attention, mut trace) = self.encoder_stack(x.clone(), padding, capture, dropout);
+                let (x, decoder_attention, decoder_trace, hidden) = self.decoder_stack(x, padding, capture, dropout, Some(&memory));
+                attention.extend(decoder_attention);
+                trace = trace.or(decoder_trace);
+                (x, attention, trace, hidden)
             }
-            x = out;
-            attention.push(extras.weights.filter(|_| capture.attention));
-            if extras.trace.is_some() {
-                trace = extras.trace;
+            ModelFamily::Rnn => {
+                let rnn = self.rnn.as_ref().expect("the rnn family has a recurrent core");
+                let out = rnn.forward(x, self.source_len, padding.map(|(p, _)| p), capture.attention);
+                let attention = if self.config.rnn_attention == crate::config::RnnAttention::None { vec![None] } else { vec![out.weights] };
+                (out.output, attention, None, Vec::new())
             }
-        }
-        if let Some(norm) = &self.final_norm {
-            x = norm.forward(x); // [batch, seq, d_model]
-        }
+        };
         ForwardOutput {
             logits: rows::linear_rows(&self.head, x), // [batch, seq, vocab]
             attention,
@@ -146,12 +180,95 @@ impl Transformer {
             hidden,
         }
     }
+
+    /// The decoder (or decoder-only) stack and the final LayerNorm; with `memory`
+    /// (the encoder's output) each layer also cross-attends to the source.
+    /// Attention comes back per unit: self, then cross when there is a memory.
+    fn decoder_stack(
+        &self,
+        mut x: Tensor<3>,
+        padding: Option<(&[bool], usize)>,
+        capture: Capture,
+        dropout: &mut Dropout,
+        memory: Option<&Tensor<3>>,
+    ) -> (Tensor<3>, Vec<Option<Tensor<4>>>, Option<HeadTrace>, Vec<Tensor<3>>) {
+        let [_, seq, _] = x.dims();
+        let device = x.device();
+        let s = self.source_len;
+        let (self_role, cross_role) = match memory {
+            Some(_) => (Role::DecoderSelf { source_len: s }, Role::Cross { source_len: s }),
+            None => (Role::Whole, Role::Whole),
+        };
+        let first_unit = if memory.is_some() { self.encoder.len() } else { 0 };
+        let units_per_layer = if memory.is_some() { 2 } else { 1 };
+        let mut masks: HashMap<MaskKey, MaskTensors> = HashMap::new();
+        let mut attention = Vec::with_capacity(self.layers.len() * units_per_layer);
+        let mut trace = None;
+        let mut hidden = Vec::new();
+        for (index, (block, layer)) in self.layers.iter().zip(&self.config.layers).enumerate() {
+            let unit = first_unit + index * units_per_layer;
+            let mut prepare = |role: Role| {
+                let key = (role, layer.mask, layer.window, layer.diagonal_offset, layer.padding_mask, layer.mask_reading);
+                masks.entry(key).or_insert_with(|| MaskTensors::new(KeepMask::applied_in(layer, role, seq, padding), &device));
+                key
+            };
+            let (self_key, cross_key) = (prepare(self_role), memory.map(|_| prepare(cross_role)));
+            let (self_mask, cross_mask) = (&masks[&self_key], cross_key.map(|key| &masks[&key]));
+            let traced = |u: usize| capture.trace.filter(|(t, _)| *t == u).map(|(_, h)| h);
+            let cross = memory.zip(cross_mask).map(|(memory, mask)| CrossInput { memory, mask, trace_head: traced(unit + 1) });
+            let (out, extras) = block.forward(x, self_mask, traced(unit), dropout, cross);
+            if capture.hidden {
+                hidden.push(out.clone());
+            }
+            x = out;
+            attention.push(extras.weights.filter(|_| capture.attention));
+            if memory.is_some() {
+                attention.push(extras.cross_weights.filter(|_| capture.attention));
+            }
+            if extras.trace.is_some() {
+                trace = extras.trace;
+            }
+        }
+        if let Some(norm) = &self.final_norm {
+            x = norm.forward(x); // [batch, seq, d_model]
+        }
+        (x, attention, trace, hidden)
+    }
+
+    /// The encoder stack over the source (its LayerNorm after it when pre-LN).
+    fn encoder_stack(
+        &self,
+        mut x: Tensor<3>,
+        padding: Option<(&[bool], usize)>,
+        capture: Capture,
+        dropout: &mut Dropout,
+    ) -> (Tensor<3>, Vec<Option<Tensor<4>>>, Option<HeadTrace>) {
+        let [_, seq, _] = x.dims();
+        let device = x.device();
+        let role = Role::Encoder { source_len: self.source_len };
+        let mut attention = Vec::with_capacity(self.encoder.len());
+        let mut trace = None;
+        for (unit, (block, layer)) in self.encoder.iter().zip(&self.config.encoder_layers).enumerate() {
+            let mask = MaskTensors::new(KeepMask::applied_in(layer, role, seq, padding), &device);
+            let traced = capture.trace.filter(|(t, _)| *t == unit).map(|(_, h)| h);
+            let (out, extras) = block.forward(x, &mask, traced, dropout, None);
+            x = out;
+            attention.push(extras.weights.filter(|_| capture.attention));
+            if extras.trace.is_some() {
+                trace = extras.trace;
+            }
+        }
+        if let Some(norm) = &self.encoder_norm {
+            x = norm.forward(x); // [batch, seq, d_model]
+        }
+        (x, attention, trace)
+    }
 }
 
 impl Transformer {
     /// Token embeddings plus the positions `start..start + seq`:
     /// tokens `[batch, seq]` -> `[batch, seq, d_model]`.
-    fn embed(&self, tokens: Tensor<2, Int>, start: usize) -> Tensor<3> {
+    pub fn embed(&self, tokens: Tensor<2, Int>, start: usize) -> Tensor<3> {
         let [_, seq] = tokens.dims();
         let device = tokens.device();
         let d = self.config.d_model;
@@ -171,10 +288,11 @@ impl Transformer {
     }
 }
 
-/// Layers with the same mask knobs share one prepared mask.
-type MaskKey = (MaskKind, usize, i32, PaddingMask, MaskReading);
+/// Sublayers with the same role and mask knobs share one prepared mask.
+type MaskKey = (Role, MaskKind, usize, i32, PaddingMask, MaskReading);
 
-fn build_block(layer: &LayerConfig, d: usize, init: &mut Initializer) -> Block {
+/// One layer; `cross` adds the cross-attention sublayer when the layer asks for it.
+fn build_block(layer: &LayerConfig, d: usize, cross: bool, init: &mut Initializer) -> Block {
     let wants_norm = layer.norm != NormPlacement::None;
     let attention = layer.attention.then(|| SelfAttention {
         wq: init.linear(d, d),
@@ -188,6 +306,19 @@ fn build_block(layer: &LayerConfig, d: usize, init: &mut Initializer) -> Block {
         ablated: layer.ablated_heads.clone(),
     });
     let attention_norm = (layer.attention && wants_norm).then(|| init.layer_norm(d));
+    let cross = cross && layer.cross_attention;
+    let cross_attention = cross.then(|| SelfAttention {
+        wq: init.linear(d, d),
+        wk: init.linear(d, d),
+        wv: init.linear(d, d),
+        wo: init.linear(d, d),
+        heads: layer.heads,
+        kind: layer.attention_kind,
+        scale: layer.scale,
+        application: layer.mask_application,
+        ablated: layer.ablated_heads.clone(),
+    });
+    let cross_norm = (cross && wants_norm).then(|| init.layer_norm(d));
     let ffn = layer.ffn.then(|| FeedForward {
         up: init.linear(d, layer.d_ff),
         down: init.linear(layer.d_ff, d),
@@ -197,6 +328,8 @@ fn build_block(layer: &LayerConfig, d: usize, init: &mut Initializer) -> Block {
     Block {
         attention,
         attention_norm,
+        cross_attention,
+        cross_norm,
         ffn,
         ffn_norm,
         residual: layer.residual,

@@ -15,12 +15,14 @@ mod modadd;
 mod rng;
 mod sequence;
 mod split;
+mod translate;
 mod vocab;
 mod word_order;
 
 pub use batch::{Batch, Example};
 pub use charlm::{BUILTIN_CORPORA, builtin_corpus};
 pub use rng::Rng;
+pub use translate::seq2seq_example;
 pub use split::{HELD_OUT_ONE_IN, eval_chunks, eval_set, is_held_out};
 pub use vocab::Vocab;
 
@@ -49,10 +51,11 @@ pub enum TaskKind {
     Brackets,
     WordOrder,
     CharLm,
+    Translate,
 }
 
 impl TaskKind {
-    pub const ALL: [TaskKind; 9] = [
+    pub const ALL: [TaskKind; 10] = [
         TaskKind::Copy,
         TaskKind::Reverse,
         TaskKind::Sort,
@@ -62,6 +65,7 @@ impl TaskKind {
         TaskKind::Brackets,
         TaskKind::WordOrder,
         TaskKind::CharLm,
+        TaskKind::Translate,
     ];
 
     /// The name used in JSON and on the command line.
@@ -76,6 +80,7 @@ impl TaskKind {
             TaskKind::Brackets => "brackets",
             TaskKind::WordOrder => "word_order",
             TaskKind::CharLm => "char_lm",
+            TaskKind::Translate => "translate",
         }
     }
 
@@ -96,6 +101,7 @@ impl TaskKind {
             TaskKind::Brackets => t!("task-kind-brackets"),
             TaskKind::WordOrder => t!("task-kind-word-order"),
             TaskKind::CharLm => t!("task-kind-char-lm"),
+            TaskKind::Translate => t!("task-kind-translate"),
         }
     }
 
@@ -111,6 +117,7 @@ impl TaskKind {
             TaskKind::Brackets => t!("msg-task-describe-brackets"),
             TaskKind::WordOrder => t!("msg-task-describe-word-order"),
             TaskKind::CharLm => t!("msg-task-describe-char-lm"),
+            TaskKind::Translate => t!("msg-task-describe-translate"),
         }
     }
 }
@@ -163,6 +170,7 @@ impl TaskConfig {
             TaskKind::Brackets => (12, 2),
             TaskKind::WordOrder => (1, 12),
             TaskKind::CharLm => (32, 0),
+            TaskKind::Translate => (12, 8),
         };
         Self {
             kind,
@@ -195,6 +203,7 @@ impl TaskConfig {
             TaskKind::Brackets => Box::new(brackets::BracketsTask::new(self.length, self.pad_side)),
             TaskKind::WordOrder => Box::new(word_order::WordOrderTask::new(self.symbols, word_order::Words::from_corpus(&self.corpus))),
             TaskKind::CharLm => Box::new(charlm::CharLmTask::load(&self.corpus, self.length)?),
+            TaskKind::Translate => Box::new(translate::TranslateTask::new(self.length, self.symbols)),
         })
     }
 
@@ -246,6 +255,7 @@ impl TaskKind {
             TaskKind::Brackets => (2, 256, 0, usize::MAX),
             TaskKind::WordOrder => (0, usize::MAX, 2, word_order::NOUNS.len()),
             TaskKind::CharLm => (2, 1024, 0, usize::MAX),
+            TaskKind::Translate => (translate::SHORTEST, 64, 2, 8),
         }
     }
 }
@@ -287,6 +297,26 @@ pub trait Task: Send + Sync {
     fn example(&self, rng: &mut Rng, split: Split) -> Example {
         split::draw_in(split, rng, |rng| self.draw(rng))
     }
+    /// For a task with a source and a target (copy, reverse, sort, translate): the
+    /// source's length S; the separator sits at position S and the target after
+    /// it, so an encoder–decoder splits every example there. None otherwise.
+    fn source_len(&self) -> Option<usize> {
+        None
+    }
+    /// The fewest source words an example has (its length buckets start there).
+    fn shortest_source(&self) -> usize {
+        self.source_len().unwrap_or(0)
+    }
+    /// For a seq2seq task whose target words each translate one source word: per
+    /// position, the source position whose word the prediction there must write
+    /// (None where nothing is written, or where the task has no such alignment).
+    fn alignment(&self, _example: &Example) -> Option<Vec<Option<usize>>> {
+        None
+    }
+    /// The number of real (not padding) source tokens of an example of this task.
+    fn source_words(&self, example_padding: &[bool]) -> Option<usize> {
+        self.source_len().map(|s| example_padding[..s].iter().filter(|p| !**p).count())
+    }
     /// A fixed example for attention pictures; the same on every run.
     fn probe(&self) -> Example {
         self.example(&mut Rng::new(0x5EED_0F_9A0BE), Split::Eval)
@@ -321,6 +351,12 @@ impl Task for Unshifted {
     fn splits_by_hash(&self) -> bool {
         self.0.splits_by_hash()
     }
+    fn source_len(&self) -> Option<usize> {
+        self.0.source_len()
+    }
+    fn shortest_source(&self) -> usize {
+        self.0.shortest_source()
+    }
     /// The wrapped task's split, so the unshifted bug sees the same held-out inputs.
     fn example(&self, rng: &mut Rng, split: Split) -> Example {
         let mut example = self.0.example(rng, split);
@@ -340,6 +376,18 @@ pub fn parse_probe(task: &dyn Task, text: &str) -> Result<Example, String> {
     let tokens = task.vocab().parse(text)?;
     if tokens.is_empty() {
         return Err(t!("msg-probe-empty"));
+    }
+    // A padded seq2seq task (translate): `source | target` goes in its layout.
+    if let (Some(source_len), Some(pad)) = (task.source_len(), task.vocab().pad()) {
+        let separator = task.vocab().id("|").filter(|sep| tokens.contains(sep));
+        if let Some(separator) = separator {
+            let at = tokens.iter().position(|t| *t == separator).expect("contains");
+            let (source, target) = (&tokens[..at], &tokens[at + 1..]);
+            if source.len() > source_len || target.len() > source_len {
+                return Err(t!("msg-probe-source-too-long", words = source.len().max(target.len()), most = source_len));
+            }
+            return Ok(seq2seq_example(source, target, source_len, separator, pad));
+        }
     }
     if tokens.len() > task.seq_len() {
         return Err(t!("msg-probe-too-long", tokens = tokens.len(), seq_len = task.seq_len()));

@@ -43,6 +43,23 @@ impl Task for SequenceTask {
         2 * self.length + 1
     }
 
+    fn source_len(&self) -> Option<usize> {
+        Some(self.length)
+    }
+
+    /// Copy writes source word j at target position j, reverse writes word n-1-j;
+    /// a sorted target has no single source word per position.
+    fn alignment(&self, example: &Example) -> Option<Vec<Option<usize>>> {
+        let n = self.length;
+        let source_of = |j: usize| match self.kind {
+            TaskKind::Copy => Some(j),
+            TaskKind::Reverse => Some(n - 1 - j),
+            _ => None,
+        };
+        source_of(0)?;
+        Some((0..example.len()).map(|t| (n..2 * n).contains(&t).then(|| source_of(t - n)).flatten()).collect())
+    }
+
     fn draw(&self, rng: &mut Rng) -> Example {
         let source: Vec<u32> = (0..self.length)
             .map(|_| rng.below(self.symbols) as u32)

@@ -161,6 +161,7 @@ mod tests {
         brackets_train_and_eval_are_disjoint: TaskKind::Brackets,
         word_order_train_and_eval_are_disjoint: TaskKind::WordOrder,
         char_lm_train_and_eval_are_disjoint: TaskKind::CharLm,
+        translate_train_and_eval_are_disjoint: TaskKind::Translate,
     }
 
     #[test]

@@ -211,7 +211,7 @@ mod tests {
         for s in 1..=100_000 {
             tx.send(step(s));
             if s % 100 == 0 {
-                tx.send(TrainEvent::Eval(EvalMetrics { step: s, loss: 1.0, accuracy: 0.5, sequence_accuracy: 0.1, generation_loss: f32::NAN }));
+                tx.send(TrainEvent::Eval(EvalMetrics { step: s, loss: 1.0, accuracy: 0.5, sequence_accuracy: 0.1, generation_loss: f32::NAN, by_length: Vec::new() }));
             }
         }
         tx.send(TrainEvent::NonFinite { step: 100_000, kind: crate::training::NonFiniteKind::Loss, group: None, hint: String::new() });
@@ -242,7 +242,7 @@ mod tests {
             layers: Vec::new(),
             masks: Vec::new(),
             intended_masks: Vec::new(),
-            padding: Vec::new(),
+            padding: Vec::new(), names: Vec::new(),
         })
     }
 

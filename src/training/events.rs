@@ -53,7 +53,7 @@ pub struct StepMetrics {
 }
 
 /// One pass over the fixed held-out set.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct EvalMetrics {
     pub step: usize,
     pub loss: f32,
@@ -65,6 +65,45 @@ pub struct EvalMetrics {
     /// writes on its own (equals `loss` for a sound causal model; a model that
     /// peeked at the future during training does far worse here).
     pub generation_loss: f32,
+    /// For a task with a source (seq2seq): the held-out sentences grouped by
+    /// source length, shortest first (empty for other tasks).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_length: Vec<LengthBucket>,
+}
+
+/// Held-out sentences whose source has `shortest..=longest` words.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LengthBucket {
+    pub shortest: usize,
+    pub longest: usize,
+    /// Held-out sentences in the bucket (0: the bucket's accuracies are NaN).
+    pub sentences: usize,
+    /// Share of the bucket's target tokens predicted right.
+    pub accuracy: f32,
+    /// Share of the bucket's sentences with every target token right: with
+    /// teacher forcing this equals what greedy decoding gets right, since a
+    /// sentence whose every next token is right from the true prefix is written
+    /// exactly by greedy decoding, and one with a wrong token is not.
+    pub sequence_accuracy: f32,
+}
+
+/// Up to five buckets of source lengths from `shortest` to `longest`, as equal in
+/// width as whole words allow.
+pub fn length_buckets(shortest: usize, longest: usize) -> Vec<(usize, usize)> {
+    let span = longest.saturating_sub(shortest) + 1;
+    let count = span.min(5);
+    let edge = |i: usize| shortest + i * span / count;
+    (0..count).map(|i| (edge(i), edge(i + 1) - 1)).collect()
+}
+
+#[cfg(test)]
+mod length_tests {
+    #[test]
+    fn buckets_cover_every_length_once() {
+        assert_eq!(super::length_buckets(3, 24), vec![(3, 6), (7, 10), (11, 15), (16, 19), (20, 24)]);
+        assert_eq!(super::length_buckets(4, 4), vec![(4, 4)]);
+        assert_eq!(super::length_buckets(3, 5), vec![(3, 3), (4, 4), (5, 5)]);
+    }
 }
 
 /// Gradient health of one parameter group (e.g. `layers.0.attention.wq`).
@@ -106,13 +145,26 @@ pub struct AttentionSnapshot {
     pub intended_masks: Vec<Option<Vec<bool>>>,
     /// Which probe positions are padding.
     pub padding: Vec<bool>,
+    /// Per layer (attention unit): its name, "layer 0", "encoder 0", "decoder 0 ·
+    /// cross"; empty means "layer i" for each.
+    pub names: Vec<String>,
+}
+
+impl AttentionSnapshot {
+    /// The name of unit `layer` as the grid labels it.
+    pub fn name(&self, layer: usize) -> String {
+        self.names.get(layer).cloned().unwrap_or_else(|| crate::t!("views-attention-layer", layer = layer))
+    }
 }
 
 /// One head's computation on the probe, stage by stage (plain numbers).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct HeadTraceData {
     pub step: usize,
+    /// The attention unit (a layer for the decoder family).
     pub layer: usize,
+    /// The unit's name, "layer 1" or "decoder 0 · cross".
+    pub name: String,
     pub head: usize,
     pub d_k: usize,
     pub tokens: Vec<String>,
@@ -232,6 +284,9 @@ pub enum TrainEvent {
     Generated(GenerationReport),
     /// A generation request was refused; the message says why.
     GenerationRejected { message: String },
+    /// How much gradient of the last output reaches each source word, or why it
+    /// could not be measured.
+    GradientReach { step: usize, result: Result<super::GradientReach, String> },
     Finished {
         step: usize,
         loss: f32,
@@ -271,6 +326,8 @@ pub enum TrainCommand {
     Probe,
     /// Trace one head's computation on the probe.
     Trace { layer: usize, head: usize },
+    /// Measure how much gradient reaches each source word (seq2seq tasks).
+    GradientReach,
     /// Write `tokens` tokens greedily after the typed `prompt`, without and with
     /// the KV cache, and report both.
     Generate { prompt: String, tokens: usize },

@@ -101,6 +101,8 @@ pub fn layer_of(path: &str) -> String {
     let mut parts = path.split('.');
     match (parts.next(), parts.next()) {
         (Some("layers"), Some(index)) => format!("layer {index}"),
+        (Some("encoder"), Some(index)) => format!("encoder {index}"),
+        (Some("rnn"), _) => "rnn".to_string(),
         (Some("tok_emb" | "pos_emb"), _) => "embedding".to_string(),
         _ => "head".to_string(),
     }
@@ -117,5 +119,7 @@ mod tests {
         assert_eq!(layer_of("layers.1.ffn.up.bias"), "layer 1");
         assert_eq!(layer_of("pos_emb"), "embedding");
         assert_eq!(layer_of("final_norm.gamma"), "head");
+        assert_eq!(layer_of("encoder.1.attention.wq.weight"), "encoder 1");
+        assert_eq!(layer_of("rnn.encoder.update_gate.input_transform.weight"), "rnn");
     }
 }

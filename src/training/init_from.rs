@@ -59,7 +59,7 @@ pub fn start_from(from: &str, vocab: &Vocab, fresh: Transformer, device: &Device
     let config: ExperimentConfig = read_json(&dir.join(CONFIG_FILE)).map_err(|e| e.to_string())?;
     let source_task = config.task.build().map_err(|e| format!("{}: {e}", dir.display()))?;
     let source_vocab = source_task.vocab();
-    let template = Transformer::new(&config.model, config.model_vocab_size(source_vocab.len()), 0, device);
+    let template = Transformer::new(&config.model, config.model_vocab_size(source_vocab.len()), 0, device).with_source_len(source_task.source_len());
     let source = read_weights(&dir.join(WEIGHTS_FILE), &template).map_err(|e| e.to_string())?;
 
     // Same-shape tables would be copied by id below; keep their fresh values, since

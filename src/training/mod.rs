@@ -12,6 +12,7 @@ mod grad_stats;
 pub mod init_from;
 mod loss;
 pub mod priority;
+mod seq2seq_views;
 mod session;
 mod timer;
 mod trainer_handle;
@@ -21,12 +22,14 @@ mod writing;
 
 pub use event_queue::{EventReceiver, EventSender, HARD_CAP, THIN_AFTER, event_queue};
 pub use events::{
+    LengthBucket, length_buckets,
     AttentionSnapshot, BackendInfo, EvalMetrics, GenerationReport, GradientReport, GroupGradient, HeadTraceData, NonFiniteKind,
     StepMetrics, TrainCommand, TrainEvent, WrittenText,
 };
 pub use generate::{Written, generation_accuracy, write_greedy};
 pub use crate::runs::{EvalRecord, MetricsHistory, StepRecord};
 pub use crate::model::readback::read_floats;
+pub use seq2seq_views::{Alignment, GradientReach};
 pub use session::{Session, SessionError, StepOutcome};
 pub use trainer_handle::TrainerHandle;
 pub use worker::Waker;

@@ -94,7 +94,7 @@ impl Session {
         backend.info.composed_because = super::fused::support(&config, backend.kind).err();
         let train_device = backend.device.clone().autodiff();
         let vocab = config.model_vocab_size(task.vocab().len());
-        let model = Transformer::new(&config.model, vocab, config.seed, &train_device);
+        let model = Transformer::new(&config.model, vocab, config.seed, &train_device).with_source_len(task.source_len());
         let (model, init_report) = match config.init_source() {
             Some(from) => {
                 let (model, report) = super::init_from::start_from(from, task.vocab(), model, &train_device).map_err(SessionError::InitFrom)?;
@@ -150,6 +150,11 @@ impl Session {
     pub fn first_to_last_grad_ratio(&self) -> Option<f32> {
         let (first, last) = (self.last_layer_grad_norms.first()?, self.last_layer_grad_norms.last()?);
         (self.last_layer_grad_norms.len() >= 2 && last.1 > 0.0).then(|| first.1 / last.1)
+    }
+
+    /// The autodiff device the model trains on.
+    pub(super) fn train_device(&self) -> &Device {
+        &self.train_device
     }
 
     pub fn model(&self) -> &Transformer {
@@ -298,6 +303,10 @@ impl Session {
         fn attention(model: &mut Transformer, layer: usize, head: usize) -> Option<&mut SelfAttention> {
             model.layers.get_mut(layer)?.attention.as_mut().filter(|a| head < a.heads)
         }
+        // Snapshot layers are attention units; only a decoder's are its layers.
+        if self.config.model.family != crate::config::ModelFamily::Decoder {
+            return None;
+        }
         let before = attention(self.model.as_mut()?, layer, head)?.ablated.clone();
         attention(self.model.as_mut()?, layer, head)?.ablated.push(head);
         let eval = self.evaluate();
@@ -311,6 +320,7 @@ impl Session {
         let device = &self.backend.device;
         let (mut loss_sum, mut hits, mut scored_total) = (0.0f64, 0.0f64, 0usize);
         let mut sequences_right = 0usize;
+        let mut lengths = LengthTally::new(self.task.as_ref());
         // The held-out set is drawn a chunk at a time: never all in memory at once.
         for chunk in crate::tasks::eval_chunks(self.task.as_ref(), self.config.eval_size, EVAL_CHUNK) {
             let (rows, seq) = (chunk.batch_size, chunk.seq_len);
@@ -328,6 +338,10 @@ impl Session {
                 let span = row * seq..(row + 1) * seq;
                 let right = span.clone().all(|i| chunk.loss_weights[i] == 0.0 || predictions[i] == chunk.targets[i]);
                 sequences_right += right as usize;
+                if let Some(words) = self.task.source_words(&chunk.padding[span.clone()]) {
+                    let scored: Vec<bool> = span.clone().filter(|&i| chunk.loss_weights[i] > 0.0).map(|i| predictions[i] == chunk.targets[i]).collect();
+                    lengths.add(words, &scored);
+                }
             }
         }
         // With nothing scored the numbers are undefined: NaN, never 0.
@@ -338,6 +352,7 @@ impl Session {
             accuracy: per_scored(hits),
             sequence_accuracy: if self.config.eval_size == 0 { f32::NAN } else { sequences_right as f32 / self.config.eval_size as f32 },
             generation_loss: f32::NAN,
+            by_length: lengths.buckets(),
         };
         let metrics = EvalMetrics { generation_loss: self.generation_loss_given(metrics.loss), ..metrics };
         self.history.push_eval(metrics.record());
@@ -388,6 +403,48 @@ impl Session {
         next.history = std::mem::take(&mut self.history);
         *self = next;
         Ok(report)
+    }
+}
+
+/// Held-out results counted by source length (seq2seq tasks only).
+struct LengthTally {
+    /// (shortest, longest, sentences, sentences right, tokens, tokens right)
+    buckets: Vec<(usize, usize, usize, usize, usize, usize)>,
+}
+
+impl LengthTally {
+    fn new(task: &dyn Task) -> Self {
+        let buckets = match task.source_len() {
+            Some(longest) => super::length_buckets(task.shortest_source(), longest).into_iter().map(|(lo, hi)| (lo, hi, 0, 0, 0, 0)).collect(),
+            None => Vec::new(),
+        };
+        Self { buckets }
+    }
+
+    /// One sentence of `words` source words; `right` says, per scored target token,
+    /// whether it was predicted right.
+    fn add(&mut self, words: usize, right: &[bool]) {
+        if let Some(bucket) = self.buckets.iter_mut().find(|b| (b.0..=b.1).contains(&words)) {
+            let hits = right.iter().filter(|r| **r).count();
+            bucket.2 += 1;
+            bucket.3 += usize::from(hits == right.len());
+            bucket.4 += right.len();
+            bucket.5 += hits;
+        }
+    }
+
+    fn buckets(self) -> Vec<super::LengthBucket> {
+        let share = |part: usize, whole: usize| if whole == 0 { f32::NAN } else { part as f32 / whole as f32 };
+        self.buckets
+            .into_iter()
+            .map(|(shortest, longest, sentences, right, tokens, hits)| super::LengthBucket {
+                shortest,
+                longest,
+                sentences,
+                accuracy: share(hits, tokens),
+                sequence_accuracy: share(right, sentences),
+            })
+            .collect()
     }
 }
 

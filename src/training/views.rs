@@ -7,7 +7,7 @@ use burn::tensor::{Int, Tensor, TensorData};
 use super::events::AttentionSnapshot;
 use super::session::{Session, SessionError};
 use crate::model::readback::{read_floats, read_ints};
-use crate::model::{Capture, Dropout, mask::KeepMask, transfer_matching};
+use crate::model::{Capture, Dropout, attention_units, mask::KeepMask, transfer_matching};
 
 impl Session {
     /// Greedy generation accuracy on (up to 64 of) the held-out sequences.
@@ -90,24 +90,25 @@ impl Session {
         let heads: Vec<usize> = out.attention.iter().map(|a| a.as_ref().map_or(0, |w| w.dims()[1])).collect();
         let flat: Vec<Tensor<1>> = out.attention.into_iter().flatten().map(|w| w.flatten::<1>(0, 3)).collect();
         let values = if flat.is_empty() { Vec::new() } else { read_floats(Tensor::cat(flat, 0)) };
+        let units = attention_units(&self.config.model, self.model().source_len);
         let mut offset = 0;
         let mut layers = Vec::with_capacity(heads.len());
         let mut masks = Vec::with_capacity(heads.len());
         let mut intended_masks = Vec::with_capacity(heads.len());
-        for (layer, &h) in self.config.model.layers.iter().zip(&heads) {
-            if h == 0 {
+        for (unit, &h) in units.iter().zip(&heads) {
+            let Some(layer) = unit.layer.as_ref().filter(|_| h > 0) else {
                 layers.push(None);
                 masks.push(None);
                 intended_masks.push(None);
                 continue;
-            }
+            };
             let per_head = seq * seq;
             let maps = (0..h).map(|i| values[offset + i * per_head..offset + (i + 1) * per_head].to_vec()).collect();
             offset += h * per_head;
             layers.push(Some(maps));
             let padding = padding.map(|p| (p, 1));
-            masks.push(Some(KeepMask::applied(layer, seq, padding).keep));
-            intended_masks.push(Some(KeepMask::intended(layer, seq, padding).keep));
+            masks.push(Some(KeepMask::applied_in(layer, unit.role, seq, padding).keep));
+            intended_masks.push(Some(KeepMask::intended_in(layer, unit.role, seq, padding).keep));
         }
         let vocab = self.task.vocab();
         AttentionSnapshot {
@@ -118,14 +119,18 @@ impl Session {
             masks,
             intended_masks,
             padding: probe.padding.clone(),
+            names: units.into_iter().map(|u| u.name).collect(),
         }
     }
 
     /// One head's computation on the probe, stage by stage; None if the layer has
     /// no attention or no such head.
     pub fn trace_head(&self, layer: usize, head: usize) -> Option<super::events::HeadTraceData> {
-        let layer_config = self.config.model.layers.get(layer)?;
-        if !layer_config.attention || head >= layer_config.heads {
+        // `layer` is an attention unit: a layer for the decoder family, an encoder
+        // layer or a decoder layer's self- or cross-attention for the encoder–decoder.
+        let unit = attention_units(&self.config.model, self.model().source_len).into_iter().nth(layer)?;
+        let layer_config = unit.layer.as_ref()?;
+        if head >= layer_config.heads || self.config.model.family == crate::config::ModelFamily::Rnn {
             return None;
         }
         let model = self.model().valid();
@@ -141,6 +146,7 @@ impl Session {
         Some(super::events::HeadTraceData {
             step: self.step,
             layer,
+            name: unit.name.clone(),
             head,
             d_k: self.config.model.head_dim(layer_config),
             tokens: self.task.vocab().render(&probe.tokens),

@@ -195,6 +195,11 @@ impl Worker {
                     None => self.emit(TrainEvent::Error { message: t!("msg-worker-no-head-to-trace", layer = layer, head = head) }),
                 }
             }
+            TrainCommand::GradientReach => {
+                let Some(session) = &self.session else { return };
+                let step = session.step_count();
+                self.emit(TrainEvent::GradientReach { step, result: session.gradient_reach() });
+            }
             TrainCommand::Generate { prompt, tokens } => {
                 let Some(session) = &self.session else { return };
                 match session.compare_writing(&prompt, tokens) {
@@ -347,7 +352,7 @@ impl Worker {
         let session = self.session.as_mut().expect("session");
         let eval = session.evaluate();
         let step = session.step_count();
-        self.emit(TrainEvent::Eval(eval));
+        self.emit(TrainEvent::Eval(eval.clone()));
         self.publish_snapshot(true);
         self.state = RunState::Finished;
         self.emit(TrainEvent::Finished {

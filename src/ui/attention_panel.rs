@@ -59,13 +59,13 @@ impl AttentionPanel {
             for (layer, maps) in snapshot.layers.iter().enumerate() {
                 ui.horizontal(|ui| {
                     let Some(maps) = maps else {
-                        ui.label(t!("views-attention-layer", layer = layer));
+                        ui.label(snapshot.name(layer));
                         ui.label(t!("views-attention-off"));
                         return;
                     };
                     ui.vertical(|ui| {
                         ui.add_space(cell * seq as f32 / 2.0);
-                        ui.label(t!("views-attention-layer", layer = layer));
+                        ui.label(snapshot.name(layer));
                     });
                     let keep = snapshot.masks.get(layer).and_then(|m| m.as_deref());
                     for (head, weights) in maps.iter().enumerate() {
@@ -102,7 +102,7 @@ impl AttentionPanel {
             return;
         };
         let mut open = true;
-        egui::Window::new(t!("views-attention-window", layer = layer, head = head))
+        egui::Window::new(t!("views-attention-window", layer = snapshot.name(layer), head = head))
             .open(&mut open)
             // Inside the central area: never over the top bar or the lesson.
             .constrain_to(area)

@@ -58,6 +58,10 @@ pub const OPTIMIZER: &str = "editor-help-optimizer";
 pub const WARMUP: &str = "editor-help-warmup";
 
 pub const ABLATE: &str = "editor-help-ablate";
+pub const FAMILY: &str = "editor-help-family";
+pub const RNN_CELL: &str = "editor-help-rnn-cell";
+pub const RNN_ATTENTION: &str = "editor-help-rnn-attention";
+pub const CROSS_ATTENTION: &str = "editor-help-cross-attention";
 
 #[cfg(test)]
 mod tests {

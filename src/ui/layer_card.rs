@@ -18,13 +18,30 @@ pub enum CardAction {
     MoveDown,
 }
 
+/// Where a card sits: which stack, its index and how many layers the stack has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CardPlace {
+    /// The encoder stack of an encoder–decoder (else the decoder / only stack).
+    pub encoder: bool,
+    /// Whether the stack's layers cross-attend to an encoder (encoder–decoder decoders).
+    pub cross: bool,
+    pub index: usize,
+    pub count: usize,
+}
+
+impl CardPlace {
+    /// `model.layers` or `model.encoder_layers`.
+    pub fn stack_path(self) -> &'static str {
+        if self.encoder { "model.encoder_layers" } else { "model.layers" }
+    }
+}
+
 /// The key of the tooltip on a knob hidden for the bug hunt.
 const HIDDEN_FOR_BUG_HUNT: &str = "editor-hidden-for-bug-hunt-tip";
 
 pub fn layer_card_ui(
     ui: &mut egui::Ui,
-    index: usize,
-    count: usize,
+    place: CardPlace,
     layer: &mut LayerConfig,
     d_model: usize,
     problems: &[&ConfigProblem],
@@ -32,14 +49,15 @@ pub fn layer_card_ui(
     locks: Option<&crate::lessons::Locks>,
 ) -> Option<CardAction> {
     let mut action = None;
+    let (index, count, stack) = (place.index, place.count, place.stack_path());
     // A knob of this layer the loaded lesson locks: its reason.
     let lock = |name: &str| {
-        let knob = format!("model.layers[{index}].{name}");
+        let knob = format!("{stack}[{index}].{name}");
         locks.filter(|l| l.covers(&knob)).map(|l| t!("lesson-locked-tip", reason = l.reason.as_str()))
     };
     egui::Frame::group(ui.style()).show(ui, |ui| {
         ui.horizontal(|ui| {
-            ui.strong(t!("editor-layer", index = index));
+            ui.strong(if place.encoder { t!("editor-encoder-layer", index = index) } else { t!("editor-layer", index = index) });
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if ui.add_enabled(count > 1, egui::Button::new("✖")).on_hover_text(t!("editor-remove-layer-tip")).clicked() {
                     action = Some(CardAction::Remove);
@@ -56,14 +74,14 @@ pub fn layer_card_ui(
             });
         });
         let problem_for = |name: &str| {
-            let knob = format!("model.layers[{index}].{name}");
+            let knob = format!("{stack}[{index}].{name}");
             problems.iter().find(|p| p.knob == knob).copied()
         };
         // egui's grid lays a row out at the height that row index had last frame: when
         // rows come or go (an inline problem, a switched-off part), a fresh grid keeps
         // an old, taller row from leaving an empty gap for good.
         let rows = (problems.len(), layer.attention, layer.ffn, layer.mask == MaskKind::SlidingWindow, hide_mask_knobs);
-        egui::Grid::new(("layer_grid", index, rows)).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
+        egui::Grid::new(("layer_grid", index, place.encoder, rows)).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
             widget_row(ui, &t!("editor-attention"), &help::text(help::ATTENTION), lock("attention"), egui::Checkbox::new(&mut layer.attention, t!("editor-on")));
             if layer.attention {
                 let heads_lock = lock("heads");
@@ -103,6 +121,9 @@ pub fn layer_card_ui(
                 ablation_row(ui, layer);
                 inline_problem(ui, problem_for("ablated_heads"));
             }
+            if place.cross {
+                widget_row(ui, &t!("editor-cross-attention"), &help::text(help::CROSS_ATTENTION), lock("cross_attention"), egui::Checkbox::new(&mut layer.cross_attention, t!("editor-on")));
+            }
             widget_row(ui, &t!("editor-feed-forward"), &help::text(help::FFN), lock("ffn"), egui::Checkbox::new(&mut layer.ffn, t!("editor-on")));
             if layer.ffn {
                 widget_row(ui, "d_ff", &help::text(help::D_FF), lock("d_ff"), egui::DragValue::new(&mut layer.d_ff).range(1..=8192));
@@ -123,8 +144,8 @@ pub fn layer_card_ui(
         if layer.attention && hide_mask_knobs {
             ui.weak(t!("editor-mask-details-hidden")).on_hover_text(t!(HIDDEN_FOR_BUG_HUNT));
         } else if layer.attention {
-            egui::CollapsingHeader::new(t!("editor-mask-details")).id_salt(("mask_details", index)).show(ui, |ui| {
-                egui::Grid::new(("mask_grid", index)).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
+            egui::CollapsingHeader::new(t!("editor-mask-details")).id_salt(("mask_details", index, place.encoder)).show(ui, |ui| {
+                egui::Grid::new(("mask_grid", index, place.encoder)).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
                     choice_row(ui, &t!("editor-mask-read-as"), &help::text(help::MASK_READING), lock("mask_reading"), &mut layer.mask_reading, &[
                         (MaskReading::KeepIsTrue, t!("editor-true-keep").as_str()),
                         (MaskReading::MaskedIsTrue, t!("editor-true-masked").as_str()),

@@ -48,9 +48,9 @@ impl MaskInspector {
         let layers = snapshot.layers.len();
         self.layer = self.layer.min(layers.saturating_sub(1));
         ui.horizontal(|ui| {
-            egui::ComboBox::from_label(t!("views-mask-layer")).selected_text(self.layer.to_string()).show_ui(ui, |ui| {
+            egui::ComboBox::from_label(t!("views-mask-layer")).selected_text(snapshot.name(self.layer)).show_ui(ui, |ui| {
                 for l in 0..layers {
-                    ui.selectable_value(&mut self.layer, l, l.to_string());
+                    ui.selectable_value(&mut self.layer, l, snapshot.name(l));
                 }
             });
             let heads = snapshot.layers[self.layer].as_ref().map_or(0, Vec::len);

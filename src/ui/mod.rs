@@ -22,6 +22,7 @@ pub mod path_prompt;
 pub mod presenter;
 pub mod plots_panel;
 pub mod positions_panel;
+pub mod by_length_panel;
 pub mod length_cost_panel;
 pub mod saturation_panel;
 pub mod step_through;

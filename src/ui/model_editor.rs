@@ -10,8 +10,8 @@ use crate::t;
 
 use super::knob_help as help;
 use super::knob_row::{choice_row, widget_row};
-use super::layer_card::{CardAction, hidden_row, inline_problem, layer_card_ui};
-use crate::config::{ConfigProblem, LayerConfig, OptimizerKind, PositionalEncoding, SHIPPED_MODELS, estimate_memory};
+use super::layer_card::{CardAction, CardPlace, hidden_row, inline_problem, layer_card_ui};
+use crate::config::{ConfigProblem, LayerConfig, ModelFamily, OptimizerKind, PositionalEncoding, RnnAttention, RnnCell, SHIPPED_MODELS, estimate_memory};
 
 /// The model editor panel: every knob of the edited config.
 #[derive(Default)]
@@ -47,6 +47,22 @@ impl super::Panel for ModelEditor {
             // A new grid when problems come or go (see layer_card: rows keep last frame's height).
             egui::Grid::new(("global_knobs", problems.len())).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
                 let m = &mut config.model;
+                let mut family = m.family;
+                choice_row(ui, &t!("editor-family"), &help::text(help::FAMILY), lock("model.family"), &mut family, &[
+                    (ModelFamily::Decoder, t!("editor-family-decoder").as_str()),
+                    (ModelFamily::EncoderDecoder, t!("editor-family-encoder-decoder").as_str()),
+                    (ModelFamily::Rnn, t!("editor-family-rnn").as_str()),
+                ]);
+                m.switch_family(family);
+                inline_problem(ui, problem("model.family"));
+                if m.family == ModelFamily::Rnn {
+                    choice_row(ui, &t!("editor-rnn-cell"), &help::text(help::RNN_CELL), lock("model.rnn_cell"), &mut m.rnn_cell, &[(RnnCell::Gru, "GRU"), (RnnCell::Lstm, "LSTM")]);
+                    choice_row(ui, &t!("editor-rnn-attention"), &help::text(help::RNN_ATTENTION), lock("model.rnn_attention"), &mut m.rnn_attention, &[
+                        (RnnAttention::None, t!("editor-rnn-fixed-vector").as_str()),
+                        (RnnAttention::Dot, t!("editor-rnn-dot").as_str()),
+                        (RnnAttention::Additive, t!("editor-rnn-additive").as_str()),
+                    ]);
+                }
                 widget_row(ui, "d_model", &help::text(help::D_MODEL), lock("model.d_model"), egui::DragValue::new(&mut m.d_model).range(1..=1024));
                 inline_problem(ui, problem("model.d_model"));
                 choice_row(ui, &t!("editor-positions"), &help::text(help::POSITIONAL), lock("model.positional"), &mut m.positional, &[
@@ -89,35 +105,69 @@ impl super::Panel for ModelEditor {
             });
         });
         ui.separator();
-        ui.horizontal(|ui| {
-            ui.strong(t!("editor-layers", count = config.model.layers.len()));
-            if ui.button(t!("editor-add-layer")).on_hover_text(t!("editor-add-layer-tip")).clicked() {
-                let layer = config.model.layers.last().cloned().unwrap_or_default();
-                config.model.layers.push(layer);
-            }
-        });
-        inline_problem_line(ui, problem("model.layers"));
-        let count = config.model.layers.len();
+        let family = config.model.family;
         let d_model = config.model.d_model;
-        let mut action = None;
-        for index in 0..count {
-            let layer_problems: Vec<&ConfigProblem> =
-                problems.iter().filter(|p| p.knob.starts_with(&format!("model.layers[{index}]."))).collect();
-            if let Some(a) = layer_card_ui(ui, index, count, &mut config.model.layers[index], d_model, &layer_problems, hide_planted_knobs, locks) {
-                action = Some((index, a));
-            }
-            ui.add_space(4.0);
+        if family == ModelFamily::Rnn {
+            ui.strong(t!("editor-rnn-card", cell = if config.model.rnn_cell == RnnCell::Gru { "GRU" } else { "LSTM" }));
+            ui.label(if config.model.rnn_attention == RnnAttention::None { t!("editor-rnn-card-fixed") } else { t!("editor-rnn-card-attention") });
+            inline_problem_line(ui, problem("model.layers"));
+            inline_problem_line(ui, problem("model.encoder_layers"));
         }
-        if let Some((index, action)) = action {
-            apply_card_action(&mut config.model.layers, index, action);
+        if family == ModelFamily::EncoderDecoder {
+            stack_ui(ui, true, false, &mut config.model.encoder_layers, d_model, problems, hide_planted_knobs, locks);
+            ui.separator();
+        }
+        if family != ModelFamily::Rnn {
+            stack_ui(ui, false, family == ModelFamily::EncoderDecoder, &mut config.model.layers, d_model, problems, hide_planted_knobs, locks);
+            if family == ModelFamily::Decoder {
+                inline_problem_line(ui, problem("model.encoder_layers"));
+            }
         }
         let shown = |k: &str| {
             k.starts_with("model.layers[")
-                || matches!(k, "model.d_model" | "model.max_len" | "model.dropout" | "model.init_scale" | "lr" | "batch_size" | "model.layers" | "init_from" | "task.length" | "task.symbols" | "task.corpus")
+                || k.starts_with("model.encoder_layers")
+                || matches!(k, "model.d_model" | "model.max_len" | "model.dropout" | "model.init_scale" | "lr" | "batch_size" | "model.layers" | "init_from" | "task.length" | "task.symbols" | "task.corpus" | "model.family")
         };
         for p in problems.iter().filter(|p| !shown(&p.knob)) {
             ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {p}"));
         }
+    }
+}
+
+/// One stack of layer cards (the encoder's, or the decoder's / the only one), with
+/// its count, its add button and the problems of its layers beside their knobs.
+fn stack_ui(
+    ui: &mut egui::Ui,
+    encoder: bool,
+    cross: bool,
+    layers: &mut Vec<LayerConfig>,
+    d_model: usize,
+    problems: &[ConfigProblem],
+    hide_planted_knobs: bool,
+    locks: Option<&crate::lessons::Locks>,
+) {
+    let path = if encoder { "model.encoder_layers" } else { "model.layers" };
+    ui.horizontal(|ui| {
+        ui.strong(if encoder { t!("editor-encoder-layers", count = layers.len()) } else { t!("editor-layers", count = layers.len()) });
+        if ui.button(t!("editor-add-layer")).on_hover_text(t!("editor-add-layer-tip")).clicked() {
+            let layer = layers.last().cloned().unwrap_or_default();
+            layers.push(layer);
+        }
+    });
+    inline_problem_line(ui, problems.iter().find(|p| p.knob == path));
+    let count = layers.len();
+    let mut action = None;
+    for index in 0..count {
+        let prefix = format!("{path}[{index}].");
+        let layer_problems: Vec<&ConfigProblem> = problems.iter().filter(|p| p.knob.starts_with(&prefix)).collect();
+        let place = CardPlace { encoder, cross, index, count };
+        if let Some(a) = layer_card_ui(ui, place, &mut layers[index], d_model, &layer_problems, hide_planted_knobs, locks) {
+            action = Some((index, a));
+        }
+        ui.add_space(4.0);
+    }
+    if let Some((index, action)) = action {
+        apply_card_action(layers, index, action);
     }
 }
 

@@ -55,9 +55,9 @@ impl StepThrough {
             return;
         };
         ui.label(if trace.scaled {
-            t!("views-step-summary", layer = trace.layer, head = trace.head, dk = trace.d_k, step = trace.step)
+            t!("views-step-summary", layer = trace.name.as_str(), head = trace.head, dk = trace.d_k, step = trace.step)
         } else {
-            t!("views-step-summary-unscaled", layer = trace.layer, head = trace.head, dk = trace.d_k, step = trace.step)
+            t!("views-step-summary-unscaled", layer = trace.name.as_str(), head = trace.head, dk = trace.d_k, step = trace.step)
         });
         ui.horizontal_wrapped(|ui| {
             for (i, (stage, name, _)) in STAGES.iter().enumerate() {
@@ -130,8 +130,14 @@ pub fn matrix_ui(ui: &mut egui::Ui, values: &[f32], rows: usize, cols: usize, to
 
 impl super::Panel for StepThrough {
     fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
-        let layers = data.applied.model.layers.len();
-        let heads = data.applied.model.layers.get(self.layer).map_or(1, |l| l.heads);
+        // Layers here are attention units (an encoder–decoder has self- and
+        // cross-attention per decoder layer), as the attention grid shows them.
+        let snapshot = data.view.attention.as_ref();
+        let layers = snapshot.map_or(data.applied.model.layers.len(), |s| s.layers.len());
+        let heads = match snapshot {
+            Some(s) => s.layers.get(self.layer).and_then(|l| l.as_ref()).map_or(1, Vec::len),
+            None => data.applied.model.layers.get(self.layer).map_or(1, |l| l.heads),
+        };
         egui::ScrollArea::both().show(ui, |ui| self.ui(ui, data.view.trace.as_ref(), layers, heads, actions));
     }
 }

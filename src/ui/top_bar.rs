@@ -154,7 +154,7 @@ fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize) {
     ui.add(egui::ProgressBar::new(fraction.min(1.0)).desired_width(width));
     ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend));
     if let Some(acc) = view.last_eval_accuracy {
-        let loss = view.last_eval.map_or("—".to_string(), |e| format!("{:.3}", e.loss));
+        let loss = view.last_eval.as_ref().map_or("—".to_string(), |e| format!("{:.3}", e.loss));
         ui.add(egui::Label::new(t!("top-heldout", percent = format!("{:.1}", 100.0 * acc), loss = loss)).wrap_mode(egui::TextWrapMode::Extend));
     }
 }

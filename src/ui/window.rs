@@ -8,6 +8,7 @@ use super::Panel;
 use super::attention_panel::AttentionPanel;
 use super::bug_hunt::BugHuntPanel;
 use super::generation_panel::GenerationPanel;
+use super::by_length_panel::ByLengthPanel;
 use super::length_cost_panel::LengthCostPanel;
 use super::lesson_panel::LessonPanel;
 use super::mask_inspector::MaskInspector;
@@ -39,6 +40,7 @@ pub struct Panels {
     positions: PositionsPanel,
     saturation: SaturationPanel,
     length_cost: LengthCostPanel,
+    by_length: ByLengthPanel,
     pub generation: GenerationPanel,
     bug_hunt: BugHuntPanel,
     /// Whether the last frame was drawn in the presenter view (None before the first).
@@ -49,13 +51,14 @@ pub struct Panels {
 }
 
 /// The central tabs, in order, with their message keys.
-const TABS: [(CentralView, &str); 8] = [
+const TABS: [(CentralView, &str); 9] = [
     (CentralView::Attention, "tab-attention"),
     (CentralView::MaskInspector, "tab-mask-inspector"),
     (CentralView::StepThrough, "tab-step-through"),
     (CentralView::Positions, "tab-positions"),
     (CentralView::Saturation, "tab-saturation"),
     (CentralView::SequenceLength, "tab-sequence-length"),
+    (CentralView::ByLength, "tab-by-length"),
     (CentralView::Generate, "tab-generate"),
     (CentralView::BugHunt, "tab-bug-hunt"),
 ];
@@ -126,6 +129,7 @@ impl Panels {
             CentralView::Positions => &mut self.positions,
             CentralView::Saturation => &mut self.saturation,
             CentralView::SequenceLength => &mut self.length_cost,
+            CentralView::ByLength => &mut self.by_length,
             CentralView::Generate => &mut self.generation,
             CentralView::BugHunt => &mut self.bug_hunt,
         };

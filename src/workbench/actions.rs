@@ -41,6 +41,8 @@ pub enum AppAction {
     Probe,
     /// Trace one head's computation on the probe.
     Trace { layer: usize, head: usize },
+    /// Measure how much gradient reaches each source word.
+    MeasureGradientReach,
     /// Open the glossary window.
     ShowGlossary,
     /// Switch the interface (and lesson) language at once; remembered.

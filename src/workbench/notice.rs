@@ -35,4 +35,6 @@ pub struct PinnedRun {
     pub eval_accuracy: Series,
     /// Its last attention snapshot, to compare the next run's maps with.
     pub attention: Option<AttentionSnapshot>,
+    /// Its last held-out accuracy by source length (seq2seq tasks).
+    pub by_length: Vec<crate::training::LengthBucket>,
 }

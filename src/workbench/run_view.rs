@@ -49,6 +49,8 @@ pub struct RunView {
     pub causality: Option<LeakReport>,
     /// The latest traced head (step-through view).
     pub trace: Option<HeadTraceData>,
+    /// The latest gradient-reach measurement (step, result), By length view.
+    pub reach: Option<(usize, Result<crate::training::GradientReach, String>)>,
     /// The latest text written from a prompt (Generate view), and why the last
     /// request was refused.
     pub generated: Option<GenerationReport>,
@@ -92,6 +94,7 @@ impl Default for RunView {
             attention: None,
             causality: None,
             trace: None,
+            reach: None,
             generated: None,
             generation_error: None,
             generating: false,
@@ -117,6 +120,7 @@ impl RunView {
             train_accuracy: self.train_accuracy.clone(),
             eval_accuracy: self.eval_accuracy.clone(),
             attention: self.attention.clone(),
+            by_length: self.last_eval.as_ref().map(|e| e.by_length.clone()).unwrap_or_default(),
         });
     }
 
@@ -222,6 +226,7 @@ impl RunView {
                 self.show_banner(Banner { kind: BannerKind::Info, text: t!("msg-saved-run", dir = dir.display().to_string()) });
             }
             TrainEvent::Trace(trace) => self.trace = Some(trace),
+            TrainEvent::GradientReach { step, result } => self.reach = Some((step, result)),
             TrainEvent::Generated(report) => {
                 self.generating = false;
                 self.generation_error = None;
@@ -302,11 +307,13 @@ impl RunView {
             task: self.task,
             loss: last(&self.train_loss),
             accuracy: last(&self.train_accuracy),
-            eval_loss: self.last_eval.map(|e| e.loss),
-            eval_accuracy: self.last_eval.map(|e| e.accuracy),
-            sequence_accuracy: self.last_eval.map(|e| e.sequence_accuracy),
-            generation_loss: self.last_eval.map(|e| e.generation_loss).filter(|l| l.is_finite()),
-            eval_step: self.last_eval.map(|e| e.step),
+            eval_loss: self.last_eval.as_ref().map(|e| e.loss),
+            eval_accuracy: self.last_eval.as_ref().map(|e| e.accuracy),
+            sequence_accuracy: self.last_eval.as_ref().map(|e| e.sequence_accuracy),
+            longest_accuracy: self.last_eval.as_ref().and_then(|e| e.by_length.last()).filter(|b| b.sentences > 0).map(|b| b.accuracy),
+            shortest_accuracy: self.last_eval.as_ref().and_then(|e| e.by_length.first()).filter(|b| b.sentences > 0).map(|b| b.accuracy),
+            generation_loss: self.last_eval.as_ref().map(|e| e.generation_loss).filter(|l| l.is_finite()),
+            eval_step: self.last_eval.as_ref().map(|e| e.step),
             attention: self.attention.as_ref(),
             cache_speedup: self.generated.as_ref().filter(|g| g.step == self.step && g.mismatches == Some(0)).and_then(|g| {
                 let speedup = g.uncached.mean_ms / g.cached.as_ref()?.mean_ms;

@@ -45,7 +45,7 @@ fn a_run_moves_through_its_states_and_fills_the_curves() {
     for i in 1..=20 {
         view.apply(step(i, 1.0 / i as f32));
     }
-    view.apply(TrainEvent::Eval(EvalMetrics { step: 20, loss: 0.1, accuracy: 0.9, sequence_accuracy: 0.5, generation_loss: 0.1 }));
+    view.apply(TrainEvent::Eval(EvalMetrics { step: 20, loss: 0.1, accuracy: 0.9, sequence_accuracy: 0.5, generation_loss: 0.1, by_length: Vec::new() }));
     assert_eq!(view.train_loss.len(), 20);
     assert_eq!(view.last_eval_accuracy, Some(0.9));
     assert_eq!(view.eta_secs(120), Some(10.0));

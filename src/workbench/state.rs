@@ -56,6 +56,8 @@ pub enum CentralView {
     Positions,
     Saturation,
     SequenceLength,
+    /// Accuracy against source length and the gradient reach (seq2seq tasks).
+    ByLength,
     Generate,
     BugHunt,
 }

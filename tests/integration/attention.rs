@@ -216,12 +216,27 @@ fn the_config_layout_matches_the_built_model() {
             m.layers[0].norm = NormPlacement::None;
         }),
     ];
+    // The other families, each with its own knobs.
+    use attention_workbench::config::{ModelFamily, RnnAttention, RnnCell};
+    let mut variants = variants;
+    variants.push(Box::new(|m| m.switch_family(ModelFamily::EncoderDecoder)));
+    variants.push(Box::new(|m| {
+        m.switch_family(ModelFamily::EncoderDecoder);
+        m.encoder_layers[0].norm = NormPlacement::Pre;
+        m.layers[1].cross_attention = false;
+    }));
+    for (cell, attention) in [(RnnCell::Gru, RnnAttention::None), (RnnCell::Gru, RnnAttention::Additive), (RnnCell::Lstm, RnnAttention::Dot)] {
+        variants.push(Box::new(move |m| {
+            m.switch_family(ModelFamily::Rnn);
+            (m.rnn_cell, m.rnn_attention) = (cell, attention);
+        }));
+    }
     for edit in variants {
         let (model, _) = model_with(|m| edit(m));
         let from_model: Vec<(String, Vec<usize>)> = param_shapes(&model).into_iter().map(|p| (p.path, p.shape)).collect();
         let mut config = preset("lesson").unwrap().model;
         edit(&mut config);
-        assert_eq!(param_layout(&config, VOCAB), from_model);
+        assert_eq!(param_layout(&config, VOCAB), from_model, "{:?}", config.family);
         // The count the editor shows is burn's own count of the built model.
         assert_eq!(attention_workbench::config::parameter_count(&config, VOCAB), burn::module::Module::num_params(&model));
     }

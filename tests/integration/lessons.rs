@@ -146,6 +146,21 @@ fn lesson_17_claims_hold_for_three_seeds() {
 }
 
 #[test]
+fn lesson_18_claims_hold_for_three_seeds() {
+    verify("18");
+}
+
+#[test]
+fn lesson_19_claims_hold_for_three_seeds() {
+    verify("19");
+}
+
+#[test]
+fn lesson_20_claims_hold_for_three_seeds() {
+    verify("20");
+}
+
+#[test]
 fn the_readme_example_lesson_parses_and_its_claim_holds() {
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let start = readme.find("````markdown\n").expect("an example lesson in the README") + "````markdown\n".len();
@@ -203,9 +218,40 @@ mod checks_tick_only_for_the_right_model {
             eval_accuracy: Some(eval.accuracy),
             sequence_accuracy: Some(eval.sequence_accuracy),
             generation_loss: Some(eval.generation_loss),
+            longest_accuracy: eval.by_length.last().filter(|b| b.sentences > 0).map(|b| b.accuracy),
+            shortest_accuracy: eval.by_length.first().filter(|b| b.sentences > 0).map(|b| b.accuracy),
             ..LiveFacts::default()
         };
         check.condition.evaluate(&facts)
+    }
+
+    #[test]
+    fn lesson_18_ticks_with_attention_and_not_for_the_fixed_vector() {
+        let lesson = lesson("18");
+        let check = lesson.checks().next().unwrap();
+        let mut with = lesson.start.clone();
+        with.model.rnn_attention = attention_workbench::config::RnnAttention::Dot;
+        assert_eq!(check_after(check, with, lesson.start.steps), Some(true), "with attention");
+        assert_eq!(check_after(check, lesson.start.clone(), lesson.start.steps), Some(false), "the fixed vector");
+    }
+
+    #[test]
+    fn lesson_19_ticks_with_cross_attention_and_not_without_it() {
+        let lesson = lesson("19");
+        let check = lesson.checks().next().unwrap();
+        assert_eq!(check_after(check, lesson.start.clone(), lesson.start.steps), Some(true), "with cross-attention");
+        let mut without = lesson.start.clone();
+        without.model.layers.iter_mut().for_each(|l| l.cross_attention = false);
+        assert_eq!(check_after(check, without, lesson.start.steps), Some(false), "without cross-attention");
+    }
+
+    #[test]
+    fn lesson_20_ticks_for_the_transformer_and_not_for_the_gru_alone() {
+        let lesson = lesson("20");
+        let check = lesson.checks().next().unwrap();
+        assert_eq!(check_after(check, lesson.start.clone(), lesson.start.steps), Some(false), "the GRU without attention");
+        let transformer = attention_workbench::config::preset_keeping("encoder_decoder", &lesson.start).unwrap();
+        assert_eq!(check_after(check, transformer, lesson.start.steps), Some(true), "the encoder–decoder Transformer");
     }
 
     /// For each seed and each `(name, change, expected)`: the lesson's first check,

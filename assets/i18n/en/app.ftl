@@ -144,9 +144,9 @@ glossary-none = No term matches.
 ## Task knobs
 task-heading = Task settings
 task-length = length
-task-length-tip = How long the task's examples are: tokens to copy, reverse or sort, key-value pairs for lookup, the repeated segment for induction, the longest bracket string, the character model's window. The model's max length grows to fit.
+task-length-tip = How long the task's examples are: tokens to copy, reverse or sort, key-value pairs for lookup, the repeated segment for induction, the longest bracket string, the character model's window, the longest source sentence of translate. The model's max length grows to fit.
 task-symbols = symbols
-task-symbols-tip = How many different symbols the task draws from: the alphabet for copy, reverse, sort and induction, the keys for lookup, the modulus for modular addition, the nouns for word order.
+task-symbols-tip = How many different symbols the task draws from: the alphabet for copy, reverse, sort and induction, the keys for lookup, the modulus for modular addition, the nouns for word order and for translate.
 task-corpus = text
 task-corpus-tip = What the character model learns to continue: a short built-in text (a few KB, trains in seconds), a long one (over 100 KB, written for this project), or a UTF-8 text file of your own. The last tenth is held out.
 task-corpus-size = { $kb } KB
@@ -181,3 +181,5 @@ preset-tiny = tiny
 preset-lesson = lesson
 preset-large = large
 preset-custom = custom
+tab-by-length = By length
+tab-by-length-tip = Held-out accuracy against source length, live and pinned (the Bahdanau figure), and how much gradient reaches each source word (lessons 18–20)

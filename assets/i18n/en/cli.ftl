@@ -75,3 +75,5 @@ cli-soak-summary = { $steps } steps, { $snapshots } snapshots, { $saves } saves;
 cli-lesson-check-case-ok = bug-hunt case { $id } ({ $source })
 cli-lesson-id-repeated = lesson id { $id } in { $source } is already used by { $first }; progress is kept by lesson id, so give each lesson its own
 cli-lesson-report-wrote = Wrote the table to { $path }.
+cli-train-lengths = {"  "}by source length: { $buckets }
+cli-train-length-bucket = { $shortest }–{ $longest } words { $accuracy } ({ $sentences })

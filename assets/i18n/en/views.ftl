@@ -12,7 +12,7 @@ views-attention-caption = rows: queries · columns: keys · step { $step } · cl
 views-attention-layer = layer { $layer }
 views-attention-off = attention off
 views-attention-head = head { $head }
-views-attention-window = Layer { $layer }, head { $head }
+views-attention-window = { $layer }, head { $head }
 views-attention-predictions = predicted next tokens: { $tokens }
 views-attention-cell =
     query { $query } "{ $q }" looks at key { $key } "{ $k }"
@@ -75,8 +75,8 @@ views-step-head-prefix = head{ " " }
 views-step-trace = Trace this head
 views-step-trace-tip = Run the probe through the model and keep every stage of this head
 views-step-not-traced = Press 'Trace this head' to see its computation on the probe sequence.
-views-step-summary = layer { $layer }, head { $head }, d_k = { $dk }, step { $step }
-views-step-summary-unscaled = layer { $layer }, head { $head }, d_k = { $dk }, step { $step } (scaling is off)
+views-step-summary = { $layer }, head { $head }, d_k = { $dk }, step { $step }
+views-step-summary-unscaled = { $layer }, head { $head }, d_k = { $dk }, step { $step } (scaling is off)
 views-matrix-key = key { $key } "{ $token }"
 views-matrix-dimension = dimension { $dimension }
 views-matrix-cell = row { $row } "{ $token }", { $column }: { $value }
@@ -131,3 +131,27 @@ views-bug-reveal = Reveal the answer
 ## src/ui/heatmap.rs
 views-legend-weight-zero = weight 0
 views-legend-masked = masked (cannot be seen)
+views-unit-layer = layer { $layer }
+views-unit-encoder = encoder { $layer }
+views-unit-decoder-self = decoder { $layer } · self
+views-unit-decoder-cross = decoder { $layer } · cross
+views-unit-alignment = alignment (RNN attention)
+views-by-length-heading = Accuracy against sentence length
+views-by-length-intro = Held-out sentences grouped by how many source words they have: the share of target words each group gets right. Bahdanau, Cho and Bengio (2015) drew this for real translation: without attention the curve falls as sentences grow; with attention it stays up. Pin a run to compare two curves.
+views-by-length-no-source = This view needs a task with a source and a target: choose translate, copy, reverse or sort in the Task section.
+views-by-length-axis = source words
+views-by-length-accuracy = words right (%)
+views-by-length-pinned = pinned: { $label }
+views-by-length-now = now (step { $step })
+views-by-length-words = source words
+views-by-length-sentences = held-out sentences
+views-by-length-whole = whole sentences right
+views-by-length-empty = no held-out sentence of this length: raise eval_size
+views-reach-heading = How far the gradient reaches
+views-reach-intro = For 64 held-out sentences: the gradient of the last target word's loss at each source word, over the largest at any source word of the sentence. Through a recurrent encoder it passes one step per word; through attention, one hop.
+views-reach-measure = Measure gradient reach
+views-reach-measure-tip = One forward and backward pass of the model on screen (no training step)
+views-reach-not-measured = Not measured yet.
+views-reach-result = Step { $step }: the first source word gets { $first } of the largest gradient.
+views-reach-axis = source word (1 = first)
+views-reach-share = share of the largest gradient

@@ -144,9 +144,9 @@ glossary-none = 没有匹配的术语。
 ## 任务参数
 task-heading = 任务设置
 task-length = 长度
-task-length-tip = 任务样本有多长：要复制、反转或排序的词元数，查找任务的键值对数，归纳任务里重复片段的长度，最长的括号串，字符模型的窗口。模型的最大长度会随之增大。
+task-length-tip = 任务样本有多长：要复制、反转或排序的词元数，查找任务的键值对数，归纳任务里重复片段的长度，最长的括号串，字符模型的窗口，翻译任务里最长的源句。模型的最大长度会随之增大。
 task-symbols = 符号数
-task-symbols-tip = 任务从多少种不同的符号里抽取：复制、反转、排序和归纳任务的字母表，查找任务的键，模加法的模数，词序任务的名词。
+task-symbols-tip = 任务从多少种不同的符号里抽取：复制、反转、排序和归纳任务的字母表，查找任务的键，模加法的模数，词序任务和翻译任务的名词。
 task-corpus = 文本
 task-corpus-tip = 字符模型要学着续写的文本：内置的短文本（几 KB，几秒就能训练完），长文本（超过 100 KB，为本项目撰写），或你自己的 UTF-8 文本文件。最后十分之一留作留出集。
 task-corpus-size = { $kb } KB
@@ -181,3 +181,5 @@ preset-tiny = 微型
 preset-lesson = 课程
 preset-large = 大型
 preset-custom = 自定义
+tab-by-length = 按长度
+tab-by-length-tip = 留出准确率随源句长度的变化，当前与固定的两次运行对比（Bahdanau 的那张图），以及有多少梯度传到每个源词（第 18–20 课）

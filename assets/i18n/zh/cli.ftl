@@ -63,3 +63,5 @@ cli-soak-summary = 共 { $steps } 步、{ $snapshots } 次快照、{ $saves } �
 cli-lesson-check-case-ok = 找 Bug 案例 { $id }（{ $source }）
 cli-lesson-id-repeated = { $source } 中的课程 id { $id } 已被 { $first } 使用；进度按课程 id 保存，请给每课一个自己的 id
 cli-lesson-report-wrote = 已把表格写入 { $path }。
+cli-train-lengths = {"  "}按源句长度：{ $buckets }
+cli-train-length-bucket = { $shortest }–{ $longest } 词 { $accuracy }（{ $sentences } 句）

@@ -12,7 +12,7 @@ views-attention-caption = 行：查询 · 列：键 · 第 { $step } 步 · 点�
 views-attention-layer = 层 { $layer }
 views-attention-off = 注意力已关闭
 views-attention-head = 注意力头 { $head }
-views-attention-window = 层 { $layer }，注意力头 { $head }
+views-attention-window = { $layer }，注意力头 { $head }
 views-attention-predictions = 预测的下一个词元：{ $tokens }
 views-attention-cell =
     查询 { $query }“{ $q }”看向键 { $key }“{ $k }”
@@ -75,8 +75,8 @@ views-step-head-prefix = 注意力头{ " " }
 views-step-trace = 追踪这个注意力头
 views-step-trace-tip = 让探针序列通过模型，并保留这个注意力头的每一个计算阶段
 views-step-not-traced = 按“追踪这个注意力头”，查看它在探针序列上的计算过程。
-views-step-summary = 层 { $layer }，注意力头 { $head }，d_k = { $dk }，第 { $step } 步
-views-step-summary-unscaled = 层 { $layer }，注意力头 { $head }，d_k = { $dk }，第 { $step } 步（缩放已关闭）
+views-step-summary = { $layer }，注意力头 { $head }，d_k = { $dk }，第 { $step } 步
+views-step-summary-unscaled = { $layer }，注意力头 { $head }，d_k = { $dk }，第 { $step } 步（缩放已关闭）
 views-matrix-key = 键 { $key }“{ $token }”
 views-matrix-dimension = 维度 { $dimension }
 views-matrix-cell = 行 { $row }“{ $token }”，{ $column }：{ $value }
@@ -131,3 +131,27 @@ views-bug-reveal = 显示答案
 ## src/ui/heatmap.rs
 views-legend-weight-zero = 权重 0
 views-legend-masked = 被掩码遮住（看不到）
+views-unit-layer = 层 { $layer }
+views-unit-encoder = 编码器 { $layer }
+views-unit-decoder-self = 解码器 { $layer } · 自注意力
+views-unit-decoder-cross = 解码器 { $layer } · 交叉注意力
+views-unit-alignment = 对齐（RNN 注意力）
+views-by-length-heading = 准确率与句子长度
+views-by-length-intro = 把留出句子按源句词数分组：每组译对的目标词所占比例。Bahdanau、Cho 和 Bengio（2015）在真实翻译上画过这张图：没有注意力，句子越长曲线越低；有注意力，曲线一直很高。固定一次运行，就能对比两条曲线。
+views-by-length-no-source = 这个视图需要有源句和目标句的任务：在“任务”一节里选翻译、复制、反转或排序。
+views-by-length-axis = 源句词数
+views-by-length-accuracy = 译对的词（%）
+views-by-length-pinned = 已固定：{ $label }
+views-by-length-now = 当前（第 { $step } 步）
+views-by-length-words = 源句词数
+views-by-length-sentences = 留出句子数
+views-by-length-whole = 整句全对
+views-by-length-empty = 没有这个长度的留出句子：调大 eval_size
+views-reach-heading = 梯度能传多远
+views-reach-intro = 取 64 个留出句子：最后一个目标词的损失在每个源词处的梯度，除以该句所有源词中最大的那个。经过循环编码器，每个词要走一步；经过注意力，只要一跳。
+views-reach-measure = 测量梯度传递
+views-reach-measure-tip = 用屏幕上的模型做一次前向和反向计算（不训练）
+views-reach-not-measured = 还没有测量。
+views-reach-result = 第 { $step } 步：第一个源词得到的梯度是最大值的 { $first }。
+views-reach-axis = 源词（1 = 第一个）
+views-reach-share = 占最大梯度的比例

@@ -23,6 +23,9 @@ pub struct LiveFacts<'a> {
     pub eval_loss: Option<f32>,
     pub eval_accuracy: Option<f32>,
     pub sequence_accuracy: Option<f32>,
+    /// Held-out token accuracy on the longest and the shortest sources (seq2seq tasks).
+    pub longest_accuracy: Option<f32>,
+    pub shortest_accuracy: Option<f32>,
     /// Held-out loss with the future hidden (see `EvalMetrics::generation_loss`).
     pub generation_loss: Option<f32>,
     /// The step the held-out numbers were measured at: a condition on them uses
@@ -72,12 +75,14 @@ pub struct CheckCondition {
     pub terms: Vec<Term>,
 }
 
-const METRICS: [&str; 9] = [
+const METRICS: [&str; 11] = [
     "loss",
     "accuracy",
     "eval_loss",
     "eval_accuracy",
     "sequence_accuracy",
+    "longest_accuracy",
+    "shortest_accuracy",
     "generation_loss",
     "attention_entropy",
     "cache_speedup",
@@ -208,7 +213,7 @@ impl Term {
 }
 
 /// Metrics measured on the held-out set (at evaluations, not every step).
-const EVAL_METRICS: [&str; 4] = ["eval_loss", "eval_accuracy", "sequence_accuracy", "generation_loss"];
+const EVAL_METRICS: [&str; 6] = ["eval_loss", "eval_accuracy", "sequence_accuracy", "generation_loss", "longest_accuracy", "shortest_accuracy"];
 
 /// The live value of a metric (None before it is measured).
 /// A check's metric as the learner reads it ("held-out accuracy", "step").
@@ -219,6 +224,8 @@ fn metric_words(name: &str) -> String {
         "eval_loss" => t!("rep-metric-eval-loss"),
         "eval_accuracy" => t!("rep-metric-eval-accuracy"),
         "sequence_accuracy" => t!("rep-metric-sequence-accuracy"),
+        "longest_accuracy" => t!("rep-metric-longest-accuracy"),
+        "shortest_accuracy" => t!("rep-metric-shortest-accuracy"),
         "generation_loss" => t!("rep-metric-generation-loss"),
         "attention_entropy" => t!("rep-metric-attention-entropy"),
         "cache_speedup" => t!("rep-check-metric-cache-speedup"),
@@ -234,6 +241,8 @@ fn metric_value(facts: &LiveFacts, name: &str) -> Option<f32> {
         "eval_loss" => facts.eval_loss,
         "eval_accuracy" => facts.eval_accuracy,
         "sequence_accuracy" => facts.sequence_accuracy,
+        "longest_accuracy" => facts.longest_accuracy,
+        "shortest_accuracy" => facts.shortest_accuracy,
         "generation_loss" => facts.generation_loss,
         "cache_speedup" => facts.cache_speedup,
         // Of the last attention snapshot: 1 = every row spread evenly, 0 = one-hot.
@@ -315,7 +324,7 @@ mod tests {
             layers: vec![Some(vec![vec![0.2; seq * seq], previous])],
             masks: vec![None],
             intended_masks: vec![None],
-            padding: vec![false; seq],
+            padding: vec![false; seq], names: Vec::new(),
         };
         let facts = LiveFacts { attention: Some(&snapshot), ..LiveFacts::default() };
         assert_eq!(parse_check("attention(layer=0, head=*) is previous-token").unwrap().evaluate(&facts), Some(true));

@@ -31,6 +31,9 @@ pub fn support(config: &ExperimentConfig, backend_used: BackendChoice) -> Result
     if backend_used != BackendChoice::Flex {
         return Err(format!("backend {}", crate::training::backend::name(backend_used)));
     }
+    if config.model.family != crate::config::ModelFamily::Decoder {
+        return Err(format!("model.family = {}", config.model.family.name()));
+    }
     if config.model.dropout > 0.0 {
         return Err("model.dropout > 0".to_string());
     }
