@@ -23,8 +23,9 @@ enum LessonCommand {
     /// Run every claim of a lesson (an id like 05, a lesson file or folder, or a pack);
     /// all shipped lessons when none is given. Exits non-zero if any claim fails.
     Verify {
-        /// Lesson id (or its number), or a path to a lesson file, folder or pack.
-        target: Option<String>,
+        /// Lesson ids (or their numbers: `18 19 20`), or paths to lesson files,
+        /// folders or packs; all shipped lessons when none is given.
+        targets: Vec<String>,
         /// Seeds to run each claim with (comma-separated); the window's "Verify it"
         /// uses the same default.
         #[arg(long, value_delimiter = ',', default_value = "0,1,2")]
@@ -57,11 +58,19 @@ enum LessonCommand {
 
 pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
     match args.command {
-        LessonCommand::Verify { target, seeds, json, threads } => {
+        LessonCommand::Verify { targets, seeds, json, threads } => {
             if let Some(threads) = threads {
                 set_cpu_threads(threads);
             }
-            let lessons = select(target.as_deref())?;
+            let lessons = if targets.is_empty() {
+                select(None)?
+            } else {
+                let mut all = Vec::new();
+                for target in &targets {
+                    all.extend(select(Some(target))?);
+                }
+                all
+            };
             let (mut failed, mut claims) = (0, 0);
             for loaded in lessons {
                 let lesson = match loaded {
@@ -94,7 +103,7 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
             }
             if claims == 0 {
                 failed += 1;
-                let target = target.clone().unwrap_or_else(|| t!("cli-lesson-all-lessons"));
+                let target = if targets.is_empty() { t!("cli-lesson-all-lessons") } else { targets.join(" ") };
                 eprintln!("{}", t!("cli-error", message = t!("cli-lesson-no-claim-to-verify", target = target)));
             }
             Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })

@@ -175,6 +175,10 @@ impl Printer {
                 if !e.by_length.is_empty() {
                     println!("{}", length_line(&e.by_length));
                 }
+                // A bucket no held-out sentence fell in has no accuracy: say how to get one.
+                if let Some(b) = e.by_length.iter().find(|b| b.sentences == 0) {
+                    eprintln!("{}", t!("cli-warning", message = t!("rep-metric-empty-bucket", shortest = b.shortest, longest = b.longest)));
+                }
             }
             TrainEvent::NonFinite { hint, .. } => eprintln!("{}", t!("cli-train-stopped", hint = hint.as_str())),
             TrainEvent::Finished { step, eval_accuracy, elapsed_secs, .. } => println!(

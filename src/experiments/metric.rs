@@ -417,3 +417,30 @@ mod tests {
         assert_eq!(steepest_fall(&broken), None, "a diverged curve has no phase step");
     }
 }
+
+#[cfg(test)]
+mod length_metric_tests {
+    use super::*;
+
+    /// A length bucket with no held-out sentence has no accuracy: the metric says
+    /// so and names the knob to raise, never reading as 0.
+    #[test]
+    fn an_empty_length_bucket_is_undefined_and_names_eval_size() {
+        let mut config = crate::config::preset("rnn").unwrap();
+        config.task.length = 40;
+        config.eval_size = 3;
+        config.steps = 1;
+        config.fit_max_len_to_task();
+        let mut session = Session::new(config).unwrap();
+        let _ = session.step(false);
+        let mut measuring = Measuring::new(&mut session);
+        let empty = Metric::LongestAccuracy.measure(&mut measuring).unwrap_err();
+        assert!(empty.contains("eval_size"), "{empty}");
+        // The same model on a held-out set large enough has a number there.
+        let mut config = crate::config::preset("rnn").unwrap();
+        config.steps = 1;
+        let mut session = Session::new(config).unwrap();
+        let _ = session.step(false);
+        assert!(Metric::LongestAccuracy.measure(&mut Measuring::new(&mut session)).is_ok());
+    }
+}

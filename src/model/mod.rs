@@ -170,7 +170,9 @@ impl Transformer {
                 let rnn = self.rnn.as_ref().expect("the rnn family has a recurrent core");
                 let out = rnn.forward(x, self.source_len, padding.map(|(p, _)| p), capture.attention);
                 let attention = if self.config.rnn_attention == crate::config::RnnAttention::None { vec![None] } else { vec![out.weights] };
-                (out.output, attention, None, Vec::new())
+                // The decoder's output stands in for the layer outputs the probes compare.
+                let hidden = if capture.hidden { vec![out.output.clone()] } else { Vec::new() };
+                (out.output, attention, None, hidden)
             }
         };
         ForwardOutput {

@@ -129,6 +129,15 @@ impl Recurrent {
         let device = x.device();
         let s = source_len;
         let source = x.clone().slice_dim(1, 0..s); // [batch, S, d]
+        // A recurrent cell has no mask: it reads the padding in front of a short
+        // sentence as zeros, so which token fills a padded slot never matters.
+        let source = match padding {
+            Some(padding) => {
+                let keep: Vec<f32> = (0..batch).flat_map(|b| (0..s).map(move |t| if padding[b * seq + t] { 0.0 } else { 1.0 })).collect();
+                source * Tensor::<3>::from_data(TensorData::new(keep, [batch, s, 1]), &device) // [batch, S, d]
+            }
+            None => source,
+        };
         let target = x.slice_dim(1, s..seq); // [batch, T, d], T = seq - S
         let t = seq - s;
         let (states, last) = self.encoder.run(source, None); // [batch, S, d]

@@ -141,6 +141,21 @@ impl Task for TranslateTask {
         SHORTEST
     }
 
+    /// A held-out sentence of about ten words (fewer when the task's sentences are
+    /// shorter): long enough for the alignment to show its reordering.
+    fn probe(&self) -> Example {
+        let mut rng = Rng::new(0x5EED_0F_9A0BE);
+        let wanted = self.length.min(10);
+        let mut example = self.example(&mut rng, super::Split::Eval);
+        for _ in 0..1000 {
+            if self.source_words(&example.padding).is_some_and(|w| w >= wanted) {
+                break;
+            }
+            example = self.example(&mut rng, super::Split::Eval);
+        }
+        example
+    }
+
     fn alignment(&self, example: &Example) -> Option<Vec<Option<usize>>> {
         let s = self.length;
         let first = example.padding[..s].iter().position(|p| !*p)?;

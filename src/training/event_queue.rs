@@ -242,7 +242,7 @@ mod tests {
             layers: Vec::new(),
             masks: Vec::new(),
             intended_masks: Vec::new(),
-            padding: Vec::new(), names: Vec::new(),
+            padding: Vec::new(), names: Vec::new(), blocks: Vec::new(),
         })
     }
 

@@ -148,12 +148,25 @@ pub struct AttentionSnapshot {
     /// Per layer (attention unit): its name, "layer 0", "encoder 0", "decoder 0 ·
     /// cross"; empty means "layer i" for each.
     pub names: Vec<String>,
+    /// Per layer: the block of the probe its queries and keys come from, `[first
+    /// row, end row, first column, end column]` (real tokens only), for the units
+    /// of an encoder–decoder or an RNN; None (or missing) = the whole map.
+    pub blocks: Vec<Option<[usize; 4]>>,
 }
 
 impl AttentionSnapshot {
     /// The name of unit `layer` as the grid labels it.
     pub fn name(&self, layer: usize) -> String {
         self.names.get(layer).cloned().unwrap_or_else(|| crate::t!("views-attention-layer", layer = layer))
+    }
+
+    /// The rows and columns of unit `layer` worth drawing: its block, or everything.
+    pub fn block(&self, layer: usize) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+        let seq = self.tokens.len();
+        match self.blocks.get(layer).copied().flatten() {
+            Some([r0, r1, c0, c1]) if r0 < r1 && c0 < c1 && r1 <= seq && c1 <= seq => (r0..r1, c0..c1),
+            _ => (0..seq, 0..seq),
+        }
     }
 }
 

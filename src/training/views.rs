@@ -119,6 +119,7 @@ impl Session {
             masks,
             intended_masks,
             padding: probe.padding.clone(),
+            blocks: units.iter().map(|u| block_of(u.role, &probe.padding)).collect(),
             names: units.into_iter().map(|u| u.name).collect(),
         }
     }
@@ -161,4 +162,23 @@ impl Session {
             scaled: layer_config.scale,
         })
     }
+}
+
+/// The real tokens of a unit's block of the probe, `[rows, columns]` as
+/// `[first row, end row, first column, end column]`; None for a whole-sequence unit.
+fn block_of(role: crate::model::mask::Role, padding: &[bool]) -> Option<[usize; 4]> {
+    use crate::model::mask::Role;
+    let real = |range: std::ops::Range<usize>| {
+        let mut real = range.filter(|&t| !padding[t]);
+        let first = real.next()?;
+        Some((first, real.last().unwrap_or(first) + 1))
+    };
+    let seq = padding.len();
+    let (rows, cols) = match role {
+        Role::Whole => return None,
+        Role::Encoder { source_len } => (real(0..source_len)?, real(0..source_len)?),
+        Role::DecoderSelf { source_len } => (real(source_len..seq)?, real(source_len..seq)?),
+        Role::Cross { source_len } => (real(source_len..seq)?, real(0..source_len)?),
+    };
+    Some([rows.0, rows.1, cols.0, cols.1])
 }

@@ -79,7 +79,7 @@ mod tests {
             layers: vec![Some(vec![uniform.clone(), uniform.clone()]), None, Some(vec![uniform])],
             masks: vec![Some(causal.clone()), None, Some(causal)],
             intended_masks: vec![None, None, None],
-            padding: vec![false; seq], names: Vec::new(),
+            padding: vec![false; seq], names: Vec::new(), blocks: Vec::new(),
         };
         // Too many maps for one picture: none, rather than a huge one.
         let many = AttentionSnapshot { layers: vec![Some(vec![vec![0.0; 256 * 256]; 16]); 12], masks: vec![None; 12], tokens: vec!["a".into(); 256], ..snapshot.clone() };

@@ -49,7 +49,8 @@ impl AttentionPanel {
         };
         legend_ui(ui);
         ui.label(t!("views-attention-caption", step = snapshot.step));
-        let seq = snapshot.tokens.len();
+        // The largest block drawn (a cross-attention map is target rows × source columns).
+        let seq = (0..snapshot.layers.len()).map(|l| { let (r, c) = snapshot.block(l); r.len().max(c.len()) }).max().unwrap_or(snapshot.tokens.len());
         let heads_max = snapshot.layers.iter().flatten().map(Vec::len).max().unwrap_or(1);
         // Layers without attention take one line, not a row of maps.
         let layers = snapshot.layers.iter().filter(|l| l.is_some()).count().max(1);
@@ -77,7 +78,7 @@ impl AttentionPanel {
                                 // Keep the grid level with the labelled map beside it.
                                 ui.add_space(super::heatmap::LABEL_SPACE);
                             }
-                            let view = HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(weights, keep, &snapshot.tokens, cell, labels) };
+                            let view = HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(weights, keep, &snapshot.tokens, cell, labels) }.block(snapshot.block(layer));
                             let (response, hover) = view.ui(ui);
                             if let Some(h) = hover {
                                 response.clone().on_hover_text(cell_text(snapshot, layer, head, h.query, h.key));
@@ -109,10 +110,11 @@ impl AttentionPanel {
             .default_size([520.0, 560.0])
             .show(ctx, |ui| {
                 legend_ui(ui);
-                let seq = snapshot.tokens.len().max(1);
+                let block = snapshot.block(layer);
+                let seq = block.0.len().max(block.1.len()).max(1);
                 let cell = ((ui.available_width() - 40.0) / seq as f32).clamp(8.0, 36.0);
                 let keep = snapshot.masks.get(layer).and_then(|m| m.as_deref());
-                let view = HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(weights, keep, &snapshot.tokens, cell, true) };
+                let view = HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(weights, keep, &snapshot.tokens, cell, true) }.block(block);
                 let (response, hover) = view.ui(ui);
                 if let Some(h) = hover {
                     response.on_hover_text(cell_text(snapshot, layer, head, h.query, h.key));

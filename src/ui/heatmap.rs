@@ -25,12 +25,22 @@ pub struct HeatmapView<'a> {
     pub padding: &'a [bool],
     /// Weights in [0, 1] (viridis), or differences in [-1, 1] (blue to red).
     pub difference: bool,
+    /// The query rows and key columns drawn (a cross-attention map shows its
+    /// target rows and source columns only); the whole map by default.
+    pub rows: std::ops::Range<usize>,
+    pub cols: std::ops::Range<usize>,
 }
 
 impl<'a> HeatmapView<'a> {
     /// A plain map: no highlights, marks or padding.
     pub fn plain(weights: &'a [f32], keep: Option<&'a [bool]>, tokens: &'a [String], cell: f32, labels: bool) -> Self {
-        Self { weights, keep, tokens, cell, labels, highlight: &[], marked_rows: &[], padding: &[], difference: false }
+        let seq = tokens.len();
+        Self { weights, keep, tokens, cell, labels, highlight: &[], marked_rows: &[], padding: &[], difference: false, rows: 0..seq, cols: 0..seq }
+    }
+
+    /// The same map drawn on `rows` × `cols` only.
+    pub fn block(self, (rows, cols): (std::ops::Range<usize>, std::ops::Range<usize>)) -> Self {
+        Self { rows, cols, ..self }
     }
 }
 
@@ -43,17 +53,18 @@ pub struct HeatmapHover {
 impl HeatmapView<'_> {
     pub fn ui(&self, ui: &mut egui::Ui) -> (egui::Response, Option<HeatmapHover>) {
         let seq = self.tokens.len();
+        let (rows, cols) = (self.rows.start.min(seq)..self.rows.end.min(seq), self.cols.start.min(seq)..self.cols.end.min(seq));
         let label_space = if self.labels { LABEL_SPACE } else { 0.0 };
-        let side = self.cell * seq as f32;
-        let size = Vec2::new(label_space + side, label_space + side);
+        let size = Vec2::new(label_space + self.cell * cols.len() as f32, label_space + self.cell * rows.len() as f32);
         let (rect, response) = ui.allocate_exact_size(size, Sense::click());
-        if !ui.is_rect_visible(rect) || seq == 0 || self.weights.len() < seq * seq {
+        if !ui.is_rect_visible(rect) || seq == 0 || self.weights.len() < seq * seq || rows.is_empty() || cols.is_empty() {
             return (response, None);
         }
         let painter = ui.painter_at(rect);
-        let origin = rect.min + Vec2::splat(label_space);
-        for q in 0..seq {
-            for k in 0..seq {
+        // Where cell (q, k) of the whole map is drawn.
+        let origin = rect.min + Vec2::splat(label_space) - Vec2::new(cols.start as f32 * self.cell, rows.start as f32 * self.cell);
+        for q in rows.clone() {
+            for k in cols.clone() {
                 let cell_rect = Rect::from_min_size(
                     origin + Vec2::new(k as f32 * self.cell, q as f32 * self.cell),
                     Vec2::splat(self.cell),
@@ -82,44 +93,54 @@ impl HeatmapView<'_> {
             for (i, token) in self.tokens.iter().enumerate().filter(|(i, _)| i % every == 0) {
                 let centre = i as f32 * self.cell + self.cell / 2.0;
                 // Long tokens ("chases") are shortened to the room they have, not cut off.
-                painter.text(
-                    Pos2::new(origin.x + centre, rect.min.y + label_space - 2.0),
-                    egui::Align2::CENTER_BOTTOM,
-                    fit_label(token, self.cell * every as f32, size),
-                    font.clone(),
-                    color,
-                );
-                painter.text(
-                    Pos2::new(rect.min.x + label_space - 3.0, origin.y + centre),
-                    egui::Align2::RIGHT_CENTER,
-                    fit_label(token, label_space - 4.0, size),
-                    font.clone(),
-                    color,
-                );
+                if cols.contains(&i) {
+                    painter.text(
+                        Pos2::new(origin.x + centre, rect.min.y + label_space - 2.0),
+                        egui::Align2::CENTER_BOTTOM,
+                        fit_label(token, self.cell * every as f32, size),
+                        font.clone(),
+                        color,
+                    );
+                }
+                if rows.contains(&i) {
+                    painter.text(
+                        Pos2::new(rect.min.x + label_space - 3.0, origin.y + centre),
+                        egui::Align2::RIGHT_CENTER,
+                        fit_label(token, label_space - 4.0, size),
+                        font.clone(),
+                        color,
+                    );
+                }
             }
         }
         let red = Color32::from_rgb(255, 60, 60);
-        for &(q, k) in self.highlight {
+        for &(q, k) in self.highlight.iter().filter(|(q, k)| rows.contains(q) && cols.contains(k)) {
             let cell_rect = Rect::from_min_size(
                 origin + Vec2::new(k as f32 * self.cell, q as f32 * self.cell),
                 Vec2::splat(self.cell),
             );
             painter.rect_stroke(cell_rect, 0.0, Stroke::new(1.5, red), egui::StrokeKind::Inside);
         }
-        for &q in self.marked_rows {
+        for &q in self.marked_rows.iter().filter(|q| rows.contains(q)) {
             let y = origin.y + q as f32 * self.cell;
             painter.rect_filled(Rect::from_min_size(Pos2::new(origin.x - 4.0, y), Vec2::new(3.0, self.cell)), 0.0, red);
         }
         let orange = Color32::from_rgb(255, 160, 40);
+        let top = rect.min.y + label_space;
+        let left = rect.min.x + label_space;
         for (i, _) in self.padding.iter().enumerate().filter(|(_, p)| **p) {
             let at = i as f32 * self.cell;
-            painter.rect_filled(Rect::from_min_size(Pos2::new(origin.x + at, origin.y - 3.0), Vec2::new(self.cell, 2.0)), 0.0, orange);
-            painter.rect_filled(Rect::from_min_size(Pos2::new(origin.x - 8.0, origin.y + at), Vec2::new(2.0, self.cell)), 0.0, orange);
+            if cols.contains(&i) {
+                painter.rect_filled(Rect::from_min_size(Pos2::new(origin.x + at, top - 3.0), Vec2::new(self.cell, 2.0)), 0.0, orange);
+            }
+            if rows.contains(&i) {
+                painter.rect_filled(Rect::from_min_size(Pos2::new(left - 8.0, origin.y + at), Vec2::new(2.0, self.cell)), 0.0, orange);
+            }
         }
         let hover = response.hover_pos().and_then(|pos| {
             let local = pos - origin;
             let (k, q) = ((local.x / self.cell).floor(), (local.y / self.cell).floor());
-            (k >= 0.0 && q >= 0.0 && (k as usize) < seq && (q as usize) < seq).then(|| HeatmapHover {
+            (k >= 0.0 && q >= 0.0 && cols.contains(&(k as usize)) && rows.contains(&(q as usize))).then(|| HeatmapHover {
                 query: q as usize,
                 key: k as usize,
             })

@@ -154,7 +154,9 @@ impl super::Panel for LessonPanel {
                     Segment::Check(block) => {
                         ui.add_space(4.0);
                         let done = progress.check_passed(&lesson.id, &block.id);
-                        ui.horizontal(|ui| {
+                        // Wrapped: a long label flows onto a second line and the button
+                        // follows it, rather than being squeezed to one letter a line.
+                        ui.horizontal_wrapped(|ui| {
                             if done {
                                 ui.colored_label(egui::Color32::from_rgb(90, 200, 120), format!("✔ {}", block.label));
                             } else {

@@ -182,9 +182,13 @@ fn per_layer(series: &std::collections::BTreeMap<String, Series>) -> Vec<Curve<'
 
 /// The trainer's layer key ("embedding", "layer 0", "head") in the interface's words.
 fn layer_label(key: &str) -> String {
+    if let Some(index) = key.strip_prefix("encoder ").and_then(|i| i.parse::<usize>().ok()) {
+        return t!("editor-encoder-layer", index = index);
+    }
     match key.strip_prefix("layer ").and_then(|i| i.parse::<usize>().ok()) {
         Some(index) => t!("editor-layer", index = index),
         None if key == "embedding" => t!("lesson-plots-embedding"),
+        None if key == "rnn" => t!("lesson-plots-rnn"),
         None if key == "head" => t!("lesson-plots-output-head"),
         None => key.to_string(),
     }

@@ -159,7 +159,7 @@ fn synthetic_snapshot() -> attention_workbench::training::AttentionSnapshot {
         layers: vec![Some(vec![previous, even]), None],
         masks: vec![Some(keep.clone()), None],
         intended_masks: vec![Some(keep), None],
-        padding: vec![false; seq], names: Vec::new(),
+        padding: vec![false; seq], names: Vec::new(), blocks: Vec::new(),
     }
 }
 

@@ -77,3 +77,4 @@ cli-lesson-id-repeated = lesson id { $id } in { $source } is already used by { $
 cli-lesson-report-wrote = Wrote the table to { $path }.
 cli-train-lengths = {"  "}by source length: { $buckets }
 cli-train-length-bucket = { $shortest }–{ $longest } words { $accuracy } ({ $sentences })
+cli-warning = warning: { $message }

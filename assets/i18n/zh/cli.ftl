@@ -65,3 +65,4 @@ cli-lesson-id-repeated = { $source } 中的课程 id { $id } 已被 { $first } �
 cli-lesson-report-wrote = 已把表格写入 { $path }。
 cli-train-lengths = {"  "}按源句长度：{ $buckets }
 cli-train-length-bucket = { $shortest }–{ $longest } 词 { $accuracy }（{ $sentences } 句）
+cli-warning = 警告：{ $message }

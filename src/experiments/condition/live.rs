@@ -324,7 +324,7 @@ mod tests {
             layers: vec![Some(vec![vec![0.2; seq * seq], previous])],
             masks: vec![None],
             intended_masks: vec![None],
-            padding: vec![false; seq], names: Vec::new(),
+            padding: vec![false; seq], names: Vec::new(), blocks: Vec::new(),
         };
         let facts = LiveFacts { attention: Some(&snapshot), ..LiveFacts::default() };
         assert_eq!(parse_check("attention(layer=0, head=*) is previous-token").unwrap().evaluate(&facts), Some(true));
