@@ -296,7 +296,8 @@ type MaskKey = (Role, MaskKind, usize, i32, PaddingMask, MaskReading);
 /// One layer; `cross` adds the cross-attention sublayer when the layer asks for it.
 fn build_block(layer: &LayerConfig, d: usize, cross: bool, init: &mut Initializer) -> Block {
     let wants_norm = layer.norm != NormPlacement::None;
-    let attention = layer.attention.then(|| SelfAttention {
+    // Self- and cross-attention follow the same knobs of the layer.
+    let sublayer = |init: &mut Initializer| SelfAttention {
         wq: init.linear(d, d),
         wk: init.linear(d, d),
         wv: init.linear(d, d),
@@ -306,20 +307,11 @@ fn build_block(layer: &LayerConfig, d: usize, cross: bool, init: &mut Initialize
         scale: layer.scale,
         application: layer.mask_application,
         ablated: layer.ablated_heads.clone(),
-    });
+    };
+    let attention = layer.attention.then(|| sublayer(init));
     let attention_norm = (layer.attention && wants_norm).then(|| init.layer_norm(d));
     let cross = cross && layer.cross_attention;
-    let cross_attention = cross.then(|| SelfAttention {
-        wq: init.linear(d, d),
-        wk: init.linear(d, d),
-        wv: init.linear(d, d),
-        wo: init.linear(d, d),
-        heads: layer.heads,
-        kind: layer.attention_kind,
-        scale: layer.scale,
-        application: layer.mask_application,
-        ablated: layer.ablated_heads.clone(),
-    });
+    let cross_attention = cross.then(|| sublayer(init));
     let cross_norm = (cross && wants_norm).then(|| init.layer_norm(d));
     let ffn = layer.ffn.then(|| FeedForward {
         up: init.linear(d, layer.d_ff),

@@ -202,3 +202,37 @@ fn layer_outputs(model: &Transformer, tokens: Vec<i64>, padding: &[bool], rows: 
         .map(|h| crate::model::readback::read_floats(h)) // [rows, seq, d_model] flattened
         .collect()
 }
+
+#[cfg(test)]
+mod seq2seq_tests {
+    use burn::tensor::Device;
+
+    use crate::config::{MaskKind, preset};
+    use crate::model::Transformer;
+    use crate::tasks::Task;
+
+    fn model(name: &str, edit: impl Fn(&mut crate::config::ExperimentConfig)) -> (Box<dyn Task>, Transformer, Device) {
+        let mut config = preset(name).unwrap();
+        config.task.length = 6;
+        config.fit_max_len_to_task();
+        edit(&mut config);
+        let task = config.task.build().unwrap();
+        let device = Device::flex();
+        let model = Transformer::new(&config.model, task.vocab().len(), 5, &device).with_source_len(task.source_len());
+        (task, model, device)
+    }
+
+    #[test]
+    fn the_leak_probes_read_both_seq2seq_families() {
+        for name in ["encoder_decoder", "rnn"] {
+            let (task, model, device) = model(name, |_| {});
+            let causality = super::causality(&model, task.as_ref(), &device, 3, 0);
+            assert!(!causality.layers.is_empty() && !causality.leak, "{name}: {causality:?}");
+            let padding = super::padding(&model, task.as_ref(), &device, 4, 0);
+            assert!(!padding.layers.is_empty() && !padding.leak, "{name}: padding {padding:?}");
+        }
+        // A decoder whose self-attention sees the whole target is caught.
+        let (task, model, device) = model("encoder_decoder", |c| c.model.layers[0].mask = MaskKind::Bidirectional);
+        assert!(super::causality(&model, task.as_ref(), &device, 3, 0).leak, "a bidirectional decoder leaks");
+    }
+}
