@@ -93,17 +93,20 @@ fn list() {
     for name in PRESET_NAMES {
         let config = preset(name).expect("listed preset");
         let m = &config.model;
-        println!(
-            "  {:<11} {}",
-            name,
-            t!(
-                "cli-list-preset",
-                d_model = m.d_model,
-                heads = m.layers[0].heads,
-                d_ff = m.layers[0].d_ff,
-                layers = m.layers.len()
-            )
-        );
+        let described = match (m.family, m.layers.first()) {
+            (crate::config::ModelFamily::Rnn, _) | (_, None) => {
+                t!("cli-list-preset-rnn", d_model = m.d_model, cell = format!("{:?}", m.rnn_cell).to_uppercase(), task = config.task.kind.name())
+            }
+            (family, Some(layer)) => {
+                let layers = t!("cli-list-preset", d_model = m.d_model, heads = layer.heads, d_ff = layer.d_ff, layers = m.layers.len());
+                if family == crate::config::ModelFamily::EncoderDecoder {
+                    t!("cli-list-preset-encoder", layers = layers, encoder = m.encoder_layers.len(), task = config.task.kind.name())
+                } else {
+                    layers
+                }
+            }
+        };
+        println!("  {:<15} {}", name, described);
     }
 }
 

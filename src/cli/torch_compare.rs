@@ -31,6 +31,9 @@ struct Row {
 
 /// The reference's model knobs for a preset, or why the reference cannot model it.
 pub fn reference_args(model: &ModelConfig) -> Result<Vec<String>, String> {
+    if model.family != crate::config::ModelFamily::Decoder {
+        return Err(format!("the PyTorch reference is a decoder-only Transformer; this preset's model.family is {}", model.family.name()));
+    }
     let first = model.layers.first().ok_or("the preset has no layers")?;
     let same = model.layers.iter().all(|l| l.heads == first.heads && l.d_ff == first.d_ff);
     let standard = model.layers.iter().all(|l| {

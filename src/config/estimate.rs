@@ -77,7 +77,7 @@ pub fn estimate_memory(config: &ExperimentConfig, vocab: usize, seq: usize) -> M
     // one flag per position of the chunk, and the chunk through the model: scores
     // and weights per head, and the layers' outputs, nothing kept for a backward pass.
     let eval_rows = config.eval_size.min(EVAL_CHUNK_ROWS);
-    let eval_heads: usize = model.layers.iter().filter(|l| l.attention).map(|l| l.heads).sum();
+    let eval_heads = model.attention_maps();
     let eval_forward = eval_rows * (2 * eval_heads * t * t + 4 * t * d.max(1) + t * vocab) * F32;
     MemoryEstimate {
         parameters,

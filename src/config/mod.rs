@@ -390,6 +390,10 @@ impl ModelConfig {
                 self.positional = PositionalEncoding::Learned;
             }
         }
+        if family != ModelFamily::EncoderDecoder {
+            // Only an encoder–decoder's decoder layers have cross-attention to switch off.
+            self.layers.iter_mut().for_each(|l| l.cross_attention = true);
+        }
         match family {
             ModelFamily::Decoder => self.encoder_layers.clear(),
             ModelFamily::EncoderDecoder => {
@@ -403,6 +407,16 @@ impl ModelConfig {
                 self.positional = PositionalEncoding::None;
             }
         }
+    }
+
+    /// Attention maps one sequence makes, over every sublayer of every family
+    /// (self-, cross- and encoder attention heads, the RNN's one alignment).
+    pub fn attention_maps(&self) -> usize {
+        let cross = self.family == ModelFamily::EncoderDecoder;
+        let decoder: usize = self.layers.iter().map(|l| l.heads * (usize::from(l.attention) + usize::from(cross && l.cross_attention))).sum();
+        let encoder: usize = if cross { self.encoder_layers.iter().filter(|l| l.attention).map(|l| l.heads).sum() } else { 0 };
+        let rnn = usize::from(self.family == ModelFamily::Rnn && self.rnn_attention != RnnAttention::None);
+        decoder + encoder + rnn
     }
 
     /// Whether a final LayerNorm follows the stack (any pre-LN layer asks for one).

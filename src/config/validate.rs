@@ -84,11 +84,12 @@ fn problems_of(config: &ExperimentConfig, facts: &mut Option<TaskFacts>) -> Vec<
             t!("msg-validate-init-scale-fix"),
         ));
     }
+    let cross = model.family == ModelFamily::EncoderDecoder;
     for (i, layer) in model.layers.iter().enumerate() {
-        layer_problems(&format!("model.layers[{i}]"), layer, d, &mut problems);
+        layer_problems(&format!("model.layers[{i}]"), layer, d, cross, &mut problems);
     }
     for (i, layer) in model.encoder_layers.iter().enumerate() {
-        layer_problems(&format!("model.encoder_layers[{i}]"), layer, d, &mut problems);
+        layer_problems(&format!("model.encoder_layers[{i}]"), layer, d, false, &mut problems);
     }
     if !(config.lr.is_finite() && config.lr > 0.0) {
         problems.push(problem("lr", t!("msg-validate-lr", value = config.lr.to_string()), t!("msg-validate-lr-fix")));
@@ -184,10 +185,14 @@ fn problems_of(config: &ExperimentConfig, facts: &mut Option<TaskFacts>) -> Vec<
     problems
 }
 
-/// One layer's knobs (a decoder, decoder-only or encoder layer), under `prefix`.
-fn layer_problems(prefix: &str, layer: &LayerConfig, d: usize, problems: &mut Vec<ConfigProblem>) {
+/// One layer's knobs (a decoder, decoder-only or encoder layer), under `prefix`;
+/// `cross`: the layer's cross-attention is built (it shares the layer's heads).
+fn layer_problems(prefix: &str, layer: &LayerConfig, d: usize, cross: bool, problems: &mut Vec<ConfigProblem>) {
     let knob = |name: &str| format!("{prefix}.{name}");
-    if layer.attention {
+    if !cross && !layer.cross_attention {
+        problems.push(problem(knob("cross_attention"), t!("msg-validate-cross-unused"), t!("msg-validate-cross-unused-fix")));
+    }
+    if layer.attention || (cross && layer.cross_attention) {
         if layer.heads == 0 {
             problems.push(problem(knob("heads"), t!("msg-validate-zero-heads"), t!("msg-validate-zero-heads-fix")));
         } else if d > 0 && d % layer.heads != 0 {
@@ -328,6 +333,15 @@ mod tests {
         let mut config = crate::config::preset("encoder_decoder").unwrap();
         config.model.encoder_layers[0].heads = 5;
         assert_eq!(knobs(&config), vec!["model.encoder_layers[0].heads"]);
+        // Cross-attention alone still uses the layer's heads.
+        let mut config = crate::config::preset("encoder_decoder").unwrap();
+        config.model.layers[0].attention = false;
+        config.model.layers[0].heads = 0;
+        assert_eq!(knobs(&config), vec!["model.layers[0].heads"]);
+        // Switching cross-attention off where there is none is refused.
+        let mut config = crate::config::preset("lesson").unwrap();
+        config.model.layers[1].cross_attention = false;
+        assert_eq!(knobs(&config), vec!["model.layers[1].cross_attention"]);
     }
 
     #[test]

@@ -28,19 +28,24 @@ pub fn markdown(lesson: &Lesson, figure: Option<&str>) -> (String, Option<String
     let mut out = format!("# {}\n\n*{}*\n\n", lesson.title, t!("lesson-summary", summary = lesson.summary.as_str(), minutes = lesson.minutes));
     let start = &lesson.start;
     let model = &start.model;
-    out.push_str(&format!(
-        "> {}\n\n",
+    let rnn = model.family == crate::config::ModelFamily::Rnn;
+    let experiment = if rnn {
+        let cell = if model.rnn_cell == crate::config::RnnCell::Gru { "GRU" } else { "LSTM" };
+        t!("handout-experiment-rnn", task = start.task.kind.label(), task_detail = task_detail(&start.task), d_model = model.d_model, cell = cell, steps = start.steps, seed = start.seed)
+    } else {
         t!(
             "handout-experiment",
             task = start.task.kind.label(),
             task_detail = task_detail(&start.task),
             d_model = model.d_model,
-            layers = model.layers.len(),
+            // An encoder–decoder counts both stacks; an RNN has no Transformer layers.
+            layers = model.layers.len() + model.encoder_layers.len(),
             heads = model.layers.first().map_or(0, |l| l.heads),
             steps = start.steps,
             seed = start.seed
         )
-    ));
+    };
+    out.push_str(&format!("> {experiment}\n\n"));
     if !lesson.locks.is_empty() {
         out.push_str(&format!("> 🔒 {}\n\n", t!("handout-locks", knobs = super::knob_names(&lesson.locks.knobs), reason = lesson.locks.reason.as_str())));
     }

@@ -128,6 +128,7 @@ impl Recurrent {
         let [batch, seq, d] = x.dims();
         let device = x.device();
         let s = source_len;
+        assert!(s > 0 && seq > s, "the rnn family reads whole `source | target` frames ({seq} positions, source {s})");
         let source = x.clone().slice_dim(1, 0..s); // [batch, S, d]
         // A recurrent cell has no mask: it reads the padding in front of a short
         // sentence as zeros, so which token fills a padded slot never matters.

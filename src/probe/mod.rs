@@ -44,7 +44,7 @@ pub const PROBE_BUDGET_BYTES: usize = 256 * 1024 * 1024;
 
 /// Rows per causality-probe pass for a model and a sequence length (at least 1).
 pub fn probe_chunk_rows(model: &crate::config::ModelConfig, seq: usize) -> usize {
-    let heads: usize = model.layers.iter().filter(|l| l.attention).map(|l| l.heads).sum();
+    let heads = model.attention_maps();
     let widest = model.layers.iter().map(|l| l.d_ff).max().unwrap_or(0).max(model.d_model);
     // Per row: each head's score matrices (raw, scaled, weights, kept or not) and
     // every layer's outputs (kept for the comparison) and widest activation.

@@ -137,3 +137,45 @@ fn examples_of(batch: &Batch) -> Vec<Example> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::preset;
+    use crate::training::Session;
+
+    #[test]
+    fn a_cross_attention_head_is_traced_on_its_own_mask_and_the_source_measures_are_defined() {
+        let mut config = preset("encoder_decoder").unwrap();
+        config.task.length = 6;
+        config.fit_max_len_to_task();
+        let session = Session::new(config).unwrap();
+        // Units: encoder 0, decoder 0 · self, decoder 0 · cross.
+        let trace = session.trace_head(2, 1).expect("a cross-attention head");
+        assert_eq!(trace.name, "decoder 0 · cross");
+        let seq = trace.tokens.len();
+        assert_eq!(seq, 13);
+        let visible: Vec<(usize, usize)> = (0..seq * seq).filter(|i| trace.mask[*i]).map(|i| (i / seq, i % seq)).collect();
+        assert!(!visible.is_empty() && visible.iter().all(|&(q, k)| q >= 6 && k < 6), "target rows read source columns only: {visible:?}");
+        let alignment = session.alignment().expect("translate has an alignment");
+        assert_eq!(alignment.unit, 2);
+        assert!((0.0..=1.0).contains(&alignment.weight));
+        let reach = session.gradient_reach().expect("a seq2seq task has a reach");
+        assert!((3..=6).contains(&reach.by_word.len()) && (0.0..=1.0).contains(&reach.first_word), "{reach:?}");
+        // A seq2seq model reads whole frames: a probe without its target, or a
+        // prompt to write on from, is refused by name (never a crash).
+        let mut rnn = preset("rnn").unwrap();
+        rnn.task.length = 6;
+        rnn.fit_max_len_to_task();
+        let mut rnn = Session::new(rnn).unwrap();
+        assert!(rnn.set_probe("cat sees dog").unwrap_err().contains('|'));
+        assert!(rnn.set_probe("cat sees dog | gato hundo vidas").is_ok());
+        let _ = rnn.attention_snapshot();
+        assert!(rnn.compare_writing("cat sees", 3).unwrap_err().contains("rnn"));
+        // A decoder-only model on a task with no source has neither.
+        let mut config = preset("lesson").unwrap();
+        config.task = crate::tasks::TaskConfig::for_kind(crate::tasks::TaskKind::Lookup);
+        let lookup = Session::new(config).unwrap();
+        assert!(lookup.gradient_reach().is_err());
+        assert!(lookup.alignment().is_err());
+    }
+}

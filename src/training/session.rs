@@ -362,6 +362,11 @@ impl Session {
     /// Use a typed sequence as the probe; the error says which token is unknown.
     pub fn set_probe(&mut self, text: &str) -> Result<(), String> {
         let probe = parse_probe(self.task.as_ref(), text)?;
+        // A seq2seq model reads the whole frame: the source, the separator, the target.
+        if self.config.model.family.is_seq2seq() && probe.len() != self.task.seq_len() {
+            let source_len = self.task.source_len().unwrap_or(0);
+            return Err(t!("err-session-probe-frame", family = self.config.model.family.name(), words = source_len));
+        }
         if probe.len() > self.config.model.max_len {
             return Err(t!("err-session-probe-too-long",
                 tokens = probe.len(),

@@ -6,6 +6,7 @@ use burn::module::Module;
 use super::events::{GenerationReport, WrittenText};
 use super::generate::{Written, write_greedy};
 use super::session::Session;
+use crate::t;
 
 /// Timed writes per request; the fastest is reported.
 const WRITES: usize = 3;
@@ -26,6 +27,11 @@ impl Session {
     /// Whether `count` tokens can be written after `prompt`; the error says how many fit.
     pub fn check_writing(&self, prompt: &[u32], count: usize) -> Result<(), String> {
         let max_len = self.config.model.max_len;
+        // A seq2seq model reads a whole `source | target` frame: it does not write
+        // on from a prompt of any length, as a decoder does.
+        if self.config.model.family.is_seq2seq() {
+            return Err(t!("msg-writing-seq2seq", family = self.config.model.family.name()));
+        }
         if prompt.is_empty() {
             return Err("type a prompt of at least one token".to_string());
         }

@@ -22,9 +22,11 @@ pub fn ab_maps_ui(ui: &mut egui::Ui, id: egui::Id, a: &AttentionSnapshot, b: &At
     let heads = |s: &AttentionSnapshot, l: usize| s.layers.get(l).and_then(|m| m.as_ref()).map_or(0, Vec::len);
     ui.horizontal(|ui| {
         ui.label(t!("lesson-ab-layer"));
-        egui::ComboBox::from_id_salt(id.with("layer")).selected_text(choice.layer.to_string()).show_ui(ui, |ui| {
+        // Units by name ("decoder 0 · cross"), as the attention grid shows them.
+        let named = if a.layers.len() >= b.layers.len() { a } else { b };
+        egui::ComboBox::from_id_salt(id.with("layer")).selected_text(named.name(choice.layer)).show_ui(ui, |ui| {
             for l in 0..layers {
-                ui.selectable_value(&mut choice.layer, l, l.to_string());
+                ui.selectable_value(&mut choice.layer, l, named.name(l));
             }
         });
         let most = heads(a, choice.layer).max(heads(b, choice.layer));

@@ -83,7 +83,8 @@ pub fn layer_card_ui(
         let rows = (problems.len(), layer.attention, layer.ffn, layer.mask == MaskKind::SlidingWindow, hide_mask_knobs);
         egui::Grid::new(("layer_grid", index, place.encoder, rows)).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
             widget_row(ui, &t!("editor-attention"), &help::text(help::ATTENTION), lock("attention"), egui::Checkbox::new(&mut layer.attention, t!("editor-on")));
-            if layer.attention {
+            // Cross-attention shares the layer's heads, kind, scaling and ablation.
+            if layer.attention || (place.cross && layer.cross_attention) {
                 let heads_lock = lock("heads");
                 let label = ui.label(super::knob_row::lock_mark(&t!("editor-heads"), heads_lock.as_deref())).on_hover_text(help::text(help::HEADS));
                 ui.horizontal(|ui| {
@@ -141,9 +142,10 @@ pub fn layer_card_ui(
                 (NormPlacement::None, t!("editor-none").as_str()),
             ]);
         });
-        if layer.attention && hide_mask_knobs {
+        let any_attention = layer.attention || (place.cross && layer.cross_attention);
+        if any_attention && hide_mask_knobs {
             ui.weak(t!("editor-mask-details-hidden")).on_hover_text(t!(HIDDEN_FOR_BUG_HUNT));
-        } else if layer.attention {
+        } else if any_attention {
             egui::CollapsingHeader::new(t!("editor-mask-details")).id_salt(("mask_details", index, place.encoder)).show(ui, |ui| {
                 egui::Grid::new(("mask_grid", index, place.encoder)).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
                     choice_row(ui, &t!("editor-mask-read-as"), &help::text(help::MASK_READING), lock("mask_reading"), &mut layer.mask_reading, &[

@@ -87,7 +87,7 @@ impl MaskInspector {
         if inspection.mask_differences > 0 {
             ui.colored_label(ui.visuals().warn_fg_color, t!("views-mask-differs", count = inspection.mask_differences));
         }
-        let short_rows = inspection.row_sums.iter().enumerate().filter(|(q, s)| !inspection.empty_rows.contains(q) && (**s - 1.0).abs() > 1e-3).count();
+        let short_rows = inspection.row_sums.iter().enumerate().filter(|(q, s)| snapshot.block(self.layer).0.contains(q) && !inspection.empty_rows.contains(q) && (**s - 1.0).abs() > 1e-3).count();
         if short_rows > 0 {
             ui.colored_label(ui.visuals().warn_fg_color, t!("views-mask-short-rows", count = short_rows));
         }
@@ -96,24 +96,27 @@ impl MaskInspector {
         }
         // Three labelled maps side by side, all three on screen: a long sequence
         // (128 at 1440×900) gets small cells rather than a map off the edge.
-        let cell = super::heatmap::fit_cell(ui.available_width() - 2.0 * super::heatmap::LABEL_SPACE, ui.available_height().min(900.0), 3, 1, seq, 1.0, 40.0);
+        // A cross-attention (or encoder, or decoder self-attention) unit is drawn on its block.
+        let block = snapshot.block(self.layer);
+        let drawn = block.0.len().max(block.1.len());
+        let cell = super::heatmap::fit_cell(ui.available_width() - 2.0 * super::heatmap::LABEL_SPACE, ui.available_height().min(900.0), 3, 1, drawn, 1.0, 40.0);
         let intended = snapshot.intended_masks[self.layer].as_deref().unwrap_or(&[]);
         let applied = snapshot.masks[self.layer].as_deref().unwrap_or(&[]);
         let ones = vec![1.0f32; seq * seq];
         let weights = &snapshot.layers[self.layer].as_ref().expect("attention layer")[self.head];
         ui.horizontal(|ui| {
-            map(ui, &t!("views-mask-intended"), HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(&ones, Some(intended), &snapshot.tokens, cell, true) });
+            map(ui, &t!("views-mask-intended"), HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(&ones, Some(intended), &snapshot.tokens, cell, true) }.block(block.clone()));
             map(ui, &t!("views-mask-applied"), HeatmapView {
                 padding: &snapshot.padding,
                 marked_rows: &inspection.empty_rows,
                 ..HeatmapView::plain(&ones, Some(applied), &snapshot.tokens, cell, true)
-            });
+            }.block(block.clone()));
             map(ui, &t!("views-mask-effective"), HeatmapView {
                 padding: &snapshot.padding,
                 highlight: &inspection.leaking_cells,
                 marked_rows: &inspection.empty_rows,
                 ..HeatmapView::plain(weights, None, &snapshot.tokens, cell, true)
-            });
+            }.block(block.clone()));
         });
         ui.weak(t!("views-mask-legend"));
     }

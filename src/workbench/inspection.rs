@@ -28,7 +28,12 @@ pub fn inspect(snapshot: &AttentionSnapshot, layer: usize, head: usize) -> Optio
     let weights = snapshot.layers.get(layer)?.as_ref()?.get(head)?;
     let applied = snapshot.masks.get(layer)?.as_ref()?;
     let intended = snapshot.intended_masks.get(layer)?.as_ref()?;
-    Some(inspect_maps(weights, applied, intended, snapshot.tokens.len()))
+    let mut inspection = inspect_maps(weights, applied, intended, snapshot.tokens.len());
+    // A unit of an encoder–decoder or an RNN keeps to its block of the frame: the
+    // rows outside it are not queries of this unit, so they have no key by design.
+    let (rows, _) = snapshot.block(layer);
+    inspection.empty_rows.retain(|q| rows.contains(q));
+    Some(inspection)
 }
 
 /// The same, on raw `seq × seq` maps.
@@ -78,5 +83,37 @@ mod tests {
         assert!(!clean.intended_sees_future, "a causal mask sees no later key");
         let bidirectional = [true; 9];
         assert!(inspect_maps(&correct, &bidirectional, &bidirectional, seq).intended_sees_future);
+    }
+}
+
+#[cfg(test)]
+mod block_tests {
+    use crate::training::AttentionSnapshot;
+
+    /// A cross-attention unit: its queries are the target rows only, so the source
+    /// rows, which it never reads for, are not "rows with no visible key".
+    #[test]
+    fn rows_outside_a_units_block_are_not_flagged() {
+        let seq = 4;
+        // Source on 0..2, target rows 2..4 read source columns 0..2.
+        let keep: Vec<bool> = (0..seq * seq).map(|i| i / seq >= 2 && i % seq < 2).collect();
+        let weights: Vec<f32> = keep.iter().map(|k| if *k { 0.5 } else { 0.0 }).collect();
+        let snapshot = AttentionSnapshot {
+            step: 1,
+            tokens: ["a", "b", "|", "x"].map(String::from).to_vec(),
+            predictions: Vec::new(),
+            layers: vec![Some(vec![weights])],
+            masks: vec![Some(keep.clone())],
+            intended_masks: vec![Some(keep)],
+            padding: vec![false; seq],
+            names: vec!["decoder 0 · cross".into()],
+            blocks: vec![Some([2, 4, 0, 2])],
+        };
+        let inspection = super::inspect(&snapshot, 0, 0).unwrap();
+        assert!(inspection.empty_rows.is_empty(), "{:?}", inspection.empty_rows);
+        assert!(inspection.leaking_cells.is_empty());
+        // Without its block the same map reads as two rows that see nothing.
+        let whole = AttentionSnapshot { blocks: Vec::new(), ..snapshot };
+        assert_eq!(super::inspect(&whole, 0, 0).unwrap().empty_rows, vec![0, 1]);
     }
 }

@@ -636,3 +636,66 @@ fn a_max_length_being_typed_is_not_bumped_back_to_the_task_length() {
     assert_eq!(harness.state().state.config.model.max_len, 3, "the value typed stays (the task needs {needed}) until the learner fixes it");
     assert!(!harness.state().can_start(), "and the problem is shown instead of Start");
 }
+
+#[test]
+fn the_family_knob_builds_an_rnn_and_an_encoder_decoder_with_their_own_cards() {
+    use attention_workbench::config::ModelFamily;
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    // The RNN: no layer cards, its own two knobs, and a model that builds.
+    harness.get_all_by_label("model family").last().unwrap().click();
+    harness.run_steps(2);
+    harness.get_by_label("RNN encoder–decoder").click();
+    harness.run_steps(2);
+    let config = &harness.state().state.config;
+    assert_eq!(config.model.family, ModelFamily::Rnn);
+    assert!(config.model.layers.is_empty(), "an RNN has no Transformer layers");
+    assert!(harness.query_by_label("Layer 0").is_none(), "no layer card for an RNN");
+    assert!(harness.query_by_label("GRU encoder → GRU decoder").is_some(), "the RNN's own card");
+    assert!(harness.query_all_by_label("RNN attention").next().is_some());
+    step_until(&mut harness, "the RNN model", |app| app.view.attention.as_ref().is_some_and(|a| a.names == ["alignment (RNN attention)"]));
+    // The encoder–decoder: an encoder card, a decoder card with cross-attention.
+    harness.get_all_by_label("model family").last().unwrap().click();
+    harness.run_steps(2);
+    harness.get_by_label("encoder–decoder").click();
+    harness.run_steps(2);
+    let config = &harness.state().state.config;
+    assert_eq!(config.model.family, ModelFamily::EncoderDecoder);
+    assert_eq!((config.model.encoder_layers.len(), config.model.layers.len()), (1, 1));
+    assert!(harness.query_by_label("Encoder layer 0").is_some() && harness.query_by_label("Layer 0").is_some());
+    harness.get_all_by_label("cross-attention").last().unwrap().click_accesskit();
+    harness.run_steps(2);
+    assert!(!harness.state().state.config.model.layers[0].cross_attention, "the card's cross-attention box switches it");
+    // The attention grid names the units of the model it shows.
+    harness.get_all_by_label("cross-attention").last().unwrap().click_accesskit();
+    step_until(&mut harness, "the encoder–decoder's maps", |app| app.view.attention.as_ref().is_some_and(|a| a.names.len() == 3));
+    let names = harness.state().view.attention.as_ref().unwrap().names.clone();
+    assert_eq!(names, ["encoder 0", "decoder 0 · self", "decoder 0 · cross"]);
+    harness.run_steps(2);
+    assert!(harness.query_by_label("decoder 0 · cross").is_some(), "the grid labels the cross-attention row");
+}
+
+#[test]
+fn the_by_length_tab_shows_the_held_out_accuracy_of_each_length_and_measures_the_gradient_reach() {
+    let mut state = small_state();
+    state.config = attention_workbench::config::preset("rnn").unwrap();
+    state.config.task.length = 8;
+    state.config.steps = 20;
+    state.config.eval_interval = 10;
+    state.config.fit_max_len_to_task();
+    let mut harness = harness(state);
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    harness.get_by_label("By length").click();
+    harness.run_steps(2);
+    assert!(harness.query_by_label("Accuracy against sentence length").is_some());
+    harness.get_by_label("Start").click();
+    step_until(&mut harness, "an evaluation by length", |app| app.view.last_eval.as_ref().is_some_and(|e| !e.by_length.is_empty()));
+    harness.run_steps(2);
+    // One row per bucket: 3–8 words in five buckets (3, 4, 5, 6, 7–8).
+    assert!(harness.query_by_label("7–8").is_some(), "the longest bucket's row");
+    harness.get_by_label("Measure gradient reach").click();
+    step_until(&mut harness, "the gradient reach", |app| app.view.reach.is_some());
+    let (_, reach) = harness.state().view.reach.clone().unwrap();
+    let reach = reach.expect("a seq2seq task has a gradient reach");
+    assert!(reach.by_word.len() == 8 && reach.by_word.iter().all(|v| (0.0..=1.0).contains(v)), "{reach:?}");
+}

@@ -4,7 +4,10 @@
 cli-error = error: { $message }
 cli-list-tasks = tasks:
 cli-list-presets = presets:
-cli-list-preset = d_model { $d_model }, { $heads } heads, d_ff { $d_ff }, { $layers } layers
+cli-list-preset = d_model { $d_model }, { $heads } heads, d_ff { $d_ff }, { $layers ->
+        [one] 1 layer
+       *[other] { $layers } layers
+    }
 cli-preset-or-config = give either --preset or --config, not both
 cli-unknown-preset = unknown preset "{ $name }"; the presets are: { $presets }
 cli-unknown-task = unknown task "{ $name }"; the tasks are: { $tasks }
@@ -78,3 +81,5 @@ cli-lesson-report-wrote = Wrote the table to { $path }.
 cli-train-lengths = {"  "}by source length: { $buckets }
 cli-train-length-bucket = { $shortest }–{ $longest } words { $accuracy } ({ $sentences })
 cli-warning = warning: { $message }
+cli-list-preset-rnn = a { $cell } encoder–decoder without attention, width { $d_model } (on { $task })
+cli-list-preset-encoder = encoder–decoder: { $layers } in the decoder and { $encoder } in the encoder (on { $task })

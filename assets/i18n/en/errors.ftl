@@ -128,3 +128,4 @@ err-progress-not-progress = { $file }: not a progress file (make one with "Expor
 err-progress-version = { $file }: progress file version { $version }, this app reads version { $known }; update the app
 err-pack-id-builtin = id "{ $id }" is the shipped pack's; give your pack its own id
 err-lesson-id-taken = lesson id "{ $id }" is already used by { $other }; progress is kept by lesson id, so give this lesson its own id
+err-session-probe-frame = the { $family } family reads a source and a target: type the source, a |, then the target (at most { $words } words each; copy, reverse and sort need exactly { $words } symbols each)

@@ -155,3 +155,6 @@ msg-validate-no-encoder = the encoder_decoder family needs at least one encoder 
 msg-validate-no-encoder-fix = set the number of encoder layers to 1 or more
 msg-validate-encoder-unused = only the encoder_decoder family has an encoder; the { $family } family would ignore these { $count } encoder layer(s)
 msg-validate-encoder-unused-fix = set the number of encoder layers to 0, or choose the encoder_decoder family
+msg-writing-seq2seq = the { $family } family translates a whole source sentence at once; writing on from a prompt is for the decoder family (the held-out accuracy already decodes greedily)
+msg-validate-cross-unused = only the decoder layers of the encoder_decoder family have cross-attention; switching it off here would do nothing
+msg-validate-cross-unused-fix = switch cross-attention back on, or choose the encoder_decoder family

@@ -66,3 +66,5 @@ cli-lesson-report-wrote = 已把表格写入 { $path }。
 cli-train-lengths = {"  "}按源句长度：{ $buckets }
 cli-train-length-bucket = { $shortest }–{ $longest } 词 { $accuracy }（{ $sentences } 句）
 cli-warning = 警告：{ $message }
+cli-list-preset-rnn = 不带注意力的 { $cell } 编码器–解码器，宽度 { $d_model }（任务：{ $task }）
+cli-list-preset-encoder = 编码器–解码器：解码器 { $layers }，编码器 { $encoder } 层（任务：{ $task }）

@@ -128,3 +128,4 @@ err-progress-not-progress = { $file }：不是进度文件（请在窗口中用�
 err-progress-version = { $file }：进度文件版本为 { $version }，本应用只能读取版本 { $known }；请更新应用
 err-pack-id-builtin = id "{ $id }" 是内置课程包的 id；请给你的课程包一个自己的 id
 err-lesson-id-taken = 课程 id "{ $id }" 已被 { $other } 使用；进度按课程 id 保存，请给这一课一个自己的 id
+err-session-probe-frame = { $family } 类型读一个源句和一个目标句：先输入源句，再输入 |，再输入目标句（各自最多 { $words } 个词；复制、反转和排序各自正好 { $words } 个符号）

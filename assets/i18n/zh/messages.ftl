@@ -155,3 +155,6 @@ msg-validate-no-encoder = encoder_decoder 类型至少需要一个编码器层
 msg-validate-no-encoder-fix = 把编码器层数设为 1 或更多
 msg-validate-encoder-unused = 只有 encoder_decoder 类型有编码器；{ $family } 类型会忽略这 { $count } 个编码器层
 msg-validate-encoder-unused-fix = 把编码器层数设为 0，或者选 encoder_decoder 类型
+msg-writing-seq2seq = { $family } 类型一次翻译一整句源句；接着提示往下写只适用于 decoder 类型（留出准确率本身就是贪心解码的结果）
+msg-validate-cross-unused = 只有 encoder_decoder 类型的解码器层才有交叉注意力；在这里关掉它不起任何作用
+msg-validate-cross-unused-fix = 把交叉注意力重新打开，或者选 encoder_decoder 类型
