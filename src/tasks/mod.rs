@@ -89,6 +89,11 @@ impl TaskKind {
         Self::ALL.into_iter().find(|k| k.name() == wanted)
     }
 
+    /// Whether the task has a source and a target (the seq2seq families read it).
+    pub fn has_source(self) -> bool {
+        matches!(self, TaskKind::Copy | TaskKind::Reverse | TaskKind::Sort | TaskKind::Translate)
+    }
+
     /// The task's name in the interface's language ("copy", "复制").
     pub fn label(self) -> String {
         match self {

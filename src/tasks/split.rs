@@ -165,6 +165,14 @@ mod tests {
     }
 
     #[test]
+    fn a_kind_has_a_source_exactly_when_its_task_does() {
+        for kind in TaskKind::ALL {
+            let task = TaskConfig::for_kind(kind).build().unwrap();
+            assert_eq!(kind.has_source(), task.source_len().is_some(), "{kind:?}");
+        }
+    }
+
+    #[test]
     fn the_padding_side_does_not_move_an_example_between_splits() {
         let right = TaskConfig::for_kind(TaskKind::Brackets).build().unwrap();
         let left = TaskConfig { pad_side: crate::tasks::PadSide::Left, ..TaskConfig::for_kind(TaskKind::Brackets) }.build().unwrap();

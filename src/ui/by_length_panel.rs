@@ -21,9 +21,11 @@ impl super::Panel for ByLengthPanel {
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.heading(t!("views-by-length-heading"));
             ui.label(t!("views-by-length-intro"));
-            let has_source = live.is_some_and(|(_, b)| !b.is_empty()) || pinned.is_some();
-            if !has_source {
+            let measured = live.is_some_and(|(_, b)| !b.is_empty()) || pinned.is_some();
+            if !view.task.is_some_and(|t| t.has_source()) && !measured {
                 ui.colored_label(ui.visuals().warn_fg_color, t!("views-by-length-no-source"));
+            } else if !measured {
+                ui.weak(t!("views-by-length-not-yet"));
             } else {
                 accuracy_chart(ui, live, pinned);
             }
@@ -95,7 +97,7 @@ fn reach_ui(ui: &mut egui::Ui, reach: Option<&(usize, Result<GradientReach, Stri
             ui.colored_label(ui.visuals().warn_fg_color, why);
         }
         Some((step, Ok(reach))) => {
-            ui.label(t!("views-reach-result", step = *step, first = format!("{:.3}", reach.first_word)));
+            ui.label(t!("views-reach-result", step = *step, first = crate::experiments::plain_number(reach.first_word)));
             let bars: Vec<Bar> = reach.by_word.iter().enumerate().map(|(i, v)| Bar::new(i as f64 + 1.0, *v as f64).width(0.8)).collect();
             let height = (ui.available_height() - 20.0).clamp(160.0, 300.0);
             Plot::new("gradient_reach")

@@ -155,3 +155,4 @@ views-reach-not-measured = Not measured yet.
 views-reach-result = Step { $step }: the first source word gets { $first } of the largest gradient.
 views-reach-axis = source word (1 = first)
 views-reach-share = share of the largest gradient
+views-by-length-not-yet = No evaluation yet: train, and the chart fills in at the next evaluation.

@@ -155,3 +155,4 @@ views-reach-not-measured = 还没有测量。
 views-reach-result = 第 { $step } 步：第一个源词得到的梯度是最大值的 { $first }。
 views-reach-axis = 源词（1 = 第一个）
 views-reach-share = 占最大梯度的比例
+views-by-length-not-yet = 还没有评估：开始训练，图表会在下一次评估时出现。
