@@ -73,6 +73,12 @@ pub const TERMS: &[Term] = &[
     Term { en: "induction head", zh: "归纳头", meaning_en: "A head that finds the earlier occurrence of the current token and copies what followed it.", meaning_zh: "找到当前词元上一次出现的位置，并把它后面的词元复制过来的注意力头。", knobs: &[] },
     Term { en: "pretrained model", zh: "预训练模型", meaning_en: "A model already trained on a large text, used as the starting point for a new task.", meaning_zh: "已经在大量文本上训练过的模型，作为新任务的起点。", knobs: &["init_from"] },
     Term { en: "fine-tuning", zh: "微调", meaning_en: "Training a pretrained model further on new data, usually with a small learning rate.", meaning_zh: "在新数据上继续训练预训练模型，通常用较小的学习率。", knobs: &["init_from", "lr"] },
+    Term { en: "encoder–decoder", zh: "编码器–解码器", meaning_en: "Two parts: the encoder reads the source sentence, the decoder writes the target one word at a time, reading the encoder's result.", meaning_zh: "由两部分组成：编码器读源句，解码器一次写一个目标词，并读取编码器的结果。", knobs: &["family"] },
+    Term { en: "cross-attention", zh: "交叉注意力", meaning_en: "Attention between two sequences: queries from the decoder, keys and values from the encoder's output.", meaning_zh: "两个序列之间的注意力：查询来自解码器，键和值来自编码器的输出。", knobs: &["family", "cross_attention"] },
+    Term { en: "recurrent network (RNN, GRU, LSTM)", zh: "循环网络（RNN、GRU、LSTM）", meaning_en: "Reads a sequence one step at a time, folding each token into a state it carries to the next step; GRU and LSTM add gates that decide what to keep.", meaning_zh: "一次读一步，把每个词元折进一个状态并带到下一步；GRU 和 LSTM 加了决定保留什么的门。", knobs: &["family", "rnn_cell"] },
+    Term { en: "fixed vector", zh: "固定向量", meaning_en: "The RNN encoder's last state: the only thing a decoder without attention learns about the source, whatever its length.", meaning_zh: "RNN 编码器的最后一个状态：没有注意力的解码器对源句所知的全部，不管句子多长。", knobs: &["rnn_attention"] },
+    Term { en: "alignment", zh: "对齐", meaning_en: "Which source word each target word reads; attention weights learn it without being told (Bahdanau et al., 2015).", meaning_zh: "每个目标词读的是哪个源词；注意力权重在没人告诉的情况下学会了它（Bahdanau 等，2015）。", knobs: &["rnn_attention", "cross_attention"] },
+    Term { en: "teacher forcing", zh: "教师强制", meaning_en: "Training a writer on the true previous words rather than its own guesses, so every position trains at once.", meaning_zh: "训练时喂给写作模型真实的前文，而不是它自己猜的词，这样每个位置可以同时训练。", knobs: &["family"] },
 ];
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ pub fn describe(path: &str, old: &str, new: &str) -> String {
     let (layer, knob) = split_layer(path);
     let name = knob_label(knob).unwrap_or_else(|| knob.to_string());
     let name = match layer {
-        Some(index) => t!("change-in-layer", layer = t!("editor-layer", index = index), knob = name),
+        Some(layer) => t!("change-in-layer", layer = layer, knob = name),
         None => name,
     };
     t!("change-line", knob = name, old = value_label(knob, old), new = value_label(knob, new))
@@ -36,7 +36,7 @@ pub fn knob_name(path: &str) -> String {
     let knob = if knob == "task" { "task.kind" } else { knob };
     let name = knob_label(knob).unwrap_or_else(|| knob.to_string());
     match layer {
-        Some(index) => t!("change-in-layer", layer = t!("editor-layer", index = index), knob = name),
+        Some(layer) => t!("change-in-layer", layer = layer, knob = name),
         None => name,
     }
 }
@@ -46,13 +46,16 @@ pub fn knob_names(paths: &[String]) -> String {
     paths.iter().map(|p| knob_name(p)).collect::<Vec<_>>().join(t!("change-list-separator").as_str())
 }
 
-/// `model.layers[2].mask` → (Some(2), "mask"); `lr` → (None, "lr").
-fn split_layer(path: &str) -> (Option<usize>, &str) {
-    if let Some(rest) = path.strip_prefix("model.layers[")
-        && let Some((index, knob)) = rest.split_once("].")
-        && let Ok(index) = index.parse()
-    {
-        return (Some(index), knob);
+/// `model.layers[2].mask` → (Some("Layer 2"), "mask"), `model.encoder_layers[0].heads`
+/// → (Some("Encoder layer 0"), "heads"), `lr` → (None, "lr"): the layer as its card names it.
+fn split_layer(path: &str) -> (Option<String>, &str) {
+    for (prefix, key) in [("model.layers[", "editor-layer"), ("model.encoder_layers[", "editor-encoder-layer")] {
+        if let Some(rest) = path.strip_prefix(prefix)
+            && let Some((index, knob)) = rest.split_once("].")
+            && let Ok(index) = index.parse::<usize>()
+        {
+            return (Some(t!(key, index = index)), knob);
+        }
     }
     (None, path)
 }
@@ -155,6 +158,9 @@ mod tests {
     fn a_layer_knob_reads_as_the_editor_labels_it() {
         crate::i18n::set_lang(crate::i18n::Lang::En);
         assert_eq!(describe("model.layers[1].mask", "\"causal\"", "\"bidirectional\""), "Layer 1 · mask: causal → bidirectional");
+        assert_eq!(describe("model.encoder_layers[0].mask", "\"bidirectional\"", "\"causal\""), "Encoder layer 0 · mask: bidirectional → causal");
+        assert_eq!(describe("model.rnn_attention", "\"none\"", "\"dot\""), "RNN attention: none (fixed vector) → dot product");
+        assert_eq!(describe("model.layers[0].cross_attention", "true", "false"), "Layer 0 · cross-attention: on → off");
         assert_eq!(describe("lr", "0.001", "0.0001"), "learning rate: 0.001 → 0.0001");
         assert_eq!(describe("task.kind", "\"char_lm\"", "\"brackets\""), "Task: char_lm → brackets");
         assert_eq!(describe("model.layers[0].scale", "true", "false"), "Layer 0 · scale by 1/√d_k: on → off");
