@@ -22,6 +22,9 @@ pub fn setting(path: &str, value: &str) -> String {
     if path == "model.layers" {
         return t!("change-layer-setting", count = value);
     }
+    if path == "model.encoder_layers" {
+        return t!("change-encoder-layer-setting", count = value);
+    }
     let knob = path.strip_prefix("model.layers[*].").unwrap_or_else(|| split_layer(path).1);
     t!("change-setting", knob = knob_name(path), value = value_label(knob, value))
 }

@@ -101,6 +101,7 @@ pub fn diff(before: &ExperimentConfig, after: &ExperimentConfig) -> Vec<String> 
         .into_iter()
         .map(|(path, old, new)| match path.as_str() {
             "model.layers" => crate::t!("change-layer-count", old = old, new = new),
+            "model.encoder_layers" => crate::t!("change-encoder-layer-count", old = old, new = new),
             _ => super::change_labels::describe(&path, &old, &new),
         })
         .collect()
@@ -192,7 +193,9 @@ fn walk(path: &str, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<
                 walk(&format!("{path}[{i}]"), va, vb, out);
             }
         }
-        (Value::Array(x), Value::Array(y)) if path == "model.layers" => out.push((path.to_string(), x.len().to_string(), y.len().to_string())),
+        (Value::Array(x), Value::Array(y)) if path == "model.layers" || path == "model.encoder_layers" => {
+            out.push((path.to_string(), x.len().to_string(), y.len().to_string()))
+        }
         _ if a != b => out.push((path.to_string(), a.to_string(), b.to_string())),
         _ => {}
     }

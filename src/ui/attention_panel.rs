@@ -114,12 +114,14 @@ impl AttentionPanel {
                 let seq = block.0.len().max(block.1.len()).max(1);
                 let cell = ((ui.available_width() - 40.0) / seq as f32).clamp(8.0, 36.0);
                 let keep = snapshot.masks.get(layer).and_then(|m| m.as_deref());
-                let view = HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(weights, keep, &snapshot.tokens, cell, true) }.block(block);
+                let view = HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(weights, keep, &snapshot.tokens, cell, true) }.block(block.clone());
                 let (response, hover) = view.ui(ui);
                 if let Some(h) = hover {
                     response.on_hover_text(cell_text(snapshot, layer, head, h.query, h.key));
                 }
-                ui.label(t!("views-attention-predictions", tokens = snapshot.predictions.join(" ")));
+                // The predictions of the rows drawn (a cross map's target steps).
+                let shown = snapshot.predictions.get(block.0.clone()).unwrap_or(&snapshot.predictions);
+                ui.label(t!("views-attention-predictions", tokens = shown.join(" ")));
             });
         if !open {
             self.enlarged = None;

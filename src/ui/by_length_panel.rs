@@ -41,8 +41,14 @@ fn accuracy_chart(ui: &mut egui::Ui, live: Option<(usize, &[LengthBucket])>, pin
         buckets.iter().filter(|b| b.sentences > 0).map(|b| [(b.shortest + b.longest) as f64 / 2.0, 100.0 * b.accuracy as f64]).collect()
     };
     let height = (ui.available_height() * 0.45).clamp(180.0, 360.0);
+    // The x axis spans the lengths there are (a fixed-length task has one point).
+    let all = live.map(|(_, b)| b).into_iter().chain(pinned.map(|(_, b)| b)).flatten();
+    let (shortest, longest) = all.fold((usize::MAX, 0), |(lo, hi), b| (lo.min(b.shortest), hi.max(b.longest)));
+    let (pinned_colour, live_colour) = (egui::Color32::from_gray(150), ui.visuals().selection.bg_fill);
     Plot::new("accuracy_by_length")
         .height(height)
+        .include_x(shortest.min(longest) as f64 - 1.0)
+        .include_x(longest as f64 + 1.0)
         .legend(Legend::default().position(Corner::LeftBottom))
         .x_axis_label(t!("views-by-length-axis"))
         .y_axis_label(t!("views-by-length-accuracy"))
@@ -51,17 +57,22 @@ fn accuracy_chart(ui: &mut egui::Ui, live: Option<(usize, &[LengthBucket])>, pin
         .show(ui, |plot| {
             if let Some((label, buckets)) = pinned {
                 let name = t!("views-by-length-pinned", label = label);
-                plot.line(Line::new(name.clone(), PlotPoints::from(points(buckets))).style(egui_plot::LineStyle::dashed_loose()));
-                plot.points(Points::new(name, PlotPoints::from(points(buckets))).radius(3.0));
+                plot.line(Line::new(name.clone(), PlotPoints::from(points(buckets))).style(egui_plot::LineStyle::dashed_loose()).color(pinned_colour));
+                plot.points(Points::new(name, PlotPoints::from(points(buckets))).radius(3.0).color(pinned_colour));
             }
             if let Some((step, buckets)) = live.filter(|(_, b)| !b.is_empty()) {
                 let name = t!("views-by-length-now", step = step);
-                plot.line(Line::new(name.clone(), PlotPoints::from(points(buckets))).width(2.0));
-                plot.points(Points::new(name, PlotPoints::from(points(buckets))).radius(4.0));
+                plot.line(Line::new(name.clone(), PlotPoints::from(points(buckets))).width(2.0).color(live_colour));
+                plot.points(Points::new(name, PlotPoints::from(points(buckets))).radius(4.0).color(live_colour));
             }
         });
     // The numbers behind the chart, including buckets with no held-out sentence.
-    let shown = live.filter(|(_, b)| !b.is_empty()).map(|(_, b)| b).or(pinned.map(|(_, b)| b)).unwrap_or(&[]);
+    let (title, shown) = match (live.filter(|(_, b)| !b.is_empty()), pinned) {
+        (Some((step, b)), _) => (t!("views-by-length-now", step = step), b),
+        (None, Some((label, b))) => (t!("views-by-length-pinned", label = label), b),
+        (None, None) => (String::new(), &[][..]),
+    };
+    ui.strong(title);
     egui::Grid::new("by_length_table").striped(true).show(ui, |ui| {
         for header in [t!("views-by-length-words"), t!("views-by-length-sentences"), t!("views-by-length-accuracy"), t!("views-by-length-whole")] {
             ui.strong(header);

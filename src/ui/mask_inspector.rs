@@ -96,9 +96,10 @@ impl MaskInspector {
         }
         // Three labelled maps side by side, all three on screen: a long sequence
         // (128 at 1440×900) gets small cells rather than a map off the edge.
-        // A cross-attention (or encoder, or decoder self-attention) unit is drawn on its block.
-        let block = snapshot.block(self.layer);
-        let drawn = block.0.len().max(block.1.len());
+        // The whole frame, even for a unit of an encoder–decoder: which blocks its
+        // mask blocks is what this view is for (its flags keep to the unit's block).
+        let block = (0..seq, 0..seq);
+        let drawn = seq;
         let cell = super::heatmap::fit_cell(ui.available_width() - 2.0 * super::heatmap::LABEL_SPACE, ui.available_height().min(900.0), 3, 1, drawn, 1.0, 40.0);
         let intended = snapshot.intended_masks[self.layer].as_deref().unwrap_or(&[]);
         let applied = snapshot.masks[self.layer].as_deref().unwrap_or(&[]);

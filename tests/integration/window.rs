@@ -693,7 +693,8 @@ fn the_by_length_tab_shows_the_held_out_accuracy_of_each_length_and_measures_the
     harness.run_steps(2);
     // One row per bucket: 3–8 words in five buckets (3, 4, 5, 6, 7–8).
     assert!(harness.query_by_label("7–8").is_some(), "the longest bucket's row");
-    harness.get_by_label("Measure gradient reach").click();
+    // Below the chart and its table: pressed through its accessibility node, by label.
+    harness.get_by_label("Measure gradient reach").click_accesskit();
     step_until(&mut harness, "the gradient reach", |app| app.view.reach.is_some());
     let (_, reach) = harness.state().view.reach.clone().unwrap();
     let reach = reach.expect("a seq2seq task has a gradient reach");

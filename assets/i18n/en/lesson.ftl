@@ -189,3 +189,5 @@ lesson-claim-maps-open-tip = Show run a's and run b's maps and their difference 
 lesson-not-loaded-tip = The model on screen was set up elsewhere (another lesson, or your own edits), and the text below describes this lesson's own. "Load this lesson's experiment" puts it in place; your experiment is kept and comes back with "Restore my experiment".
 lesson-plots-rnn = RNN
 handout-experiment-rnn = Experiment: task { $task } ({ $task_detail }), a { $cell } encoder–decoder of width { $d_model }, { $steps } steps, seed { $seed }. In the app: "Load this lesson's experiment".
+change-encoder-layer-count = encoder layers: { $old } → { $new }
+change-encoder-layer-setting = { $count } encoder layers

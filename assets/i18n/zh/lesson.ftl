@@ -177,3 +177,5 @@ lesson-claim-maps-open-tip = 在单独的窗口里显示 a、b 两次运行的�
 lesson-not-loaded-tip = 屏幕上的模型来自别处（另一课，或你自己的修改），而下面的文字讲的是本课自己的模型。“载入本课实验”会把它放到屏幕上；你的实验会保留下来，用“恢复我的实验”可以找回。
 lesson-plots-rnn = RNN
 handout-experiment-rnn = 实验：任务“{ $task }”（{ $task_detail }），宽度 { $d_model } 的 { $cell } 编码器–解码器，{ $steps } 步，种子 { $seed }。在应用中：“载入本课实验”。
+change-encoder-layer-count = 编码器层数：{ $old } → { $new }
+change-encoder-layer-setting = { $count } 个编码器层
