@@ -178,6 +178,9 @@ pub struct HeadTraceData {
     pub layer: usize,
     /// The unit's name, "layer 1" or "decoder 0 · cross".
     pub name: String,
+    /// The block of the probe the unit reads (`[first row, end row, first column,
+    /// end column]`, real tokens only), for an encoder–decoder's units; None = all.
+    pub block: Option<[usize; 4]>,
     pub head: usize,
     pub d_k: usize,
     pub tokens: Vec<String>,

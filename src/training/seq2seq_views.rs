@@ -156,6 +156,9 @@ mod tests {
         assert_eq!(seq, 13);
         let visible: Vec<(usize, usize)> = (0..seq * seq).filter(|i| trace.mask[*i]).map(|i| (i / seq, i % seq)).collect();
         assert!(!visible.is_empty() && visible.iter().all(|&(q, k)| q >= 6 && k < 6), "target rows read source columns only: {visible:?}");
+        // Step-through draws it on that block: target rows, source columns.
+        let [r0, r1, c0, c1] = trace.block.expect("a cross unit has a block");
+        assert!(r0 == 6 && r1 <= seq && c1 <= 6 && c0 < c1, "{:?}", trace.block);
         let alignment = session.alignment().expect("translate has an alignment");
         assert_eq!(alignment.unit, 2);
         assert!((0.0..=1.0).contains(&alignment.weight));

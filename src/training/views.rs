@@ -148,6 +148,7 @@ impl Session {
             step: self.step,
             layer,
             name: unit.name.clone(),
+            block: block_of(unit.role, &probe.padding),
             head,
             d_k: self.config.model.head_dim(layer_config),
             tokens: self.task.vocab().render(&probe.tokens),

@@ -192,6 +192,10 @@ impl Worker {
                 let Some(session) = &self.session else { return };
                 match session.trace_head(layer, head) {
                     Some(trace) => self.emit(TrainEvent::Trace(trace)),
+                    // The RNN's alignment has no Q, K or V projections to step through.
+                    None if session.config().model.family == crate::config::ModelFamily::Rnn => {
+                        self.emit(TrainEvent::Error { message: t!("msg-worker-rnn-no-trace") })
+                    }
                     None => self.emit(TrainEvent::Error { message: t!("msg-worker-no-head-to-trace", layer = layer, head = head) }),
                 }
             }

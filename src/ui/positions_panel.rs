@@ -27,6 +27,6 @@ impl super::Panel for PositionsPanel {
             self.table = Some(((positions, d_model), sinusoidal_table(positions, d_model), labels));
         }
         let (_, table, labels) = self.table.as_ref().expect("built above");
-        egui::ScrollArea::both().show(ui, |ui| matrix_ui(ui, table, positions, d_model, labels, false));
+        egui::ScrollArea::both().show(ui, |ui| matrix_ui(ui, table, positions, d_model, labels, None));
     }
 }

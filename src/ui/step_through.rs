@@ -70,24 +70,34 @@ impl StepThrough {
         let (_, _, text) = STAGES.iter().find(|(s, _, _)| *s == self.stage).expect("stage listed");
         ui.label(crate::i18n::message(text, None));
         let seq = trace.tokens.len();
-        let (values, cols): (Vec<f32>, usize) = match self.stage {
-            Stage::Q => (trace.q.clone(), trace.d_k),
-            Stage::K => (trace.k.clone(), trace.d_k),
-            Stage::V => (trace.v.clone(), trace.d_k),
-            Stage::RawScores => (trace.raw_scores.clone(), seq),
-            Stage::Scaled => (trace.scaled_scores.clone(), seq),
-            Stage::Mask => (trace.mask.iter().map(|&k| if k { 1.0 } else { 0.0 }).collect(), seq),
-            Stage::Softmax => (trace.weights.clone(), seq),
-            Stage::Output => (trace.output.clone(), trace.d_k),
+        // An encoder–decoder's unit is shown on its block: queries on its rows
+        // (target steps for cross-attention), keys on its columns (source words).
+        let (queries, keys) = match trace.block {
+            Some([r0, r1, c0, c1]) if r0 < r1 && c0 < c1 && r1 <= seq && c1 <= seq => (r0..r1, c0..c1),
+            _ => (0..seq, 0..seq),
         };
-        let columns_are_tokens = cols == seq && !matches!(self.stage, Stage::Q | Stage::K | Stage::V | Stage::Output);
-        matrix_ui(ui, &values, seq, cols, &trace.tokens, columns_are_tokens);
+        let mask: Vec<f32> = trace.mask.iter().map(|&k| if k { 1.0 } else { 0.0 }).collect();
+        let (matrix, rows, by_key): (&[f32], &std::ops::Range<usize>, bool) = match self.stage {
+            Stage::Q => (&trace.q, &queries, false),
+            Stage::K => (&trace.k, &keys, false),
+            Stage::V => (&trace.v, &keys, false),
+            Stage::RawScores => (&trace.raw_scores, &queries, true),
+            Stage::Scaled => (&trace.scaled_scores, &queries, true),
+            Stage::Mask => (&mask, &queries, true),
+            Stage::Softmax => (&trace.weights, &queries, true),
+            Stage::Output => (&trace.output, &queries, false),
+        };
+        let (width, columns) = if by_key { (seq, keys.clone()) } else { (trace.d_k, 0..trace.d_k) };
+        let values: Vec<f32> = rows.clone().flat_map(|r| columns.clone().map(move |c| matrix[r * width + c])).collect();
+        let column_tokens = by_key.then(|| &trace.tokens[keys.clone()]);
+        matrix_ui(ui, &values, rows.len(), columns.len(), &trace.tokens[rows.clone()], column_tokens);
     }
 }
 
 /// A matrix as a diverging heatmap (blue negative, white zero, red positive),
 /// rows labelled by token; hover shows the value.
-pub fn matrix_ui(ui: &mut egui::Ui, values: &[f32], rows: usize, cols: usize, tokens: &[String], column_tokens: bool) {
+/// `column_tokens` labels the columns when they are tokens (else they are dimensions).
+pub fn matrix_ui(ui: &mut egui::Ui, values: &[f32], rows: usize, cols: usize, tokens: &[String], column_tokens: Option<&[String]>) {
     let max = values.iter().fold(0.0f32, |m, v| m.max(v.abs())).max(1e-9);
     let by_width = (ui.available_width() - 60.0) / cols.max(1) as f32;
     let by_height = (ui.available_height() - 50.0) / rows.max(1) as f32;
@@ -99,7 +109,8 @@ pub fn matrix_ui(ui: &mut egui::Ui, values: &[f32], rows: usize, cols: usize, to
     let every = super::heatmap::label_stride(cell, 11.0);
     for r in 0..rows {
         if r % every == 0 {
-            painter.text(Pos2::new(origin.x - 4.0, origin.y + (r as f32 + 0.5) * cell), egui::Align2::RIGHT_CENTER, &tokens[r], egui::FontId::monospace(10.0), ui.visuals().text_color());
+            let label = super::heatmap::fit_label(&tokens[r], 46.0, 10.0);
+            painter.text(Pos2::new(origin.x - 4.0, origin.y + (r as f32 + 0.5) * cell), egui::Align2::RIGHT_CENTER, label, egui::FontId::monospace(10.0), ui.visuals().text_color());
         }
         for c in 0..cols {
             let v = values[r * cols + c] / max;
@@ -111,9 +122,11 @@ pub fn matrix_ui(ui: &mut egui::Ui, values: &[f32], rows: usize, cols: usize, to
             painter.rect_filled(Rect::from_min_size(origin + Vec2::new(c as f32 * cell, r as f32 * cell), Vec2::splat(cell)), 0.0, color);
         }
     }
-    if column_tokens {
-        for (c, token) in tokens.iter().enumerate().take(cols).filter(|(c, _)| c % every == 0) {
-            painter.text(Pos2::new(origin.x + (c as f32 + 0.5) * cell, origin.y - 2.0), egui::Align2::CENTER_BOTTOM, token, egui::FontId::monospace(10.0), ui.visuals().text_color());
+    if let Some(column_tokens) = column_tokens {
+        for (c, token) in column_tokens.iter().enumerate().take(cols).filter(|(c, _)| c % every == 0) {
+            // Shortened to the room its columns have, so neighbours never overlap.
+            let label = super::heatmap::fit_label(token, cell * every as f32, 10.0);
+            painter.text(Pos2::new(origin.x + (c as f32 + 0.5) * cell, origin.y - 2.0), egui::Align2::CENTER_BOTTOM, label, egui::FontId::monospace(10.0), ui.visuals().text_color());
         }
     }
     if let Some(pos) = response.hover_pos() {
@@ -121,7 +134,10 @@ pub fn matrix_ui(ui: &mut egui::Ui, values: &[f32], rows: usize, cols: usize, to
         let (c, r) = ((local.x / cell).floor(), (local.y / cell).floor());
         if c >= 0.0 && r >= 0.0 && (c as usize) < cols && (r as usize) < rows {
             let (r, c) = (r as usize, c as usize);
-            let column = if column_tokens { t!("views-matrix-key", key = c, token = tokens[c].as_str()) } else { t!("views-matrix-dimension", dimension = c) };
+            let column = match column_tokens {
+                Some(column_tokens) => t!("views-matrix-key", key = c, token = column_tokens[c].as_str()),
+                None => t!("views-matrix-dimension", dimension = c),
+            };
             response.on_hover_text(t!("views-matrix-cell", row = r, token = tokens[r].as_str(), column = column, value = format!("{:.4}", values[r * cols + c])));
         }
     }

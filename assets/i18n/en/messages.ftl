@@ -158,3 +158,4 @@ msg-validate-encoder-unused-fix = set the number of encoder layers to 0, or choo
 msg-writing-seq2seq = the { $family } family translates a whole source sentence at once; writing on from a prompt is for the decoder family (the held-out accuracy already decodes greedily)
 msg-validate-cross-unused = only the decoder layers of the encoder_decoder family have cross-attention; switching it off here would do nothing
 msg-validate-cross-unused-fix = switch cross-attention back on, or choose the encoder_decoder family
+msg-worker-rnn-no-trace = the RNN's alignment has no Q, K and V projections to step through: its weights are in the Attention tab, one map per decoder step and source word

@@ -158,3 +158,4 @@ msg-validate-encoder-unused-fix = 把编码器层数设为 0，或者选 encoder
 msg-writing-seq2seq = { $family } 类型一次翻译一整句源句；接着提示往下写只适用于 decoder 类型（留出准确率本身就是贪心解码的结果）
 msg-validate-cross-unused = 只有 encoder_decoder 类型的解码器层才有交叉注意力；在这里关掉它不起任何作用
 msg-validate-cross-unused-fix = 把交叉注意力重新打开，或者选 encoder_decoder 类型
+msg-worker-rnn-no-trace = RNN 的对齐没有 Q、K、V 投影可以逐步计算：它的权重在“注意力”标签页里，每个解码器步骤对每个源词一格
