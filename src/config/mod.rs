@@ -298,7 +298,11 @@ pub enum PaddingMask {
 #[serde(rename_all = "snake_case")]
 pub enum Activation {
     Relu,
+    /// Exact GELU, x Φ(x) (BERT, and PyTorch's default).
     Gelu,
+    /// GELU by its tanh approximation, 0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³))),
+    /// as GPT-2 computes it.
+    GeluTanh,
     /// No non-linearity: the FFN collapses to one linear map.
     None,
 }

@@ -145,6 +145,7 @@ fn value_label(knob: &str, json: &str) -> String {
         "off" => "editor-off",
         "relu" => return "ReLU".into(),
         "gelu" => return "GELU".into(),
+        "gelu_tanh" => "editor-gelu-tanh",
         "adam" => return "Adam".into(),
         "adam_w" | "adamw" => return "AdamW".into(),
         "sgd" => return "SGD".into(),

@@ -7,7 +7,7 @@
 use burn::module::Module;
 use burn::nn::{LayerNorm, Linear};
 use burn::tensor::Tensor;
-use burn::tensor::activation::{gelu, relu};
+use burn::tensor::activation::{gelu, gelu_approximate, relu};
 
 use super::attention::{AttentionOutput, HeadTrace, MaskTensors, SelfAttention};
 use super::rows::linear_rows;
@@ -30,6 +30,7 @@ impl FeedForward {
         let hidden = match self.activation {
             Activation::Relu => relu(hidden),
             Activation::Gelu => gelu(hidden),
+            Activation::GeluTanh => gelu_approximate(hidden),
             Activation::None => hidden,
         };
         linear_rows(&self.down, hidden) // [batch, seq, d_model]

@@ -132,6 +132,7 @@ pub fn layer_card_ui(
                 choice_row(ui, &t!("editor-activation"), &help::text(help::ACTIVATION), lock("activation"), &mut layer.activation, &[
                     (Activation::Relu, "ReLU"),
                     (Activation::Gelu, "GELU"),
+                    (Activation::GeluTanh, t!("editor-gelu-tanh").as_str()),
                     (Activation::None, t!("editor-none").as_str()),
                 ]);
             }

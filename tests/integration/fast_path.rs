@@ -288,6 +288,12 @@ fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_ever
                 l.activation = Activation::Relu;
             }
         }),
+        ("pre-LN, GELU by its tanh approximation (GPT-2's)", |c| {
+            for l in &mut c.model.layers {
+                l.norm = NormPlacement::Pre;
+                l.activation = Activation::GeluTanh;
+            }
+        }),
         ("no LayerNorm, no residual, no activation, no scaling", |c| {
             for l in &mut c.model.layers {
                 l.norm = NormPlacement::None;

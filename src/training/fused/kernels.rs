@@ -180,6 +180,24 @@ simd_fn! {
     }
 }
 
+/// GELU by its tanh approximation (GPT-2's): returns `(0.5 x (1 + t), t)` with
+/// t = tanh(√(2/π) (x + 0.044715 x³)); the backward pass reuses t.
+pub fn gelu_tanh_forward(pre: &[f32]) -> (Vec<f32>, Vec<f32>) {
+    let t: Vec<f32> = pre.iter().map(|&x| (GELU_TANH_C * (x + 0.044_715 * x * x * x)).tanh()).collect();
+    let act = pre.iter().zip(&t).map(|(&x, &t)| 0.5 * x * (1.0 + t)).collect();
+    (act, t)
+}
+
+/// `grad *= d/dx [0.5 x (1 + t)]` = 0.5 (1 + t) + 0.5 x (1 − t²) √(2/π) (1 + 3 · 0.044715 x²).
+pub fn gelu_tanh_backward(pre: &[f32], t: &[f32], grad: &mut [f32]) {
+    for ((g, &x), &t) in grad.iter_mut().zip(pre).zip(t) {
+        *g *= 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * GELU_TANH_C * (1.0 + 3.0 * 0.044_715 * x * x);
+    }
+}
+
+/// √(2/π).
+const GELU_TANH_C: f32 = 0.797_884_6;
+
 /// Σ of a slice with 8 running sums, so it vectorises.
 #[inline(always)]
 fn sum8(x: &[f32]) -> f32 {

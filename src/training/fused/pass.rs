@@ -5,7 +5,7 @@
 //! compare both.
 
 use super::attention::{self, CoreCache, CoreInputs, Dims};
-use super::kernels::{LN_EPS, add_column_sums, gelu_backward, gelu_forward, layer_norm_backward, layer_norm_forward, matmul, matmul_new};
+use super::kernels::{LN_EPS, add_column_sums, gelu_backward, gelu_forward, gelu_tanh_backward, gelu_tanh_forward, layer_norm_backward, layer_norm_forward, matmul, matmul_new};
 use super::params::{PlainAttention, PlainFfn, PlainLayer, PlainLinear, PlainModel, PlainNorm};
 use crate::config::{Activation, NormPlacement, PositionalEncoding};
 use crate::model::mask::KeepMask;
@@ -148,6 +148,7 @@ fn function_forward(f: &Function, h: &[f32], rows: usize, seq: usize, d: usize) 
             let pre = linear_forward(&f.up, h); // [rows, d_ff]
             let (act, cdf) = match f.activation {
                 Activation::Gelu => gelu_forward(&pre),
+                Activation::GeluTanh => gelu_tanh_forward(&pre),
                 Activation::Relu => (pre.iter().map(|v| v.max(0.0)).collect(), Vec::new()),
                 Activation::None => (pre.clone(), Vec::new()),
             };
@@ -188,6 +189,7 @@ fn function_backward(f: &Function, g: &mut PlainLayer, inner: &Inner, h: &[f32],
             let mut dact = linear_backward(&f.down, &mut gf.down, act, dout, true).expect("dx"); // [rows, d_ff]
             match f.activation {
                 Activation::Gelu => gelu_backward(pre, cdf, &mut dact),
+                Activation::GeluTanh => gelu_tanh_backward(pre, cdf, &mut dact),
                 Activation::Relu => dact.iter_mut().zip(pre).for_each(|(g, &x)| {
                     if x <= 0.0 {
                         *g = 0.0;
