@@ -94,7 +94,6 @@ impl Transformer {
         let mut init = Initializer {
             rng: &mut rng,
             scale: config.init_scale,
-            layer_norm_eps: config.layer_norm_eps,
             device,
         };
         let d = config.d_model;

@@ -56,16 +56,13 @@ pub struct PlainNorm {
     pub gamma: Plain,
     /// `[d_model]`
     pub beta: Option<Plain>,
-    /// ε added to the variance (the model's `layer_norm_eps`).
-    pub eps: f32,
 }
 
 impl PlainNorm {
-    fn of(norm: &LayerNorm, eps: f32) -> Self {
+    fn of(norm: &LayerNorm) -> Self {
         Self {
             gamma: Plain::of(&norm.gamma),
             beta: norm.beta.as_ref().map(Plain::of),
-            eps,
         }
     }
 }
@@ -114,7 +111,6 @@ pub struct PlainModel {
 impl PlainModel {
     /// Copy every parameter out of the burn model.
     pub fn of(model: &Transformer) -> Self {
-        let eps = model.config.layer_norm_eps as f32;
         let layers = model
             .layers
             .iter()
@@ -129,13 +125,13 @@ impl PlainModel {
                     application: a.application,
                     ablated: a.ablated.clone(),
                 }),
-                attention_norm: block.attention_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
+                attention_norm: block.attention_norm.as_ref().map(PlainNorm::of),
                 ffn: block.ffn.as_ref().map(|f| PlainFfn {
                     up: PlainLinear::of(&f.up),
                     down: PlainLinear::of(&f.down),
                     activation: f.activation,
                 }),
-                ffn_norm: block.ffn_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
+                ffn_norm: block.ffn_norm.as_ref().map(PlainNorm::of),
                 residual: block.residual,
                 norm: block.norm,
             })
@@ -144,7 +140,7 @@ impl PlainModel {
             tok_emb: Plain::of(&model.tok_emb),
             pos_emb: model.pos_emb.as_ref().map(Plain::of),
             layers,
-            final_norm: model.final_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
+            final_norm: model.final_norm.as_ref().map(PlainNorm::of),
             head: PlainLinear::of(&model.head),
         }
     }
