@@ -36,7 +36,8 @@ fn harness(state: PersistedState) -> Harness<'static, WorkbenchApp> {
 pub fn step_until(harness: &mut Harness<'static, WorkbenchApp>, what: &str, done: impl Fn(&WorkbenchApp) -> bool) {
     let start = Instant::now();
     while !done(harness.state()) {
-        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
+        let app = harness.state();
+        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what} (run {:?} at step {}, banner {:?})", app.view.status, app.view.step, app.view.banner.as_ref().map(|b| &b.text));
         harness.step();
         std::thread::sleep(Duration::from_millis(20));
     }
