@@ -10,6 +10,7 @@ mod generate;
 mod grad_report;
 mod grad_stats;
 pub mod init_from;
+mod length_tally;
 mod loss;
 pub mod priority;
 mod seq2seq_views;

@@ -320,7 +320,7 @@ impl Session {
         let device = &self.backend.device;
         let (mut loss_sum, mut hits, mut scored_total) = (0.0f64, 0.0f64, 0usize);
         let mut sequences_right = 0usize;
-        let mut lengths = LengthTally::new(self.task.as_ref());
+        let mut lengths = super::length_tally::LengthTally::new(self.task.as_ref());
         // The held-out set is drawn a chunk at a time: never all in memory at once.
         for chunk in crate::tasks::eval_chunks(self.task.as_ref(), self.config.eval_size, EVAL_CHUNK) {
             let (rows, seq) = (chunk.batch_size, chunk.seq_len);
@@ -408,48 +408,6 @@ impl Session {
         next.history = std::mem::take(&mut self.history);
         *self = next;
         Ok(report)
-    }
-}
-
-/// Held-out results counted by source length (seq2seq tasks only).
-struct LengthTally {
-    /// (shortest, longest, sentences, sentences right, tokens, tokens right)
-    buckets: Vec<(usize, usize, usize, usize, usize, usize)>,
-}
-
-impl LengthTally {
-    fn new(task: &dyn Task) -> Self {
-        let buckets = match task.source_len() {
-            Some(longest) => super::length_buckets(task.shortest_source(), longest).into_iter().map(|(lo, hi)| (lo, hi, 0, 0, 0, 0)).collect(),
-            None => Vec::new(),
-        };
-        Self { buckets }
-    }
-
-    /// One sentence of `words` source words; `right` says, per scored target token,
-    /// whether it was predicted right.
-    fn add(&mut self, words: usize, right: &[bool]) {
-        if let Some(bucket) = self.buckets.iter_mut().find(|b| (b.0..=b.1).contains(&words)) {
-            let hits = right.iter().filter(|r| **r).count();
-            bucket.2 += 1;
-            bucket.3 += usize::from(hits == right.len());
-            bucket.4 += right.len();
-            bucket.5 += hits;
-        }
-    }
-
-    fn buckets(self) -> Vec<super::LengthBucket> {
-        let share = |part: usize, whole: usize| if whole == 0 { f32::NAN } else { part as f32 / whole as f32 };
-        self.buckets
-            .into_iter()
-            .map(|(shortest, longest, sentences, right, tokens, hits)| super::LengthBucket {
-                shortest,
-                longest,
-                sentences,
-                accuracy: share(hits, tokens),
-                sequence_accuracy: share(right, sentences),
-            })
-            .collect()
     }
 }
 
