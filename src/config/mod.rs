@@ -90,6 +90,9 @@ pub struct ModelConfig {
     pub dropout: f64,
     /// Multiplies every initial weight (1.0 = PyTorch's defaults).
     pub init_scale: f64,
+    /// ε of every LayerNorm, added to the variance before the square root
+    /// (1e-5: PyTorch's and GPT-2's default; BERT uses 1e-12).
+    pub layer_norm_eps: f64,
     /// The layer stack, applied in order.
     pub layers: Vec<LayerConfig>,
 }

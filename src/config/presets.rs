@@ -57,6 +57,7 @@ pub fn preset(name: &str) -> Option<ExperimentConfig> {
             positional: PositionalEncoding::Learned,
             dropout: 0.0,
             init_scale: 1.0,
+            layer_norm_eps: 1e-5,
             layers: vec![layer; layers],
         },
         optimizer: OptimizerKind::Adam,

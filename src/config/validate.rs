@@ -77,6 +77,13 @@ fn problems_of(config: &ExperimentConfig, facts: &mut Option<TaskFacts>) -> Vec<
             t!("msg-validate-dropout-fix"),
         ));
     }
+    if !(model.layer_norm_eps.is_finite() && model.layer_norm_eps > 0.0 && model.layer_norm_eps <= 1.0) {
+        problems.push(problem(
+            "model.layer_norm_eps",
+            t!("msg-validate-layer-norm-eps", value = model.layer_norm_eps.to_string()),
+            t!("msg-validate-layer-norm-eps-fix"),
+        ));
+    }
     if !(model.init_scale.is_finite() && model.init_scale > 0.0) {
         problems.push(problem(
             "model.init_scale",
@@ -342,6 +349,18 @@ mod tests {
         let mut config = crate::config::preset("lesson").unwrap();
         config.model.layers[1].cross_attention = false;
         assert_eq!(knobs(&config), vec!["model.layers[1].cross_attention"]);
+    }
+
+    #[test]
+    fn a_layer_norm_epsilon_must_be_a_small_positive_number() {
+        for eps in [0.0, -1e-5, f64::NAN, 2.0] {
+            let mut config = preset("lesson").unwrap();
+            config.model.layer_norm_eps = eps;
+            assert_eq!(knobs(&config), vec!["model.layer_norm_eps"], "{eps}");
+        }
+        let mut bert = preset("lesson").unwrap();
+        bert.model.layer_norm_eps = 1e-12;
+        assert_eq!(validate(&bert), vec![]);
     }
 
     #[test]

@@ -79,6 +79,7 @@ fn knob_label(knob: &str) -> Option<String> {
         "cross_attention" => "editor-cross-attention",
         "model.max_len" => "editor-max-length",
         "model.dropout" => "editor-dropout",
+        "model.layer_norm_eps" => "editor-layer-norm-eps",
         "model.init_scale" => "editor-init-scale",
         "optimizer" => "editor-optimizer",
         "lr" => "editor-learning-rate",

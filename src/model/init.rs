@@ -12,6 +12,8 @@ use crate::tasks::Rng;
 pub struct Initializer<'a> {
     pub rng: &'a mut Rng,
     pub scale: f64,
+    /// ε of every LayerNorm (`ModelConfig::layer_norm_eps`).
+    pub layer_norm_eps: f64,
     pub device: &'a Device,
 }
 
@@ -37,7 +39,7 @@ impl Initializer<'_> {
 
     /// LayerNorm starts as the identity (gain 1, bias 0) whatever the scale.
     pub fn layer_norm(&mut self, d_model: usize) -> LayerNorm {
-        LayerNormConfig::new(d_model).with_epsilon(1e-5).init(self.device)
+        LayerNormConfig::new(d_model).with_epsilon(self.layer_norm_eps).init(self.device)
     }
 
     fn uniform(&mut self, shape: Vec<usize>, bound: f64) -> TensorData {

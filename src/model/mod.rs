@@ -94,6 +94,7 @@ impl Transformer {
         let mut init = Initializer {
             rng: &mut rng,
             scale: config.init_scale,
+            layer_norm_eps: config.layer_norm_eps,
             device,
         };
         let d = config.d_model;

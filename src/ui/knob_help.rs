@@ -59,6 +59,7 @@ pub const WARMUP: &str = "editor-help-warmup";
 
 pub const ABLATE: &str = "editor-help-ablate";
 pub const FAMILY: &str = "editor-help-family";
+pub const LAYER_NORM_EPS: &str = "editor-help-layer-norm-eps";
 pub const RNN_CELL: &str = "editor-help-rnn-cell";
 pub const RNN_ATTENTION: &str = "editor-help-rnn-attention";
 pub const CROSS_ATTENTION: &str = "editor-help-cross-attention";

@@ -294,6 +294,15 @@ fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_ever
                 l.activation = Activation::GeluTanh;
             }
         }),
+        ("post-LN with BERT's LayerNorm ε = 1e-12", |c| {
+            c.model.layer_norm_eps = 1e-12;
+        }),
+        ("pre-LN with a LayerNorm ε of 0.5 (far from the default)", |c| {
+            for l in &mut c.model.layers {
+                l.norm = NormPlacement::Pre;
+            }
+            c.model.layer_norm_eps = 0.5;
+        }),
         ("no LayerNorm, no residual, no activation, no scaling", |c| {
             for l in &mut c.model.layers {
                 l.norm = NormPlacement::None;

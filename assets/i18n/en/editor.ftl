@@ -123,3 +123,5 @@ editor-help-rnn-cell = The recurrent cell of the encoder and the decoder: GRU (t
 editor-help-rnn-attention = none: the decoder gets only the encoder's last state, the fixed vector. dot: each decoder state scores every encoder state by a dot product. additive: by a small network, vᵀ tanh(W h + U e), as Bahdanau et al. did. Lesson 18.
 editor-help-cross-attention = The decoder layer's second sublayer: queries from the decoder, keys and values from the encoder's output. Switched off, the decoder never sees the source. Lesson 19.
 editor-gelu-tanh = GELU (tanh)
+editor-layer-norm-eps = LayerNorm ε
+editor-help-layer-norm-eps = The small number every LayerNorm adds to the variance before its square root, so a constant vector does not divide by zero. 1e-5 is PyTorch's and GPT-2's default; BERT uses 1e-12.

@@ -159,3 +159,5 @@ msg-writing-seq2seq = the { $family } family translates a whole source sentence 
 msg-validate-cross-unused = only the decoder layers of the encoder_decoder family have cross-attention; switching it off here would do nothing
 msg-validate-cross-unused-fix = switch cross-attention back on, or choose the encoder_decoder family
 msg-worker-rnn-no-trace = the RNN's alignment has no Q, K and V projections to step through: its weights are in the Attention tab, one map per decoder step and source word
+msg-validate-layer-norm-eps = LayerNorm ε is { $value }; it must be a number above 0 and at most 1
+msg-validate-layer-norm-eps-fix = set it to 1e-5 (PyTorch's and GPT-2's default) or 1e-12 (BERT's)

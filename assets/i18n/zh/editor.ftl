@@ -123,3 +123,5 @@ editor-help-rnn-cell = 编码器和解码器用的循环单元：GRU（两个门
 editor-help-rnn-attention = 无：解码器只拿到编码器的最后一个状态，即固定向量。点积：每个解码器状态用点积给每个编码器状态打分。加性：用一个小网络 vᵀ tanh(W h + U e) 打分，和 Bahdanau 等人的做法一样。第 18 课。
 editor-help-cross-attention = 解码器层的第二个子层：查询来自解码器，键和值来自编码器的输出。关掉它，解码器就再也看不到源句。第 19 课。
 editor-gelu-tanh = GELU（tanh 近似）
+editor-layer-norm-eps = LayerNorm ε
+editor-help-layer-norm-eps = 每个 LayerNorm 在开平方之前加到方差上的小数，避免常数向量除以零。1e-5 是 PyTorch 和 GPT-2 的默认值；BERT 用 1e-12。

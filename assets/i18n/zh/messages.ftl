@@ -159,3 +159,5 @@ msg-writing-seq2seq = { $family } 类型一次翻译一整句源句；接着提�
 msg-validate-cross-unused = 只有 encoder_decoder 类型的解码器层才有交叉注意力；在这里关掉它不起任何作用
 msg-validate-cross-unused-fix = 把交叉注意力重新打开，或者选 encoder_decoder 类型
 msg-worker-rnn-no-trace = RNN 的对齐没有 Q、K、V 投影可以逐步计算：它的权重在“注意力”标签页里，每个解码器步骤对每个源词一格
+msg-validate-layer-norm-eps = LayerNorm ε 是 { $value }；它必须大于 0 且不超过 1
+msg-validate-layer-norm-eps-fix = 设为 1e-5（PyTorch 和 GPT-2 的默认值）或 1e-12（BERT 的值）

@@ -4,8 +4,6 @@
 //! (chosen at run time) and once for any x86-64/other CPU, so they vectorise
 //! without asking the user to build for their CPU.
 
-/// LayerNorm's epsilon, as the model's `Initializer::layer_norm` sets it.
-pub const LN_EPS: f32 = 1e-5;
 
 /// `c = (accumulate ? c : 0) + op(a) · op(b)` with `op(a)`: `[m, k]` and `op(b)`:
 /// `[k, n]`. `a` is stored `[m, k]`, or `[k, m]` when `a_t`; `b` is stored `[k, n]`,
@@ -227,14 +225,14 @@ fn dot8(a: &[f32], b: &[f32]) -> f32 {
 simd_fn! {
     /// One LayerNorm over rows of width `d`: `y = x̂ γ + β` with `x̂ = (x - mean) / √(var + ε)`
     /// (biased variance, as burn). Keeps `x̂` and `1/√(var + ε)` per row.
-    fn layer_norm_forward(x: &[f32], d: usize, gamma: &[f32], beta: Option<&[f32]>, y: &mut [f32], xhat: &mut [f32], rstd: &mut [f32]) {
+    fn layer_norm_forward(x: &[f32], d: usize, eps: f32, gamma: &[f32], beta: Option<&[f32]>, y: &mut [f32], xhat: &mut [f32], rstd: &mut [f32]) {
         for ((x, y), (xh, rs)) in x.chunks_exact(d).zip(y.chunks_exact_mut(d)).zip(xhat.chunks_exact_mut(d).zip(rstd.iter_mut())) {
             let mean = sum8(x) / d as f32;
             for (h, v) in xh.iter_mut().zip(x) {
                 *h = v - mean;
             }
             let var = dot8(xh, xh) / d as f32;
-            let r = 1.0 / (var + LN_EPS).sqrt();
+            let r = 1.0 / (var + eps).sqrt();
             *rs = r;
             xh.iter_mut().for_each(|h| *h *= r);
             match beta {

@@ -56,13 +56,16 @@ pub struct PlainNorm {
     pub gamma: Plain,
     /// `[d_model]`
     pub beta: Option<Plain>,
+    /// ε added to the variance (the model's `layer_norm_eps`).
+    pub eps: f32,
 }
 
 impl PlainNorm {
-    fn of(norm: &LayerNorm) -> Self {
+    fn of(norm: &LayerNorm, eps: f32) -> Self {
         Self {
             gamma: Plain::of(&norm.gamma),
             beta: norm.beta.as_ref().map(Plain::of),
+            eps,
         }
     }
 }
@@ -111,6 +114,7 @@ pub struct PlainModel {
 impl PlainModel {
     /// Copy every parameter out of the burn model.
     pub fn of(model: &Transformer) -> Self {
+        let eps = model.config.layer_norm_eps as f32;
         let layers = model
             .layers
             .iter()
@@ -125,13 +129,13 @@ impl PlainModel {
                     application: a.application,
                     ablated: a.ablated.clone(),
                 }),
-                attention_norm: block.attention_norm.as_ref().map(PlainNorm::of),
+                attention_norm: block.attention_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
                 ffn: block.ffn.as_ref().map(|f| PlainFfn {
                     up: PlainLinear::of(&f.up),
                     down: PlainLinear::of(&f.down),
                     activation: f.activation,
                 }),
-                ffn_norm: block.ffn_norm.as_ref().map(PlainNorm::of),
+                ffn_norm: block.ffn_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
                 residual: block.residual,
                 norm: block.norm,
             })
@@ -140,7 +144,7 @@ impl PlainModel {
             tok_emb: Plain::of(&model.tok_emb),
             pos_emb: model.pos_emb.as_ref().map(Plain::of),
             layers,
-            final_norm: model.final_norm.as_ref().map(PlainNorm::of),
+            final_norm: model.final_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
             head: PlainLinear::of(&model.head),
         }
     }

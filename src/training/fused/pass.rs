@@ -5,14 +5,13 @@
 //! compare both.
 
 use super::attention::{self, CoreCache, CoreInputs, Dims};
-use super::kernels::{LN_EPS, add_column_sums, gelu_backward, gelu_forward, gelu_tanh_backward, gelu_tanh_forward, layer_norm_backward, layer_norm_forward, matmul, matmul_new};
+use super::kernels::{add_column_sums, gelu_backward, gelu_forward, gelu_tanh_backward, gelu_tanh_forward, layer_norm_backward, layer_norm_forward, matmul, matmul_new};
 use super::params::{PlainAttention, PlainFfn, PlainLayer, PlainLinear, PlainModel, PlainNorm};
 use crate::config::{Activation, NormPlacement, PositionalEncoding};
 use crate::model::mask::KeepMask;
 use crate::model::positional::sinusoidal_table;
 use crate::tasks::Batch;
 
-const _: () = assert!(LN_EPS > 0.0);
 
 /// A chunk's contribution to the step.
 pub struct ChunkResult {
@@ -32,7 +31,7 @@ struct NormCache {
 fn norm_forward(norm: &PlainNorm, x: &[f32], d: usize) -> (Vec<f32>, NormCache) {
     let rows = x.len() / d;
     let (mut y, mut xhat, mut rstd) = (vec![0.0; x.len()], vec![0.0; x.len()], vec![0.0; rows]);
-    layer_norm_forward(x, d, &norm.gamma.data, norm.beta.as_ref().map(|b| &b.data[..]), &mut y, &mut xhat, &mut rstd);
+    layer_norm_forward(x, d, norm.eps, &norm.gamma.data, norm.beta.as_ref().map(|b| &b.data[..]), &mut y, &mut xhat, &mut rstd);
     (y, NormCache { xhat, rstd })
 }
 
