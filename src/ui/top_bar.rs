@@ -66,17 +66,6 @@ impl super::Panel for TopBar {
                 .response
                 .on_hover_text(help::text(help::BACKEND))
                 .on_disabled_hover_text(backend_lock.clone().unwrap_or_default()));
-            if let Some(info) = &view.backend {
-                let text = match &info.adapter {
-                    Some(adapter) => format!("{} · {adapter}", info.used),
-                    None => info.used.clone(),
-                };
-                ui.weak(text);
-                match &info.composed_because {
-                    None => ui.weak(t!("top-step-fused")).on_hover_text(t!("top-step-fused-tip")),
-                    Some(reason) => ui.weak(t!("top-step-composed")).on_hover_text(t!("top-step-composed-tip", reason = reason.as_str())),
-                };
-            }
             let seed_lock = locked("seed");
             ui.label(super::knob_row::lock_mark(&t!("top-seed"), seed_lock.as_deref())).on_hover_text(help::text(help::SEED));
             ui.add_enabled(seed_lock.is_none(), egui::DragValue::new(&mut config.seed).range(0..=u32::MAX as u64))
@@ -109,6 +98,20 @@ impl super::Panel for TopBar {
             }
             if pending_edits && ui.add_enabled(can_start, egui::Button::new(t!("top-apply"))).on_hover_text(t!("top-apply-tip")).clicked() {
                 actions.push(AppAction::Apply);
+            }
+            // Which device and step ran, after the run buttons: the report arrives a
+            // moment after the model, and text before them would move Start under
+            // the pointer.
+            if let Some(info) = &view.backend {
+                let text = match &info.adapter {
+                    Some(adapter) => format!("{} · {adapter}", info.used),
+                    None => info.used.clone(),
+                };
+                ui.weak(text);
+                match &info.composed_because {
+                    None => ui.weak(t!("top-step-fused")).on_hover_text(t!("top-step-fused-tip")),
+                    Some(reason) => ui.weak(t!("top-step-composed")).on_hover_text(t!("top-step-composed-tip", reason = reason.as_str())),
+                };
             }
         });
         // Progress on a row of its own, always there: the rows above never move when
