@@ -20,6 +20,7 @@ pub mod experiments;
 pub mod i18n;
 pub mod lessons;
 pub mod model;
+pub mod pretrained;
 pub mod probe;
 pub mod progress;
 pub mod runs;

@@ -127,6 +127,7 @@ impl WorkbenchApp {
                     self.background.saturation = Some(points);
                     self.background.saturation_running = false;
                 }
+                Message::Pretrained(event) => self.pretrained_event(event),
                 Message::Dialog(request, answer) => {
                     self.background.dialog_open = false;
                     self.dialog_answered(request, answer);

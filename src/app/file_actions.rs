@@ -109,6 +109,7 @@ impl WorkbenchApp {
             PathRequest::ExportPlots => self.export_png(self.panels.plots_rect, path),
             PathRequest::ExportAttention => self.export_png(self.panels.central_rect, path),
             PathRequest::OpenLessonPack => self.add_lesson_pack(&path),
+            PathRequest::OpenPretrained => self.open_pretrained(&path),
             PathRequest::ExportProgress => self.export_progress(&path),
             PathRequest::ExportHandout => self.export_handout(path),
         }

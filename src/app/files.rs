@@ -43,7 +43,7 @@ pub fn dialog(request: PathRequest, folder: &Path, name: &str) -> DialogAnswer {
     let dialog = rfd::AsyncFileDialog::new().set_title(title.as_str());
     let chosen = match request {
         PathRequest::OpenExperiment => pollster::block_on(dialog.add_filter(t!("msg-dialog-filter-experiment"), &["json"]).pick_file()),
-        PathRequest::SaveRun | PathRequest::LoadRun | PathRequest::OpenLessonPack | PathRequest::ExportHandout => pollster::block_on(dialog.pick_folder()),
+        PathRequest::SaveRun | PathRequest::LoadRun | PathRequest::OpenLessonPack | PathRequest::ExportHandout | PathRequest::OpenPretrained => pollster::block_on(dialog.pick_folder()),
         _ => {
             let extension = request.default_name().rsplit('.').next().unwrap_or("");
             pollster::block_on(dialog.set_directory(folder).set_file_name(name).add_filter(extension, &[extension]).save_file())

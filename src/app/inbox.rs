@@ -28,6 +28,8 @@ pub enum Message {
     Saturation(Vec<SaturationPoint>),
     /// The file dialog's answer.
     Dialog(PathRequest, DialogAnswer),
+    /// What the pretrained checkpoint's thread reports.
+    Pretrained(crate::pretrained::worker::PretrainedEvent),
 }
 
 /// Where background threads send: each message wakes the window.

@@ -6,6 +6,7 @@ mod classroom;
 mod file_actions;
 pub mod files;
 mod perform;
+mod pretrained_link;
 pub mod frame_times;
 mod inbox;
 mod launch;
@@ -57,6 +58,9 @@ pub struct WorkbenchApp {
     pub panels: Panels,
     pub window: WindowState,
     pub background: Background,
+    pub pretrained: crate::workbench::pretrained_view::PretrainedView,
+    /// The pretrained checkpoint's thread, started when one is first opened.
+    pretrained_link: Option<std::sync::mpsc::Sender<crate::pretrained::worker::PretrainedCommand>>,
     pub lessons: LessonRunner,
     /// The bug-hunt case whose experiment is loaded, until another experiment is.
     bug_case: Option<String>,
@@ -123,6 +127,8 @@ impl WorkbenchApp {
             panels: Panels::default(),
             window: WindowState { getting_started_open: first_start, ..WindowState::default() },
             background: Background::default(),
+            pretrained: Default::default(),
+            pretrained_link: None,
             lessons,
             bug_case: None,
             files_dir: files::documents_dir(),
@@ -177,6 +183,7 @@ impl WorkbenchApp {
             view: &self.view,
             lessons: &self.lessons,
             background: &self.background,
+            pretrained: &mut self.pretrained,
             applied: &self.applied,
             checked: &self.checked,
             can_start,

@@ -188,6 +188,9 @@ impl WorkbenchApp {
                 }
             }
             AppAction::OpenLessonPack => self.ask_path(PathRequest::OpenLessonPack),
+            AppAction::OpenPretrained => self.ask_path(PathRequest::OpenPretrained),
+            AppAction::ReadPretrained => self.read_pretrained(),
+            AppAction::TracePretrained { layer, head } => self.trace_pretrained(layer, head),
             AppAction::LoadLessonStart => self.load_lesson_start(),
             AppAction::RestoreExperiment => {
                 if let Some(saved) = self.lessons.saved_experiment.take() {
@@ -277,7 +280,12 @@ impl WorkbenchApp {
             AppAction::ComputeSaturation => self.compute_saturation(),
             AppAction::Dropped(paths) => {
                 for path in paths {
-                    self.add_lesson_pack(&path);
+                    // A checkpoint folder has its config.json; a pack has lessons.
+                    if path.join("config.json").is_file() {
+                        self.open_pretrained(&path);
+                    } else {
+                        self.add_lesson_pack(&path);
+                    }
                 }
             }
         }

@@ -3,6 +3,7 @@
 mod bench;
 mod eval;
 mod generate;
+mod inspect;
 mod lesson;
 mod probe;
 mod soak;
@@ -47,6 +48,9 @@ pub enum Command {
     Probe(probe::ProbeArgs),
     /// Write greedily from a prompt with a saved model, with and without a KV cache, timing each token.
     Generate(generate::GenerateArgs),
+    /// Open a Hugging Face BERT or GPT-2 folder and print its tokens, attention
+    /// weights, hidden states and predictions for a sentence (or two, padded).
+    Inspect(inspect::InspectArgs),
     /// List the tasks and presets.
     List,
     /// Print a preset's experiment config as JSON (a starting point for --config files).
@@ -69,6 +73,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Probe(args) => probe::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Lesson(args) => lesson::run(args),
+        Command::Inspect(args) => inspect::run(args),
         Command::List => {
             list();
             Ok(ExitCode::SUCCESS)

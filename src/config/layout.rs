@@ -11,6 +11,9 @@ pub fn param_layout(model: &ModelConfig, vocab: usize) -> Vec<(String, Vec<usize
     if model.positional == PositionalEncoding::Learned {
         out.push(("pos_emb".into(), vec![model.max_len, d]));
     }
+    if model.token_types > 0 {
+        out.push(("type_emb".into(), vec![model.token_types, d]));
+    }
     let linear = |out: &mut Vec<(String, Vec<usize>)>, path: String, i: usize, o: usize| {
         out.push((format!("{path}.weight"), vec![i, o]));
         out.push((format!("{path}.bias"), vec![o]));
@@ -43,6 +46,9 @@ pub fn param_layout(model: &ModelConfig, vocab: usize) -> Vec<(String, Vec<usize
             }
         }
     };
+    if model.embedding_norm {
+        norm(&mut out, "emb_norm".into());
+    }
     let family = model.family;
     for (i, layer) in model.layers.iter().enumerate() {
         block(&mut out, format!("layers.{i}"), layer, family == ModelFamily::EncoderDecoder);
@@ -79,7 +85,15 @@ pub fn param_layout(model: &ModelConfig, vocab: usize) -> Vec<(String, Vec<usize
             linear(&mut out, "rnn.combine".into(), 2 * d, d);
         }
     }
-    linear(&mut out, "head".into(), d, vocab);
+    if model.head_transform {
+        linear(&mut out, "head_transform.dense".into(), d, d);
+        norm(&mut out, "head_transform.norm".into());
+    }
+    if model.tied_embeddings {
+        out.push(("head_bias".into(), vec![vocab]));
+    } else {
+        linear(&mut out, "head".into(), d, vocab);
+    }
     out
 }
 

@@ -93,6 +93,17 @@ pub struct ModelConfig {
     /// ε of every LayerNorm, added to the variance before the square root
     /// (1e-5: PyTorch's and GPT-2's default; BERT uses 1e-12).
     pub layer_norm_eps: f64,
+    /// Rows of the token-type (segment) table added to every token vector, as
+    /// BERT's sentence A / sentence B embedding (0 = none; tasks use type 0).
+    pub token_types: usize,
+    /// A LayerNorm right after the embeddings are summed (BERT).
+    pub embedding_norm: bool,
+    /// The output layer reuses the token embedding table, transposed (GPT-2, BERT):
+    /// logits = x Eᵀ + b, so the model has one vector per token, not two.
+    pub tied_embeddings: bool,
+    /// BERT's prediction-head transform before the output layer: a d_model × d_model
+    /// linear map, the last layer's activation, then a LayerNorm.
+    pub head_transform: bool,
     /// The layer stack, applied in order.
     pub layers: Vec<LayerConfig>,
 }

@@ -55,6 +55,9 @@ pub fn validate_with_facts(config: &ExperimentConfig) -> (Vec<ConfigProblem>, Op
     (problems, facts)
 }
 
+/// Most token-type rows a model may have (BERT has 2).
+pub const MAX_TOKEN_TYPES: usize = 16;
+
 fn problems_of(config: &ExperimentConfig, facts: &mut Option<TaskFacts>) -> Vec<ConfigProblem> {
     let mut problems = Vec::new();
     let model = &config.model;
@@ -82,6 +85,13 @@ fn problems_of(config: &ExperimentConfig, facts: &mut Option<TaskFacts>) -> Vec<
             "model.layer_norm_eps",
             t!("msg-validate-layer-norm-eps", value = model.layer_norm_eps.to_string()),
             t!("msg-validate-layer-norm-eps-fix"),
+        ));
+    }
+    if model.token_types > MAX_TOKEN_TYPES {
+        problems.push(problem(
+            "model.token_types",
+            t!("msg-validate-token-types", value = model.token_types, max = MAX_TOKEN_TYPES),
+            t!("msg-validate-token-types-fix"),
         ));
     }
     if !(model.init_scale.is_finite() && model.init_scale > 0.0) {

@@ -62,7 +62,7 @@ impl Lang {
     }
 
     /// The Fluent files of this language (one per area of the interface).
-    pub fn sources(self) -> [&'static str; 8] {
+    pub fn sources(self) -> [&'static str; 9] {
         match self {
             Lang::En => [
                 include_str!("../../assets/i18n/en/app.ftl"),
@@ -73,6 +73,7 @@ impl Lang {
                 include_str!("../../assets/i18n/en/reports.ftl"),
                 include_str!("../../assets/i18n/en/cli.ftl"),
                 include_str!("../../assets/i18n/en/errors.ftl"),
+                include_str!("../../assets/i18n/en/pretrained.ftl"),
             ],
             Lang::Zh => [
                 include_str!("../../assets/i18n/zh/app.ftl"),
@@ -83,6 +84,7 @@ impl Lang {
                 include_str!("../../assets/i18n/zh/reports.ftl"),
                 include_str!("../../assets/i18n/zh/cli.ftl"),
                 include_str!("../../assets/i18n/zh/errors.ftl"),
+                include_str!("../../assets/i18n/zh/pretrained.ftl"),
             ],
         }
     }

@@ -26,14 +26,18 @@ pub struct FeedForward {
 impl FeedForward {
     /// x: `[batch, seq, d_model]` -> `[batch, seq, d_model]`
     pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
-        let hidden = linear_rows(&self.up, x); // [batch, seq, d_ff]
-        let hidden = match self.activation {
-            Activation::Relu => relu(hidden),
-            Activation::Gelu => gelu(hidden),
-            Activation::GeluTanh => gelu_approximate(hidden),
-            Activation::None => hidden,
-        };
+        let hidden = activate(linear_rows(&self.up, x), self.activation); // [batch, seq, d_ff]
         linear_rows(&self.down, hidden) // [batch, seq, d_model]
+    }
+}
+
+/// The non-linearity, element-wise (any shape).
+pub fn activate(x: Tensor<3>, activation: Activation) -> Tensor<3> {
+    match activation {
+        Activation::Relu => relu(x),
+        Activation::Gelu => gelu(x),
+        Activation::GeluTanh => gelu_approximate(x),
+        Activation::None => x,
     }
 }
 

@@ -81,7 +81,7 @@ impl Transformer {
             x = norm.forward(x); // [batch, n, d_model]
         }
         cache.len += n;
-        linear_rows(&self.head, x) // [batch, n, vocab]
+        self.output(x) // [batch, n, vocab]
     }
 }
 

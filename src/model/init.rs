@@ -29,6 +29,12 @@ impl Initializer<'_> {
         }
     }
 
+    /// A `[d_out]` bias drawn as a `[d_in, d_out]` linear layer's would be.
+    pub fn bias(&mut self, d_in: usize, d_out: usize) -> Param<Tensor<1>> {
+        let bound = 1.0 / (d_in as f64).sqrt();
+        Param::from_data(self.uniform(vec![d_out], bound), self.device)
+    }
+
     /// A `[rows, cols]` table of N(0, scale²) entries (token and position embeddings).
     pub fn embedding(&mut self, rows: usize, cols: usize) -> Param<Tensor<2>> {
         let values: Vec<f32> = (0..rows * cols)

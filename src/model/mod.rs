@@ -48,6 +48,10 @@ pub struct Transformer {
     pub tok_emb: Param<Tensor<2>>,
     /// `[max_len, d_model]`, learned positions only.
     pub pos_emb: Option<Param<Tensor<2>>>,
+    /// `[token_types, d_model]`, the token-type (segment) table; every task token is type 0.
+    pub type_emb: Option<Param<Tensor<2>>>,
+    /// LayerNorm over the summed embeddings (BERT).
+    pub emb_norm: Option<LayerNorm>,
     pub layers: Vec<Block>,
     pub final_norm: Option<LayerNorm>,
     /// The encoder stack (encoder–decoder family only).
@@ -56,7 +60,12 @@ pub struct Transformer {
     pub encoder_norm: Option<LayerNorm>,
     /// The recurrent encoder and decoder (rnn family only).
     pub rnn: Option<Recurrent>,
-    pub head: Linear,
+    /// BERT's prediction-head transform (dense, activation, LayerNorm).
+    pub head_transform: Option<HeadTransform>,
+    /// The output layer `[d_model, vocab]`, unless it is tied to `tok_emb`.
+    pub head: Option<Linear>,
+    /// `[vocab]`, the output bias of a head tied to `tok_emb`.
+    pub head_bias: Option<Param<Tensor<1>>>,
     #[module(skip)]
     pub config: ModelConfig,
     /// Where the target starts in every sequence (the task's source length S; the
@@ -101,6 +110,8 @@ impl Transformer {
         let tok_emb = init.embedding(vocab, d);
         let pos_emb = (config.positional == PositionalEncoding::Learned)
             .then(|| init.embedding(config.max_len, d));
+        let type_emb = (config.token_types > 0).then(|| init.embedding(config.token_types, d));
+        let emb_norm = config.embedding_norm.then(|| init.layer_norm(d));
         let cross = config.family == ModelFamily::EncoderDecoder;
         let layers = config
             .layers
@@ -112,16 +123,30 @@ impl Transformer {
         let encoder = encoder_layers.iter().map(|layer| build_block(layer, d, false, &mut init)).collect();
         let encoder_norm = encoder_layers.iter().any(|l| l.norm == NormPlacement::Pre).then(|| init.layer_norm(d));
         let rnn = (config.family == ModelFamily::Rnn).then(|| Recurrent::new(config.rnn_cell, config.rnn_attention, d, &mut init));
-        let head = init.linear(d, vocab);
+        let activation = config.layers.last().map_or(crate::config::Activation::Gelu, |l| l.activation);
+        let head_transform = config.head_transform.then(|| HeadTransform {
+            dense: init.linear(d, d),
+            norm: init.layer_norm(d),
+            activation,
+        });
+        let (head, head_bias) = if config.tied_embeddings {
+            (None, Some(init.bias(d, vocab)))
+        } else {
+            (Some(init.linear(d, vocab)), None)
+        };
         Self {
             tok_emb,
             pos_emb,
+            type_emb,
+            emb_norm,
             layers,
             final_norm,
             encoder,
             encoder_norm,
             rnn,
+            head_transform,
             head,
+            head_bias,
             config: config.clone(),
             source_len: 0,
         }
@@ -177,7 +202,7 @@ impl Transformer {
             }
         };
         ForwardOutput {
-            logits: rows::linear_rows(&self.head, x), // [batch, seq, vocab]
+            logits: self.output(x), // [batch, seq, vocab]
             attention,
             trace,
             hidden,
@@ -276,7 +301,12 @@ impl Transformer {
         let device = tokens.device();
         let d = self.config.d_model;
         let x = burn::tensor::module::embedding(self.tok_emb.val(), tokens); // [batch, seq, d_model]
-        match self.config.positional {
+        // Every token of a task is of type 0: its row is added everywhere.
+        let x = match &self.type_emb {
+            Some(types) => x + types.val().slice_dim(0, 0..1).unsqueeze_dim::<3>(0), // [batch, seq, d_model]
+            None => x,
+        };
+        let x = match self.config.positional {
             PositionalEncoding::Learned => {
                 let pos = self.pos_emb.as_ref().expect("learned positions").val();
                 x + pos.slice_dim(0, start..start + seq).unsqueeze_dim::<3>(0) // [batch, seq, d_model]
@@ -287,7 +317,51 @@ impl Transformer {
                 x + pos.unsqueeze_dim::<3>(0) // [batch, seq, d_model]
             }
             PositionalEncoding::None => x,
+        };
+        match &self.emb_norm {
+            Some(norm) => norm.forward(x), // [batch, seq, d_model]
+            None => x,
         }
+    }
+
+    /// The last layer's output x `[batch, seq, d_model]` to logits `[batch, seq, vocab]`:
+    /// through the head transform when there is one, then the output layer, or the
+    /// token embeddings transposed plus a bias when the two are tied.
+    pub fn output(&self, x: Tensor<3>) -> Tensor<3> {
+        let x = match &self.head_transform {
+            Some(transform) => transform.forward(x), // [batch, seq, d_model]
+            None => x,
+        };
+        match (&self.head, &self.head_bias) {
+            (Some(head), _) => rows::linear_rows(head, x), // [batch, seq, vocab]
+            (None, bias) => {
+                let [batch, seq, d] = x.dims();
+                let table = self.tok_emb.val(); // [vocab, d_model]
+                let vocab = table.dims()[0];
+                let logits = x.reshape([batch * seq, d]).matmul(table.transpose()); // [batch * seq, vocab]
+                let logits = match bias {
+                    Some(bias) => logits + bias.val().unsqueeze_dim::<2>(0), // [batch * seq, vocab]
+                    None => logits,
+                };
+                logits.reshape([batch, seq, vocab])
+            }
+        }
+    }
+}
+
+/// BERT's prediction-head transform: x -> LN(act(x W + b)), `[batch, seq, d_model]` both sides.
+#[derive(Module, Debug)]
+pub struct HeadTransform {
+    pub dense: Linear,
+    pub norm: LayerNorm,
+    #[module(skip)]
+    pub activation: crate::config::Activation,
+}
+
+impl HeadTransform {
+    pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
+        let h = block::activate(rows::linear_rows(&self.dense, x), self.activation); // [batch, seq, d_model]
+        self.norm.forward(h) // [batch, seq, d_model]
     }
 }
 

@@ -64,8 +64,8 @@ pub fn start_from(from: &str, vocab: &Vocab, fresh: Transformer, device: &Device
 
     // Same-shape tables would be copied by id below; keep their fresh values, since
     // the token and position rows are matched by label and position instead.
-    let (fresh_tok, fresh_head, fresh_bias, fresh_pos) =
-        (fresh.tok_emb.clone(), fresh.head.weight.clone(), fresh.head.bias.clone(), fresh.pos_emb.clone());
+    let (fresh_tok, fresh_head, fresh_head_bias, fresh_pos) =
+        (fresh.tok_emb.clone(), fresh.head.clone(), fresh.head_bias.clone(), fresh.pos_emb.clone());
     let (mut model, transfer) = transfer_matching(&source, fresh);
     let d = model.config.d_model;
     if d != source.config.d_model {
@@ -80,9 +80,15 @@ pub fn start_from(from: &str, vocab: &Vocab, fresh: Transformer, device: &Device
     // [vocab, d_model]: one row per token.
     model.tok_emb = remap_rows(&source.tok_emb, &fresh_tok, &rows, d, device);
     // [d_model, vocab]: one column per token (and one bias entry).
-    model.head.weight = remap_columns(&source.head.weight, &fresh_head, &rows, device);
-    if let (Some(from_bias), Some(to_bias)) = (&source.head.bias, &fresh_bias) {
-        model.head.bias = Some(remap_columns_1d(from_bias, to_bias, &rows, device));
+    if let (Some(from), Some(to), Some(head)) = (&source.head, &fresh_head, model.head.as_mut()) {
+        head.weight = remap_columns(&from.weight, &to.weight, &rows, device);
+        if let (Some(from_bias), Some(to_bias)) = (&from.bias, &to.bias) {
+            head.bias = Some(remap_columns_1d(from_bias, to_bias, &rows, device));
+        }
+    }
+    // A head tied to the token table has only its bias of its own.
+    if let (Some(from_bias), Some(to_bias)) = (&source.head_bias, &fresh_head_bias) {
+        model.head_bias = Some(remap_columns_1d(from_bias, to_bias, &rows, device));
     }
     if let (Some(from_pos), Some(to_pos)) = (&source.pos_emb, &fresh_pos) {
         let reach = source.config.max_len.min(model.config.max_len);
@@ -90,7 +96,7 @@ pub fn start_from(from: &str, vocab: &Vocab, fresh: Transformer, device: &Device
         model.pos_emb = Some(remap_rows(from_pos, to_pos, &same, d, device));
     }
     // The token and position tables were just filled in by label and by position.
-    let remapped = ["tok_emb", "head.weight", "head.bias", "pos_emb"];
+    let remapped = ["tok_emb", "head.weight", "head.bias", "head_bias", "pos_emb"];
     let total = transfer.kept.len() + transfer.fresh.len();
     let fresh: Vec<String> = transfer.fresh.into_iter().filter(|p| !remapped.contains(&p.as_str())).collect();
     let kept = total - fresh.len();

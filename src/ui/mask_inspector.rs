@@ -17,6 +17,8 @@ use crate::training::AttentionSnapshot;
 pub struct MaskInspector {
     pub layer: usize,
     pub head: usize,
+    /// Hide the leak probes' button (a pretrained checkpoint is not probed here).
+    pub without_probes: bool,
 }
 
 impl MaskInspector {
@@ -29,7 +31,7 @@ impl MaskInspector {
     ) {
         ui.horizontal(|ui| {
             ui.heading(t!("views-mask-heading"));
-            if ui.button(t!("views-mask-probe")).on_hover_text(t!("views-mask-probe-tip")).clicked() {
+            if !self.without_probes && ui.button(t!("views-mask-probe")).on_hover_text(t!("views-mask-probe-tip")).clicked() {
                 actions.push(AppAction::Probe);
             }
         });

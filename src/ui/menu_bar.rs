@@ -32,6 +32,7 @@ impl super::Panel for MenuBar {
                 ui.separator();
                 item(ui, t!("menu-save-run"), "", AppAction::SaveRun);
                 item(ui, t!("menu-load-run"), "", AppAction::LoadRun);
+                item(ui, t!("menu-open-pretrained"), "", AppAction::OpenPretrained);
                 ui.separator();
                 item(ui, t!("menu-export-plots"), "", AppAction::ExportPlots);
                 item(ui, t!("menu-export-attention"), "", AppAction::ExportAttention);

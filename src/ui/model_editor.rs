@@ -74,6 +74,11 @@ impl super::Panel for ModelEditor {
                 inline_problem(ui, problem("model.max_len"));
                 widget_row(ui, &t!("editor-layer-norm-eps"), &help::text(help::LAYER_NORM_EPS), lock("model.layer_norm_eps"), egui::DragValue::new(&mut m.layer_norm_eps).range(1e-12..=1e-1).speed(1e-6).max_decimals(12));
                 inline_problem(ui, problem("model.layer_norm_eps"));
+                widget_row(ui, &t!("editor-token-types"), &help::text(help::TOKEN_TYPES), lock("model.token_types"), egui::DragValue::new(&mut m.token_types).range(0..=16));
+                inline_problem(ui, problem("model.token_types"));
+                widget_row(ui, &t!("editor-embedding-norm"), &help::text(help::EMBEDDING_NORM), lock("model.embedding_norm"), egui::Checkbox::without_text(&mut m.embedding_norm));
+                widget_row(ui, &t!("editor-tied-embeddings"), &help::text(help::TIED_EMBEDDINGS), lock("model.tied_embeddings"), egui::Checkbox::without_text(&mut m.tied_embeddings));
+                widget_row(ui, &t!("editor-head-transform"), &help::text(help::HEAD_TRANSFORM), lock("model.head_transform"), egui::Checkbox::without_text(&mut m.head_transform));
                 widget_row(ui, &t!("editor-dropout"), &help::text(help::DROPOUT), lock("model.dropout"), egui::DragValue::new(&mut m.dropout).range(0.0..=0.9).speed(0.01));
                 inline_problem(ui, problem("model.dropout"));
                 if hide_planted_knobs {
@@ -128,7 +133,7 @@ impl super::Panel for ModelEditor {
         let shown = |k: &str| {
             k.starts_with("model.layers[")
                 || k.starts_with("model.encoder_layers")
-                || matches!(k, "model.d_model" | "model.max_len" | "model.layer_norm_eps" | "model.dropout" | "model.init_scale" | "lr" | "batch_size" | "model.layers" | "init_from" | "task.length" | "task.symbols" | "task.corpus" | "model.family")
+                || matches!(k, "model.d_model" | "model.max_len" | "model.layer_norm_eps" | "model.token_types" | "model.dropout" | "model.init_scale" | "lr" | "batch_size" | "model.layers" | "init_from" | "task.length" | "task.symbols" | "task.corpus" | "model.family")
         };
         for p in problems.iter().filter(|p| !shown(&p.knob)) {
             ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {p}"));

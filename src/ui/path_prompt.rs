@@ -15,7 +15,7 @@ pub fn path_prompt_ui(ctx: &egui::Context, request: PathRequest, text: &mut Stri
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
             ui.label(t!("lesson-path-no-dialog"));
-            let folder = matches!(request, PathRequest::SaveRun | PathRequest::LoadRun | PathRequest::OpenLessonPack | PathRequest::ExportHandout);
+            let folder = matches!(request, PathRequest::SaveRun | PathRequest::LoadRun | PathRequest::OpenLessonPack | PathRequest::ExportHandout | PathRequest::OpenPretrained);
             ui.weak(if folder { t!("lesson-path-folder") } else { t!("lesson-path-file") });
             let edit = ui.add(egui::TextEdit::singleline(text).desired_width(420.0));
             let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));

@@ -16,6 +16,7 @@ use super::menu_bar::MenuBar;
 use super::model_editor::ModelEditor;
 use super::plots_panel::PlotsPanel;
 use super::positions_panel::PositionsPanel;
+use super::pretrained_panel::PretrainedPanel;
 use super::saturation_panel::SaturationPanel;
 use super::step_through::StepThrough;
 use super::top_bar::TopBar;
@@ -43,6 +44,7 @@ pub struct Panels {
     by_length: ByLengthPanel,
     pub generation: GenerationPanel,
     bug_hunt: BugHuntPanel,
+    pretrained: PretrainedPanel,
     /// Whether the last frame was drawn in the presenter view (None before the first).
     presenter_shown: Option<bool>,
     /// The plots panel and the central view in the last frame, for PNG exports.
@@ -51,7 +53,7 @@ pub struct Panels {
 }
 
 /// The central tabs, in order, with their message keys.
-const TABS: [(CentralView, &str); 9] = [
+const TABS: [(CentralView, &str); 10] = [
     (CentralView::Attention, "tab-attention"),
     (CentralView::MaskInspector, "tab-mask-inspector"),
     (CentralView::StepThrough, "tab-step-through"),
@@ -61,6 +63,7 @@ const TABS: [(CentralView, &str); 9] = [
     (CentralView::ByLength, "tab-by-length"),
     (CentralView::Generate, "tab-generate"),
     (CentralView::BugHunt, "tab-bug-hunt"),
+    (CentralView::Pretrained, "tab-pretrained"),
 ];
 
 impl Panels {
@@ -132,6 +135,7 @@ impl Panels {
             CentralView::ByLength => &mut self.by_length,
             CentralView::Generate => &mut self.generation,
             CentralView::BugHunt => &mut self.bug_hunt,
+            CentralView::Pretrained => &mut self.pretrained,
         };
         panel.show(ui, data, actions);
     }

@@ -51,6 +51,12 @@ pub enum AppAction {
     Generate { prompt: String, tokens: usize },
     OpenLesson(usize),
     OpenLessonPack,
+    /// Open a Hugging Face BERT or GPT-2 folder (read-only).
+    OpenPretrained,
+    /// Read the typed sentences with the opened checkpoint.
+    ReadPretrained,
+    /// Step through one head of the opened checkpoint on the shown sentence.
+    TracePretrained { layer: usize, head: usize },
     /// Keep the learner's experiment aside and load the lesson's starting one.
     LoadLessonStart,
     RestoreExperiment,

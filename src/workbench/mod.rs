@@ -8,6 +8,7 @@ pub mod inspection;
 pub mod lesson_runner;
 mod notice;
 pub mod path_request;
+pub mod pretrained_view;
 pub mod run_view;
 pub mod series;
 pub mod state;

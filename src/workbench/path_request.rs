@@ -15,6 +15,7 @@ pub enum PathRequest {
     OpenLessonPack,
     ExportProgress,
     ExportHandout,
+    OpenPretrained,
 }
 
 impl PathRequest {
@@ -31,6 +32,7 @@ impl PathRequest {
             PathRequest::OpenLessonPack => t!("msg-dialog-open-lesson-pack"),
             PathRequest::ExportProgress => t!("msg-dialog-export-progress"),
             PathRequest::ExportHandout => t!("msg-dialog-export-handout"),
+            PathRequest::OpenPretrained => t!("msg-dialog-open-pretrained"),
         }
     }
 
@@ -44,7 +46,7 @@ impl PathRequest {
             PathRequest::ExportAttention => "attention.png",
             PathRequest::ExportProgress => "my-progress.json",
             PathRequest::ExportHandout => "handout",
-            PathRequest::OpenExperiment | PathRequest::LoadRun | PathRequest::OpenLessonPack => "",
+            PathRequest::OpenExperiment | PathRequest::LoadRun | PathRequest::OpenLessonPack | PathRequest::OpenPretrained => "",
         }
     }
 
@@ -54,6 +56,7 @@ impl PathRequest {
             PathRequest::OpenExperiment => t!("msg-cancelled-open-experiment"),
             PathRequest::LoadRun => t!("msg-cancelled-load-run"),
             PathRequest::OpenLessonPack => t!("msg-cancelled-open-lesson-pack"),
+            PathRequest::OpenPretrained => t!("msg-cancelled-open-pretrained"),
             PathRequest::SaveExperiment | PathRequest::SaveRun => t!("msg-cancelled-save"),
             PathRequest::ExportCsv | PathRequest::ExportPlots | PathRequest::ExportAttention | PathRequest::ExportProgress | PathRequest::ExportHandout => {
                 t!("msg-cancelled-export")

@@ -60,6 +60,8 @@ pub enum CentralView {
     ByLength,
     Generate,
     BugHunt,
+    /// An opened BERT or GPT-2 checkpoint, in every view.
+    Pretrained,
 }
 
 impl Default for PersistedState {

@@ -46,6 +46,8 @@ pub struct WindowData<'a> {
     pub view: &'a RunView,
     pub lessons: &'a LessonRunner,
     pub background: &'a Background,
+    /// The opened pretrained checkpoint and the sentences typed for it.
+    pub pretrained: &'a mut super::pretrained_view::PretrainedView,
     /// The config the trainer has (the views describe the live model).
     pub applied: &'a ExperimentConfig,
     pub checked: &'a Checked,

@@ -44,7 +44,7 @@ fn offenders(dirs: &[&str], forbidden: &[&str]) -> Vec<String> {
 }
 
 /// The engine side (and the CLI, and the messages): no drawing.
-const ENGINE: [&str; 12] = ["model", "training", "tasks", "config", "runs", "lessons", "experiments", "probe", "progress", "bughunt", "cli", "i18n"];
+const ENGINE: [&str; 13] = ["model", "pretrained", "training", "tasks", "config", "runs", "lessons", "experiments", "probe", "progress", "bughunt", "cli", "i18n"];
 /// The window: its state and actions, its panels, the plain data between them.
 const WINDOW: [&str; 3] = ["app", "ui", "workbench"];
 

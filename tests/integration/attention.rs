@@ -219,6 +219,15 @@ fn the_config_layout_matches_the_built_model() {
     // The other families, each with its own knobs.
     use attention_workbench::config::{ModelFamily, RnnAttention, RnnCell};
     let mut variants = variants;
+    // BERT's and GPT-2's knobs: token types, a LayerNorm on the embeddings, BERT's
+    // head transform, and an output layer tied to the token embeddings.
+    variants.push(Box::new(|m| {
+        m.token_types = 2;
+        m.embedding_norm = true;
+        m.head_transform = true;
+        m.tied_embeddings = true;
+    }));
+    variants.push(Box::new(|m| m.tied_embeddings = true));
     variants.push(Box::new(|m| m.switch_family(ModelFamily::EncoderDecoder)));
     variants.push(Box::new(|m| {
         m.switch_family(ModelFamily::EncoderDecoder);

@@ -3,6 +3,7 @@
 mod architecture;
 mod attention;
 mod bughunt;
+mod checkpoints;
 mod claims;
 mod classroom;
 mod cli;

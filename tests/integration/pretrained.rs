@@ -143,7 +143,7 @@ fn init_from_carries_each_character_to_its_new_id_and_new_characters_start_fresh
         assert_eq!(dst[i * d..(i + 1) * d], new[i * d..(i + 1) * d], "{label} starts as a fresh model's row");
     }
     // The head's column for "c" moved with it too.
-    let head = |s: &Session| read_floats(s.model().head.weight.val());
+    let head = |s: &Session| read_floats(s.model().head.as_ref().expect("an untied head").weight.val());
     let (src_head, dst_head) = (head(&source), head(&target));
     let (vs, vt) = (source.task().vocab().len(), target.task().vocab().len());
     let (i, j) = (id(&target, "c"), id(&source, "c"));

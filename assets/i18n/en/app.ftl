@@ -183,3 +183,6 @@ preset-large = large
 preset-custom = custom
 tab-by-length = By length
 tab-by-length-tip = Held-out accuracy against source length, live and pinned (the Bahdanau figure), and how much gradient reaches each source word (lessons 18–20)
+tab-pretrained = Pretrained
+tab-pretrained-tip = A BERT or GPT-2 checkpoint from disk, in every attention view
+menu-open-pretrained = Open pretrained model…

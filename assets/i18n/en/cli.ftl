@@ -83,3 +83,9 @@ cli-train-length-bucket = { $shortest }–{ $longest } words { $accuracy } ({ $s
 cli-warning = warning: { $message }
 cli-list-preset-rnn = a { $cell } encoder–decoder without attention, width { $d_model } (on { $task })
 cli-list-preset-encoder = encoder–decoder: { $layers } in the decoder and { $encoder } in the encoder (on { $task })
+cli-inspect-model = { $class }: { $layers } layers × { $heads } heads, d_model { $d } (opened in { $open } ms, forward in { $forward } ms)
+cli-inspect-tokens = sentence { $sequence }: { $tokens }
+cli-inspect-head = layer { $layer }, head { $head }, sentence { $sequence } (rows: queries; columns: keys)
+cli-inspect-hidden = hidden-state length per token ([0] = embeddings, then after each layer):
+cli-inspect-mask = sentence { $sequence }, position { $position }: { $top }
+cli-inspect-continuation = continued: { $text }

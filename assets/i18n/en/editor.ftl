@@ -125,3 +125,11 @@ editor-help-cross-attention = The decoder layer's second sublayer: queries from 
 editor-gelu-tanh = GELU (tanh)
 editor-layer-norm-eps = LayerNorm ε
 editor-help-layer-norm-eps = The small number every LayerNorm adds to the variance before its square root, so a constant vector does not divide by zero. 1e-5 is PyTorch's and GPT-2's default; BERT uses 1e-12.
+editor-token-types = Token types
+editor-help-token-types = Rows of the token-type (segment) table, one vector added to every token of a sentence: BERT has 2, for sentence A and sentence B. 0 = none. The toy tasks mark every token as type 0.
+editor-embedding-norm = LayerNorm on the embeddings
+editor-help-embedding-norm = Normalise the summed token, position and type vectors before the first layer, as BERT does.
+editor-tied-embeddings = Tie output to embeddings
+editor-help-tied-embeddings = The output layer reuses the token embedding table, transposed, plus a bias: each token has one vector, used to read it in and to score it out. GPT-2 and BERT do this.
+editor-head-transform = Head transform
+editor-help-head-transform = BERT's prediction-head transform before the output layer: a d_model × d_model linear map, the last layer's activation, then a LayerNorm.

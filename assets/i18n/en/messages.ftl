@@ -161,3 +161,5 @@ msg-validate-cross-unused-fix = switch cross-attention back on, or choose the en
 msg-worker-rnn-no-trace = the RNN's alignment has no Q, K and V projections to step through: its weights are in the Attention tab, one map per decoder step and source word
 msg-validate-layer-norm-eps = LayerNorm ε is { $value }; it must be a number above 0 and at most 1
 msg-validate-layer-norm-eps-fix = set it to 1e-5 (PyTorch's and GPT-2's default) or 1e-12 (BERT's)
+msg-validate-token-types = the model has { $value } token types; at most { $max } are allowed
+msg-validate-token-types-fix = use 0 (none) or 2 (BERT's sentence A and B)

@@ -183,3 +183,6 @@ preset-large = 大型
 preset-custom = 自定义
 tab-by-length = 按长度
 tab-by-length-tip = 留出准确率随源句长度的变化，当前与固定的两次运行对比（Bahdanau 的那张图），以及有多少梯度传到每个源词（第 18–20 课）
+tab-pretrained = 预训练模型
+tab-pretrained-tip = 从磁盘打开的 BERT 或 GPT-2 检查点，可用于所有注意力视图
+menu-open-pretrained = 打开预训练模型…

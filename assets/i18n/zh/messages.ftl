@@ -161,3 +161,5 @@ msg-validate-cross-unused-fix = 把交叉注意力重新打开，或者选 encod
 msg-worker-rnn-no-trace = RNN 的对齐没有 Q、K、V 投影可以逐步计算：它的权重在“注意力”标签页里，每个解码器步骤对每个源词一格
 msg-validate-layer-norm-eps = LayerNorm ε 是 { $value }；它必须大于 0 且不超过 1
 msg-validate-layer-norm-eps-fix = 设为 1e-5（PyTorch 和 GPT-2 的默认值）或 1e-12（BERT 的值）
+msg-validate-token-types = 模型有 { $value } 种词元类型；最多允许 { $max } 种
+msg-validate-token-types-fix = 设为 0（没有）或 2（BERT 的句子 A 和 B）

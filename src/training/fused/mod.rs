@@ -37,6 +37,19 @@ pub fn support(config: &ExperimentConfig, backend_used: BackendChoice) -> Result
     if config.model.dropout > 0.0 {
         return Err("model.dropout > 0".to_string());
     }
+    // The pretrained architectures' extras run composed (they are opened to be read,
+    // not trained for speed).
+    let model = &config.model;
+    for (on, knob) in [
+        (model.token_types > 0, "model.token_types > 0"),
+        (model.embedding_norm, "model.embedding_norm"),
+        (model.tied_embeddings, "model.tied_embeddings"),
+        (model.head_transform, "model.head_transform"),
+    ] {
+        if on {
+            return Err(knob.to_string());
+        }
+    }
     for (index, layer) in config.model.layers.iter().enumerate() {
         if layer.attention && layer.attention_kind != AttentionKind::Softmax {
             return Err(format!("model.layers[{index}].attention_kind = uniform_average"));

@@ -145,7 +145,7 @@ impl PlainModel {
             pos_emb: model.pos_emb.as_ref().map(Plain::of),
             layers,
             final_norm: model.final_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
-            head: PlainLinear::of(&model.head),
+            head: PlainLinear::of(model.head.as_ref().expect("the fused step refuses a tied head (fused::support)")),
         }
     }
 

@@ -1,0 +1,66 @@
+## Opening a pretrained checkpoint (a Hugging Face folder)
+msg-pretrained-not-a-folder = not a folder: choose the folder that holds config.json and model.safetensors
+msg-pretrained-no-config = no readable config.json ({ $why }): choose the checkpoint's folder, the one that holds config.json, model.safetensors and the tokenizer
+msg-pretrained-bad-json = this is not valid JSON ({ $why })
+msg-pretrained-unknown-architecture = the architecture is { $found }; the workbench reads { $supported }
+msg-pretrained-missing-field = config.json has no { $field }: it is needed to build the model
+msg-pretrained-unsupported-field = { $field } = { $value } is not supported (the workbench reads BERT and GPT-2 as transformers defines them by default)
+msg-pretrained-heads-divide = hidden size { $d } is not divisible by { $heads } heads
+msg-pretrained-no-weights = no model.safetensors (or model.safetensors.index.json with its shards) here; only safetensors weights are read: convert a pytorch_model.bin with transformers' save_pretrained(safe_serialization=True)
+msg-pretrained-missing-shard = the index lists { $file }, which is not in the folder
+msg-pretrained-bad-safetensors = not a readable safetensors file ({ $why }); it may be truncated: copy or download it again
+msg-pretrained-missing-tensor = the tensor { $name } is missing (the model's { $path }); is this the checkpoint that config.json describes?
+msg-pretrained-shape = the tensor { $name } has shape { $found }, but config.json implies { $expected }
+msg-pretrained-dtype = the tensor { $name } is stored as { $dtype }; weights must be floating point (f32, f16 or bf16)
+msg-pretrained-no-tokenizer = no tokenizer: the folder needs tokenizer.json, or vocab.txt (BERT), or vocab.json and merges.txt (GPT-2)
+msg-pretrained-bad-tokenizer = the tokenizer cannot be read ({ $why })
+msg-pretrained-no-special = the tokenizer has no { $token } token
+msg-pretrained-vocab-mismatch = the tokenizer ({ $source }) has { $tokenizer } tokens, with ids past the model's { $model } (vocab_size in config.json): the tokenizer belongs to another model
+msg-pretrained-empty-text = type some text first: an empty sentence has nothing to attend to
+msg-pretrained-no-mlm-head = this checkpoint is a { $class }, without the masked-language-model head: it has no predictions (BertForMaskedLM has them)
+msg-pretrained-no-mask-token = the tokenizer has no [MASK] token
+msg-pretrained-type-mask = type { $mask } in the sentence and BERT guesses what stands there
+msg-pretrained-truncated = { $count } tokens did not fit the model's { $max } positions and were cut
+msg-dialog-open-pretrained = Open a pretrained model folder (config.json, model.safetensors, tokenizer)
+msg-cancelled-open-pretrained = No model opened; the one open (if any) stays.
+msg-pretrained-thread-gone = the pretrained model's thread stopped; open the folder again
+msg-pretrained-opened = opened { $class } in { $ms } ms (read-only)
+
+## The Pretrained tab
+pretrained-heading = Pretrained model
+pretrained-open = Open folder…
+pretrained-open-tip = Choose a Hugging Face folder: config.json, model.safetensors (or its shards) and tokenizer.json, vocab.txt or vocab.json + merges.txt. BERT and GPT-2 are read; nothing is downloaded. You can also drop the folder on the window.
+pretrained-opening = Opening { $dir }…
+pretrained-empty = No checkpoint is open. Open a BERT or GPT-2 folder you have on disk (File → Open pretrained model…, or drop it here). The repository's tests/fixtures/hf has two tiny ones to try.
+pretrained-info = { $class }: { $layers } layers × { $heads } heads, d_model { $d }, { $parameters } M parameters; tokenizer from { $tokenizer }; opened in { $ms } ms
+pretrained-knobs = Its knobs (read-only)
+pretrained-read-only = Opened to be read, not trained: its knobs cannot change, since any change would make its weights mean something else. Train in the editor on the left instead.
+pretrained-text = Sentence:
+pretrained-text2 = Second (optional):
+pretrained-text2-hint = a second sentence makes a padded batch of two
+pretrained-text-hint-bert = type [MASK] where BERT should guess a word
+pretrained-text-hint-gpt2 = GPT-2 continues this text
+pretrained-read = Read
+pretrained-read-tip = Run the model on the sentence(s) (Enter)
+pretrained-forward-ms = forward pass { $ms } ms
+pretrained-sentence-n = Sentence { $n }
+pretrained-tab-model-view = Model view
+pretrained-tab-mask = Mask inspector
+pretrained-tab-step = Step-through
+pretrained-tab-predictions = Predictions
+pretrained-tab-vectors = [CLS] vs mean
+pretrained-model-view-hint = Rows: layers; columns: heads. Click a map to enlarge it.
+pretrained-thumb-tip = layer { $layer }, head { $head }: click to enlarge
+pretrained-enlarged = Layer { $layer }, head { $head }
+pretrained-hover = "{ $query }" reads "{ $key }" with weight { $weight }
+pretrained-mask-at = Sentence { $sentence }, position { $position }: BERT's five likeliest tokens
+pretrained-continuation = GPT-2 continues (greedily, reading its KV cache):
+pretrained-continuation-note = Greedy: always the likeliest next token. A small or random model repeats itself.
+pretrained-vectors-intro = The last layer's vector at [CLS] against the mean of the real tokens' vectors. BERT's [CLS] was trained to predict whether sentence B follows sentence A: without fine-tuning it is not a summary of the meaning.
+pretrained-vectors-sentence = Sentence
+pretrained-vectors-cls-mean = cos([CLS], mean)
+pretrained-vectors-cls-norm = |[CLS]|
+pretrained-vectors-mean-norm = |mean|
+pretrained-vectors-between = Between the two sentences: cos of the [CLS] vectors { $cls }, cos of the mean vectors { $mean }.
+pretrained-vectors-type-two = Type a second sentence to compare the two.
+pretrained-vectors-caveat = Cosines between raw BERT vectors tend to be high for any two sentences: compare differences, not absolute values.

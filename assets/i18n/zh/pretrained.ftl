@@ -1,0 +1,66 @@
+## 打开预训练检查点（Hugging Face 文件夹）
+msg-pretrained-not-a-folder = 这不是文件夹：请选择包含 config.json 和 model.safetensors 的文件夹
+msg-pretrained-no-config = 读不到 config.json（{ $why }）：请选择检查点所在的文件夹，里面应有 config.json、model.safetensors 和分词器
+msg-pretrained-bad-json = 这不是有效的 JSON（{ $why }）
+msg-pretrained-unknown-architecture = 架构是 { $found }；工作台只能读取 { $supported }
+msg-pretrained-missing-field = config.json 里没有 { $field }：构建模型需要它
+msg-pretrained-unsupported-field = 不支持 { $field } = { $value }（工作台按 transformers 的默认定义读取 BERT 和 GPT-2）
+msg-pretrained-heads-divide = 隐藏维度 { $d } 不能被 { $heads } 个头整除
+msg-pretrained-no-weights = 这里没有 model.safetensors（也没有 model.safetensors.index.json 及其分片）；只读取 safetensors 权重：可用 transformers 的 save_pretrained(safe_serialization=True) 转换 pytorch_model.bin
+msg-pretrained-missing-shard = 索引列出了 { $file }，但文件夹里没有它
+msg-pretrained-bad-safetensors = 这不是可读的 safetensors 文件（{ $why }）；它可能不完整：请重新复制或下载
+msg-pretrained-missing-tensor = 缺少张量 { $name }（模型的 { $path }）；这是 config.json 描述的那个检查点吗？
+msg-pretrained-shape = 张量 { $name } 的形状是 { $found }，但 config.json 要求 { $expected }
+msg-pretrained-dtype = 张量 { $name } 以 { $dtype } 存储；权重必须是浮点数（f32、f16 或 bf16）
+msg-pretrained-no-tokenizer = 没有分词器：文件夹里需要 tokenizer.json，或 vocab.txt（BERT），或 vocab.json 加 merges.txt（GPT-2）
+msg-pretrained-bad-tokenizer = 读不了分词器（{ $why }）
+msg-pretrained-no-special = 分词器里没有 { $token } 词元
+msg-pretrained-vocab-mismatch = 分词器（{ $source }）有 { $tokenizer } 个词元，编号超出了模型的 { $model } 个（config.json 的 vocab_size）：这个分词器属于另一个模型
+msg-pretrained-empty-text = 请先输入文字：空句子里没有可以关注的东西
+msg-pretrained-no-mlm-head = 这个检查点是 { $class }，没有掩码语言模型头：它不能给出预测（BertForMaskedLM 可以）
+msg-pretrained-no-mask-token = 分词器里没有 [MASK] 词元
+msg-pretrained-type-mask = 在句子里输入 { $mask }，BERT 会猜那里是什么
+msg-pretrained-truncated = 有 { $count } 个词元超出了模型的 { $max } 个位置，已被截掉
+msg-dialog-open-pretrained = 打开预训练模型文件夹（config.json、model.safetensors、分词器）
+msg-cancelled-open-pretrained = 没有打开模型；已打开的模型（如果有）保持不变。
+msg-pretrained-thread-gone = 预训练模型的线程已停止；请重新打开文件夹
+msg-pretrained-opened = 已打开 { $class }，用时 { $ms } 毫秒（只读）
+
+## 预训练模型标签页
+pretrained-heading = 预训练模型
+pretrained-open = 打开文件夹…
+pretrained-open-tip = 选择一个 Hugging Face 文件夹：config.json、model.safetensors（或其分片），以及 tokenizer.json、vocab.txt 或 vocab.json + merges.txt。可读取 BERT 和 GPT-2；不会下载任何东西。也可以把文件夹拖到窗口上。
+pretrained-opening = 正在打开 { $dir }…
+pretrained-empty = 还没有打开检查点。打开你磁盘上的 BERT 或 GPT-2 文件夹（文件 → 打开预训练模型…，或拖到这里）。仓库的 tests/fixtures/hf 里有两个很小的可以试试。
+pretrained-info = { $class }：{ $layers } 层 × { $heads } 个头，d_model { $d }，{ $parameters } M 个参数；分词器来自 { $tokenizer }；打开用时 { $ms } 毫秒
+pretrained-knobs = 它的旋钮（只读）
+pretrained-read-only = 打开它是为了阅读，不是为了训练：它的旋钮不能改，因为任何改动都会让权重的含义变掉。要训练，请用左边的编辑器。
+pretrained-text = 句子：
+pretrained-text2 = 第二句（可选）：
+pretrained-text2-hint = 第二句会组成一个两句的填充批次
+pretrained-text-hint-bert = 在要 BERT 猜词的地方输入 [MASK]
+pretrained-text-hint-gpt2 = GPT-2 会接着这段文字写下去
+pretrained-read = 运行
+pretrained-read-tip = 在句子上运行模型（回车）
+pretrained-forward-ms = 前向传播 { $ms } 毫秒
+pretrained-sentence-n = 句子 { $n }
+pretrained-tab-model-view = 模型总览
+pretrained-tab-mask = 掩码检查器
+pretrained-tab-step = 逐步计算
+pretrained-tab-predictions = 预测
+pretrained-tab-vectors = [CLS] 与平均
+pretrained-model-view-hint = 行：层；列：头。点击一张图把它放大。
+pretrained-thumb-tip = 第 { $layer } 层，第 { $head } 个头：点击放大
+pretrained-enlarged = 第 { $layer } 层，第 { $head } 个头
+pretrained-hover = “{ $query }”以权重 { $weight } 读取“{ $key }”
+pretrained-mask-at = 句子 { $sentence }，位置 { $position }：BERT 认为最可能的五个词元
+pretrained-continuation = GPT-2 接着写（贪心，读取它的 KV 缓存）：
+pretrained-continuation-note = 贪心：每次都取最可能的下一个词元。小模型或随机模型会不断重复。
+pretrained-vectors-intro = 最后一层 [CLS] 位置的向量，和真实词元向量的平均值对比。BERT 的 [CLS] 是为判断句子 B 是否接在句子 A 之后而训练的：不经过微调，它并不是句意的概括。
+pretrained-vectors-sentence = 句子
+pretrained-vectors-cls-mean = cos([CLS], 平均)
+pretrained-vectors-cls-norm = |[CLS]|
+pretrained-vectors-mean-norm = |平均|
+pretrained-vectors-between = 两句之间：[CLS] 向量的余弦 { $cls }，平均向量的余弦 { $mean }。
+pretrained-vectors-type-two = 输入第二句来比较两句。
+pretrained-vectors-caveat = 原始 BERT 向量之间的余弦对任意两句话都偏高：请比较差别，而不是看绝对值。
