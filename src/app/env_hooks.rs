@@ -3,7 +3,8 @@
 //! `AW_VIEW` opens a view (`generate`, `sequence_length`, …), `AW_LESSON=15` opens a lesson and loads its experiment,
 //! `AW_PRESET` loads a preset, `AW_BUG_CASE` loads a bug-hunt case,
 //! `AW_PRESENTER` switches to the presenter view (guide closed, as a teacher has
-//! it), and `AW_AUTOSTART` starts training.
+//! it), `AW_PRETRAINED=DIR` opens a checkpoint folder (`AW_PRETRAINED_TEXT` and
+//! `AW_PRETRAINED_TEXT2` the sentences), and `AW_AUTOSTART` starts training.
 
 use super::WorkbenchApp;
 use crate::workbench::actions::AppAction;
@@ -45,6 +46,12 @@ pub fn apply(app: &mut WorkbenchApp) {
     }
     if std::env::var_os("AW_PRESENTER").is_some() && !app.presenter() {
         app.perform(AppAction::TogglePresenter);
+        app.close_getting_started();
+    }
+    if let Ok(dir) = std::env::var("AW_PRETRAINED") {
+        app.pretrained.text = std::env::var("AW_PRETRAINED_TEXT").unwrap_or_default();
+        app.pretrained.text2 = std::env::var("AW_PRETRAINED_TEXT2").unwrap_or_default();
+        app.open_pretrained(std::path::Path::new(&dir));
         app.close_getting_started();
     }
     if std::env::var_os("AW_AUTOSTART").is_some() {

@@ -14,6 +14,8 @@ pub struct Initializer<'a> {
     pub scale: f64,
     /// ε of every LayerNorm (`ModelConfig::layer_norm_eps`).
     pub layer_norm_eps: f64,
+    /// Every weight zero instead of drawn (a frame for weights read from a file).
+    pub zeros: bool,
     pub device: &'a Device,
 }
 
@@ -37,6 +39,9 @@ impl Initializer<'_> {
 
     /// A `[rows, cols]` table of N(0, scale²) entries (token and position embeddings).
     pub fn embedding(&mut self, rows: usize, cols: usize) -> Param<Tensor<2>> {
+        if self.zeros {
+            return Param::from_data(TensorData::new(vec![0f32; rows * cols], [rows, cols]), self.device);
+        }
         let values: Vec<f32> = (0..rows * cols)
             .map(|_| (self.rng.normal() * self.scale) as f32)
             .collect();
@@ -50,6 +55,9 @@ impl Initializer<'_> {
 
     fn uniform(&mut self, shape: Vec<usize>, bound: f64) -> TensorData {
         let n: usize = shape.iter().product();
+        if self.zeros {
+            return TensorData::new(vec![0f32; n], shape);
+        }
         let bound = bound * self.scale;
         let values: Vec<f32> = (0..n)
             .map(|_| self.rng.uniform(-bound, bound) as f32)

@@ -99,11 +99,22 @@ pub struct ForwardOutput {
 impl Transformer {
     /// Build a fresh model; the same `(config, vocab, seed)` gives the same weights.
     pub fn new(config: &ModelConfig, vocab: usize, seed: u64, device: &Device) -> Self {
+        Self::build(config, vocab, seed, false, device)
+    }
+
+    /// The same model with every weight zero, built without drawing a number: a
+    /// frame for weights read from a file (BERT-base draws 110 M numbers otherwise).
+    pub fn zeroed(config: &ModelConfig, vocab: usize, device: &Device) -> Self {
+        Self::build(config, vocab, 0, true, device)
+    }
+
+    fn build(config: &ModelConfig, vocab: usize, seed: u64, zeros: bool, device: &Device) -> Self {
         let mut rng = Rng::stream(seed, 1);
         let mut init = Initializer {
             rng: &mut rng,
             scale: config.init_scale,
             layer_norm_eps: config.layer_norm_eps,
+            zeros,
             device,
         };
         let d = config.d_model;

@@ -64,7 +64,7 @@ pub fn open(dir: &Path, progress: Progress<'_>) -> Result<Pretrained, OpenError>
     config.model.head_transform = config.architecture == Architecture::Bert && has_lm_head;
     let device = crate::training::backend::resolve(crate::config::BackendChoice::Cpu).device;
     progress(0.3, "model");
-    let mut model = Transformer::new(&config.model, config.vocab_size, 0, &device);
+    let mut model = Transformer::zeroed(&config.model, config.vocab_size, &device);
     progress(0.5, "weights");
     weights::load_into(&mut model, &files, &naming, &stored, config.vocab_size, &device)?;
     // Without an MLM head the bias of the (unused) output layer is left at zero.

@@ -214,3 +214,54 @@ fn the_inspect_command_prints_one_json_object_shaped_as_transformers_outputs() {
     assert_eq!(broken.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&broken.stderr).contains("/nonexistent/folder"));
 }
+
+/// The window: a checkpoint dropped on it opens in the Pretrained tab, reads the
+/// typed sentences as a padded batch, and each view is a click away.
+#[test]
+fn a_dropped_checkpoint_opens_in_the_pretrained_tab_and_every_view_shows_it() {
+    use attention_workbench::app::WorkbenchApp;
+    use attention_workbench::workbench::actions::AppAction;
+    use eframe::egui;
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+
+    let mut app = WorkbenchApp::new(egui::Context::default(), super::window::small_state());
+    app.close_getting_started();
+    app.pretrained.text = "the cat [MASK] on the mat.".into();
+    app.pretrained.text2 = "我爱猫".into();
+    app.perform(AppAction::Dropped(vec![fixture("bert-tiny")]));
+    let mut harness = Harness::builder()
+        .with_size([1440.0, 900.0])
+        .with_context_setup(attention_workbench::app::install_fonts)
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    super::window::step_until(&mut harness, "the checkpoint's reading", |app| app.pretrained.reading.is_some());
+    assert!(harness.query_by_label_contains("BertForMaskedLM: 2 layers × 2 heads").is_some(), "the model is described");
+    assert_eq!(harness.state().pretrained.reading.as_ref().unwrap().snapshots.len(), 2, "two sentences, one padded batch");
+    assert!(harness.query_by_label("Layer 0, head 0").is_some(), "the model view enlarges the first map");
+
+    // The central tabs come first; the checkpoint's own views follow.
+    harness.get_all_by_label("Mask inspector").last().unwrap().click();
+    harness.run_steps(2);
+    harness.get_by_label("Sentence 2").click();
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains("no weight reaches a position the intended mask hides").is_some());
+    assert!(harness.query_by_label_contains("padding positions").is_some(), "the padded sentence's padding is marked");
+    assert!(harness.query_by_label("Probe for leaks").is_none(), "no probe button for a checkpoint");
+
+    harness.get_by_label("Predictions").click();
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains("BERT's five likeliest tokens").is_some());
+
+    harness.get_all_by_label("Step-through").last().unwrap().click();
+    harness.run_steps(2);
+    harness.get_by_label("Trace this head").click();
+    super::window::step_until(&mut harness, "the traced head", |app| app.pretrained.trace.is_some());
+    assert_eq!(harness.state().pretrained.trace.as_ref().unwrap().tokens, ["[CLS]", "我", "爱", "猫", "[SEP]"], "sentence 2, unpadded");
+
+    // A broken folder says what is wrong and keeps the open model.
+    let broken = tempfile::tempdir().unwrap();
+    harness.state_mut().open_pretrained(broken.path());
+    super::window::step_until(&mut harness, "the error", |app| app.pretrained.error.is_some());
+    assert!(harness.state().pretrained.error.as_ref().unwrap().contains("config.json"));
+    assert!(harness.state().pretrained.info.is_some(), "the open model stays");
+}
