@@ -181,12 +181,11 @@ impl PretrainedPanel {
         layer = layer.min(layers.saturating_sub(1));
         head = head.min(heads.saturating_sub(1));
         let width = ui.available_width();
-        let height = ui.available_height();
+        let height = ui.available_height() - 24.0; // less the hint line
         // Thumbnails take about half the width; the enlarged map the rest.
         let grid_width = (width * 0.5).max(200.0);
         let thumb = ((grid_width - 30.0) / heads.max(1) as f32 - 4.0).min((height - 40.0) / layers.max(1) as f32 - 4.0).clamp(8.0, 96.0);
         ui.weak(t!("pretrained-model-view-hint"));
-        let height = height - 24.0;
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
                 egui::ScrollArea::both().id_salt("thumbnails").max_width(grid_width).show(ui, |ui| {
