@@ -16,6 +16,9 @@ use crate::config::{Activation, LayerConfig, MaskKind, ModelConfig, ModelFamily,
 pub enum Architecture {
     Bert,
     Gpt2,
+    /// A run folder of this workbench (`config.json` of an experiment and
+    /// `weights.bpk`), such as the shipped character models.
+    Workbench,
 }
 
 impl Architecture {
@@ -23,6 +26,7 @@ impl Architecture {
         match self {
             Architecture::Bert => "BERT",
             Architecture::Gpt2 => "GPT-2",
+            Architecture::Workbench => "workbench",
         }
     }
 }
@@ -44,6 +48,7 @@ struct RawConfig {
     type_vocab_size: Option<usize>,
     layer_norm_eps: Option<f64>,
     position_embedding_type: Option<String>,
+    tie_word_embeddings: Option<bool>,
     // GPT-2's names.
     n_embd: Option<usize>,
     n_layer: Option<usize>,
@@ -91,9 +96,18 @@ fn map(raw: &RawConfig) -> Result<CheckpointConfig, String> {
             return Err(t!("msg-pretrained-unknown-architecture", found = found, supported = SUPPORTED));
         }
     };
-    let need = |value: Option<usize>, name: &str| value.filter(|v| *v > 0).ok_or_else(|| t!("msg-pretrained-missing-field", field = name));
+    if raw.tie_word_embeddings == Some(false) {
+        return Err(t!("msg-pretrained-unsupported-field", field = "tie_word_embeddings", value = "false"));
+    }
+    let need = |value: Option<usize>, name: &str| match value {
+        Some(0) => Err(t!("msg-pretrained-zero-field", field = name)),
+        Some(v) => Ok(v),
+        None => Err(t!("msg-pretrained-missing-field", field = name)),
+    };
     let vocab_size = need(raw.vocab_size, "vocab_size")?;
     let model = match architecture {
+        // Never named by a config.json (a run folder is read by `run_folder`).
+        Architecture::Workbench => return Err(t!("msg-pretrained-unknown-architecture", found = class.as_str(), supported = SUPPORTED)),
         Architecture::Bert => {
             if raw.position_embedding_type.as_deref().is_some_and(|t| t != "absolute") {
                 return Err(t!("msg-pretrained-unsupported-field", field = "position_embedding_type", value = raw.position_embedding_type.clone().unwrap_or_default()));

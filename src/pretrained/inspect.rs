@@ -57,7 +57,7 @@ impl Pretrained {
     pub fn inspect(&self, texts: &[&str]) -> Result<Inspection, String> {
         let max_len = self.config.model.max_len;
         let encoded = texts.iter().map(|t| self.tokenizer.encode(t, max_len)).collect::<Result<Vec<_>, _>>()?;
-        if encoded.iter().any(|e| e.ids.is_empty()) {
+        if encoded.is_empty() || encoded.iter().any(|e| e.ids.is_empty()) {
             return Err(t!("msg-pretrained-empty-text"));
         }
         let seq = encoded.iter().map(|e| e.ids.len()).max().unwrap_or(0);
@@ -124,7 +124,7 @@ impl Pretrained {
                 }
                 Ok(Predictions::MaskFill(guesses))
             }
-            Architecture::Gpt2 => self.continue_greedily(&encoded[0].ids),
+            Architecture::Gpt2 | Architecture::Workbench => self.continue_greedily(&encoded[0].ids),
         }
     }
 

@@ -69,6 +69,9 @@ fn compile(from: &str, to: &str, prefix: &str) -> (Regex, String) {
 /// The checkpoint's tensor names, and how they map.
 pub struct Naming {
     architecture: Architecture,
+    /// The file that lists the tensors: `model.safetensors`, or the shards' index
+    /// (named when a tensor is missing).
+    pub listing: PathBuf,
     /// `bert.` / `transformer.` when the file has it (the *ForMaskedLM / *LMHeadModel classes).
     prefix: String,
 }
@@ -77,7 +80,7 @@ impl Naming {
     fn rules(&self) -> &'static [Rule] {
         match self.architecture {
             Architecture::Bert => BERT_RULES,
-            Architecture::Gpt2 => GPT2_RULES,
+            Architecture::Gpt2 | Architecture::Workbench => GPT2_RULES,
         }
     }
 
@@ -90,7 +93,7 @@ impl Naming {
     pub fn file_name(&self, path: &str) -> String {
         let path = path.replace(".gamma", ".weight").replace(".beta", ".bias");
         let path = match self.architecture {
-            Architecture::Gpt2 => path.replace(".attention.wq.", ".attention.c_attn.").replace(".attention.wk.", ".attention.c_attn.").replace(".attention.wv.", ".attention.c_attn."),
+            Architecture::Gpt2 | Architecture::Workbench => path.replace(".attention.wq.", ".attention.c_attn.").replace(".attention.wk.", ".attention.c_attn.").replace(".attention.wv.", ".attention.c_attn."),
             Architecture::Bert => path,
         };
         for (from, to) in self.rules() {
@@ -151,13 +154,17 @@ pub fn read_shapes(files: &[PathBuf]) -> Result<BTreeMap<String, (PathBuf, Vec<u
 }
 
 /// How the stored names are prefixed, and whether BERT's masked-LM head is there.
-pub fn naming(architecture: Architecture, names: &BTreeMap<String, (PathBuf, Vec<usize>, DType)>) -> Naming {
+pub fn naming(architecture: Architecture, names: &BTreeMap<String, (PathBuf, Vec<usize>, DType)>, files: &[PathBuf]) -> Naming {
     let prefix = match architecture {
         Architecture::Bert if names.keys().any(|n| n.starts_with("bert.")) => "bert.",
         Architecture::Gpt2 if names.keys().any(|n| n.starts_with("transformer.")) => "transformer.",
         _ => "",
     };
-    Naming { architecture, prefix: prefix.to_string() }
+    let listing = match files {
+        [one] => one.clone(),
+        _ => files.first().and_then(|f| f.parent()).map_or_else(PathBuf::new, |d| d.join("model.safetensors.index.json")),
+    };
+    Naming { architecture, prefix: prefix.to_string(), listing }
 }
 
 /// Fill `model` (built from the checkpoint's config) with the files' weights.
@@ -166,7 +173,7 @@ pub fn load_into(model: &mut Transformer, files: &[PathBuf], naming: &Naming, st
     for file in files {
         match naming.architecture {
             Architecture::Bert => apply_file(model, file, naming, PyTorchToBurnAdapter.chain(FloatCastAdapter::to(DType::F32)))?,
-            Architecture::Gpt2 => apply_file(model, file, naming, FloatCastAdapter::to(DType::F32))?,
+            Architecture::Gpt2 | Architecture::Workbench => apply_file(model, file, naming, FloatCastAdapter::to(DType::F32))?,
         }
     }
     if naming.architecture == Architecture::Gpt2 {
@@ -184,7 +191,8 @@ fn check_shapes(model: &Transformer, naming: &Naming, stored: &BTreeMap<String, 
     let gpt2 = naming.architecture == Architecture::Gpt2;
     let d = model.config.d_model;
     for (path, shape) in crate::config::param_layout(&model.config, vocab) {
-        if gpt2 && path == "head_bias" {
+        // GPT-2's tied output has no bias, nor has BertModel's (no masked-LM head).
+        if path == "head_bias" && (gpt2 || model.head_bias.is_none()) {
             continue;
         }
         let name = naming.file_name(&path);
@@ -198,8 +206,7 @@ fn check_shapes(model: &Transformer, naming: &Naming, stored: &BTreeMap<String, 
         };
         let found = stored.get(&name).or_else(|| stored.get(&name.replace(".weight", ".gamma").replace(".bias", ".beta")).filter(|_| path.ends_with("gamma") || path.ends_with("beta")));
         let Some((file, found, dtype)) = found else {
-            let file = stored.values().next().map_or_else(|| PathBuf::from("model.safetensors"), |v| v.0.clone());
-            return Err(OpenError::new(&file, t!("msg-pretrained-missing-tensor", name = name, path = path)));
+            return Err(OpenError::new(&naming.listing, t!("msg-pretrained-missing-tensor", name = name, path = path)));
         };
         if *found != expected {
             return Err(OpenError::new(file, t!("msg-pretrained-shape", name = name, found = format!("{found:?}"), expected = format!("{expected:?}"))));
@@ -228,7 +235,7 @@ fn split_fused_qkv(model: &mut Transformer, files: &[PathBuf], naming: &Naming, 
         let weight_name = format!("{}h.{index}.attn.c_attn.weight", naming.prefix);
         let bias_name = format!("{}h.{index}.attn.c_attn.bias", naming.prefix);
         let (Some(weight), Some(bias)) = (fused.get(&weight_name), fused.get(&bias_name)) else {
-            return Err(OpenError::new(&files[0], t!("msg-pretrained-missing-tensor", name = weight_name, path = format!("layers.{index}.attention"))));
+            return Err(OpenError::new(&naming.listing, t!("msg-pretrained-missing-tensor", name = weight_name, path = format!("layers.{index}.attention"))));
         };
         let weight: Vec<f32> = weight.try_to_vec::<f32>().expect("f32 after convert");
         let bias: Vec<f32> = bias.try_to_vec::<f32>().expect("f32 after convert");

@@ -27,7 +27,8 @@ pub enum PretrainedEvent {
     Progress { fraction: f32, stage: String },
     Opened(Box<PretrainedInfo>),
     Read(Box<PretrainedReading>),
-    Traced(Box<HeadTraceData>),
+    /// One head traced on sentence `sequence`.
+    Traced { sequence: usize, trace: Box<HeadTraceData> },
     Failed(String),
 }
 
@@ -68,7 +69,7 @@ pub fn spawn(send: impl Fn(PretrainedEvent) -> bool + Send + 'static) -> Sender<
                     },
                     PretrainedCommand::Trace { sequence, layer, head } => match &opened {
                         Some(model) => match trace(model, &last_texts, sequence, layer, head) {
-                            Ok(trace) => PretrainedEvent::Traced(Box::new(trace)),
+                            Ok(trace) => PretrainedEvent::Traced { sequence, trace: Box::new(trace) },
                             Err(err) => PretrainedEvent::Failed(err),
                         },
                         None => continue,
@@ -85,7 +86,7 @@ pub fn spawn(send: impl Fn(PretrainedEvent) -> bool + Send + 'static) -> Sender<
 
 /// One head of one layer on sentence `sequence`, stage by stage, on the real weights.
 fn trace(model: &Pretrained, texts: &[String], sequence: usize, layer: usize, head: usize) -> Result<HeadTraceData, String> {
-    let text = texts.get(sequence).ok_or_else(|| t!("msg-pretrained-empty-text"))?;
+    let text = texts.get(sequence).ok_or_else(|| t!("msg-pretrained-no-sentence", n = sequence + 1))?;
     let encoded = model.tokenizer.encode(text, model.config.model.max_len)?;
     let seq = encoded.ids.len();
     let layer_config = model.config.model.layers.get(layer).ok_or_else(|| t!("msg-worker-no-head-to-trace", layer = layer, head = head))?;

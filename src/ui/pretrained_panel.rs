@@ -95,7 +95,7 @@ impl Panel for PretrainedPanel {
             }
             PretrainedTab::StepThrough => {
                 let mut asked = Vec::new();
-                let trace = view.trace.as_ref().filter(|t| t.tokens.len() == reading.snapshots[sequence].tokens.iter().zip(&reading.snapshots[sequence].padding).filter(|(_, p)| !**p).count());
+                let trace = view.trace.as_ref().filter(|(s, _)| *s == sequence).map(|(_, t)| t);
                 egui::ScrollArea::both().show(ui, |ui| self.step_through.ui(ui, trace, info.layers, info.heads, &mut asked));
                 for action in asked {
                     if let AppAction::Trace { layer, head } = action {

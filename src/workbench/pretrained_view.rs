@@ -27,7 +27,8 @@ pub struct PretrainedView {
     pub reading: Option<PretrainedReading>,
     /// Waiting for a reading of the typed sentences.
     pub reading_pending: bool,
-    pub trace: Option<HeadTraceData>,
+    /// A traced head, and the sentence it was traced on.
+    pub trace: Option<(usize, HeadTraceData)>,
     /// The last thing that went wrong (a bad folder, text it cannot read).
     pub error: Option<String>,
     /// The sentences typed; the second is optional (with it, a padded batch of two).
@@ -66,7 +67,7 @@ impl PretrainedView {
                 self.sequence = self.sequence.min(reading.snapshots.len().saturating_sub(1));
                 self.reading = Some(*reading);
             }
-            PretrainedEvent::Traced(trace) => self.trace = Some(*trace),
+            PretrainedEvent::Traced { sequence, trace } => self.trace = Some((sequence, *trace)),
             PretrainedEvent::Failed(message) => {
                 self.opening = None;
                 self.reading_pending = false;
