@@ -189,7 +189,7 @@ impl PretrainedPanel {
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
                 egui::ScrollArea::both().id_salt("thumbnails").max_width(grid_width).show(ui, |ui| {
-                    egui::Grid::new("pretrained_grid").spacing([4.0, 4.0]).show(ui, |ui| {
+                    egui::Grid::new("pretrained_grid").spacing([4.0, 4.0]).min_col_width(thumb).min_row_height(thumb).show(ui, |ui| {
                         ui.label("");
                         for h in 0..heads {
                             ui.weak(format!("h{h}"));
