@@ -57,6 +57,15 @@ const GPT2_RULES: &[Rule] = &[
     ("ln_f.bias", "final_norm.beta"),
 ];
 
+/// The renaming table of an architecture (a workbench run folder needs none; it
+/// shares GPT-2's, never used, so the match stays total).
+fn rules_of(architecture: Architecture) -> &'static [Rule] {
+    match architecture {
+        Architecture::Bert => BERT_RULES,
+        Architecture::Gpt2 | Architecture::Workbench => GPT2_RULES,
+    }
+}
+
 /// A template as an anchored regex and its replacement (`{n}` -> `(\d+)` / `${1}`).
 /// BERT's masked-LM head (`cls.…`) sits beside the `bert.` prefix, not under it.
 fn compile(from: &str, to: &str, prefix: &str) -> (Regex, String) {
@@ -74,14 +83,14 @@ pub struct Naming {
     pub listing: PathBuf,
     /// `bert.` / `transformer.` when the file has it (the *ForMaskedLM / *LMHeadModel classes).
     prefix: String,
+    /// The rules backwards (model path -> the file's name, without the prefix),
+    /// compiled once: `file_name` runs for every parameter.
+    backwards: Vec<(Regex, String, &'static str)>,
 }
 
 impl Naming {
     fn rules(&self) -> &'static [Rule] {
-        match self.architecture {
-            Architecture::Bert => BERT_RULES,
-            Architecture::Gpt2 | Architecture::Workbench => GPT2_RULES,
-        }
+        rules_of(self.architecture)
     }
 
     /// Hugging Face names to model paths, for burn-store.
@@ -96,9 +105,7 @@ impl Naming {
             Architecture::Gpt2 | Architecture::Workbench => path.replace(".attention.wq.", ".attention.c_attn.").replace(".attention.wk.", ".attention.c_attn.").replace(".attention.wv.", ".attention.c_attn."),
             Architecture::Bert => path,
         };
-        for (from, to) in self.rules() {
-            let (to_pattern, from_replacement) = compile(to, from, "");
-            let to_pattern = Regex::new(&to_pattern.as_str().replace(r"\.gamma", r"\.weight").replace(r"\.beta", r"\.bias")).expect("valid");
+        for (to_pattern, from_replacement, from) in &self.backwards {
             if to_pattern.is_match(&path) {
                 let prefix = if from.starts_with("cls.") { "" } else { self.prefix.as_str() };
                 return format!("{prefix}{}", to_pattern.replace(&path, from_replacement.as_str()));
@@ -164,7 +171,16 @@ pub fn naming(architecture: Architecture, names: &BTreeMap<String, (PathBuf, Vec
         [one] => one.clone(),
         _ => files.first().and_then(|f| f.parent()).map_or_else(PathBuf::new, |d| d.join("model.safetensors.index.json")),
     };
-    Naming { architecture, prefix: prefix.to_string(), listing }
+    let backwards = rules_of(architecture)
+        .iter()
+        .map(|(from, to)| {
+            let (to_pattern, from_replacement) = compile(to, from, "");
+            // Paths name LayerNorm's parameters gamma/beta; file_name asks with weight/bias.
+            let to_pattern = Regex::new(&to_pattern.as_str().replace(r"\.gamma", r"\.weight").replace(r"\.beta", r"\.bias")).expect("valid");
+            (to_pattern, from_replacement, *from)
+        })
+        .collect();
+    Naming { architecture, prefix: prefix.to_string(), listing, backwards }
 }
 
 /// Fill `model` (built from the checkpoint's config) with the files' weights.

@@ -98,23 +98,14 @@ fn trace(model: &Pretrained, texts: &[String], sequence: usize, layer: usize, he
     let ids = Tensor::<2, Int>::from_data(TensorData::new(encoded.ids.iter().map(|i| *i as i64).collect::<Vec<_>>(), [1, seq]), &model.device); // [1, seq]
     let capture = Capture { trace: Some((layer, head)), ..Capture::default() };
     let trace = model.model.forward(ids, None, capture, &mut Dropout::off()).trace.ok_or_else(|| t!("msg-worker-no-head-to-trace", layer = layer, head = head))?;
-    let floats = crate::training::read_floats;
-    Ok(HeadTraceData {
-        step: 0,
+    let about = HeadTraceData {
         layer,
         name: t!("views-attention-layer", layer = layer),
-        block: None,
         head,
         d_k: model.config.model.head_dim(layer_config),
         tokens: encoded.tokens,
-        q: floats(trace.q),
-        k: floats(trace.k),
-        v: floats(trace.v),
-        raw_scores: floats(trace.raw_scores),
-        scaled_scores: floats(trace.scaled_scores),
-        mask: trace.mask.keep[..seq * seq].to_vec(),
-        weights: floats(trace.weights),
-        output: floats(trace.output),
         scaled: layer_config.scale,
-    })
+        ..Default::default()
+    };
+    Ok(crate::training::views::with_stages(about, trace, seq))
 }

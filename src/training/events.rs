@@ -171,7 +171,7 @@ impl AttentionSnapshot {
 }
 
 /// One head's computation on the probe, stage by stage (plain numbers).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct HeadTraceData {
     pub step: usize,
     /// The attention unit (a layer for the decoder family).

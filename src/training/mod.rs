@@ -17,7 +17,7 @@ mod seq2seq_views;
 mod session;
 mod timer;
 mod trainer_handle;
-mod views;
+pub mod views;
 mod worker;
 mod writing;
 

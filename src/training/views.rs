@@ -144,7 +144,7 @@ impl Session {
         let padding = probe.padding.iter().any(|p| *p).then_some(&probe.padding[..]);
         let capture = Capture { trace: Some((layer, head)), ..Capture::default() };
         let trace = model.forward(tokens, padding, capture, &mut Dropout::off()).trace?;
-        Some(super::events::HeadTraceData {
+        let about = super::events::HeadTraceData {
             step: self.step,
             layer,
             name: unit.name.clone(),
@@ -152,16 +152,26 @@ impl Session {
             head,
             d_k: self.config.model.head_dim(layer_config),
             tokens: self.task.vocab().render(&probe.tokens),
-            q: read_floats(trace.q),
-            k: read_floats(trace.k),
-            v: read_floats(trace.v),
-            raw_scores: read_floats(trace.raw_scores),
-            scaled_scores: read_floats(trace.scaled_scores),
-            mask: trace.mask.keep[..seq * seq].to_vec(),
-            weights: read_floats(trace.weights),
-            output: read_floats(trace.output),
             scaled: layer_config.scale,
-        })
+            ..Default::default()
+        };
+        Some(with_stages(about, trace, seq))
+    }
+}
+
+/// `about` (which head, on what) with the stages of `trace` read back, for a
+/// sequence of `seq` tokens (batch row 0).
+pub fn with_stages(about: super::events::HeadTraceData, trace: crate::model::HeadTrace, seq: usize) -> super::events::HeadTraceData {
+    super::events::HeadTraceData {
+        q: read_floats(trace.q),
+        k: read_floats(trace.k),
+        v: read_floats(trace.v),
+        raw_scores: read_floats(trace.raw_scores),
+        scaled_scores: read_floats(trace.scaled_scores),
+        mask: trace.mask.keep[..seq * seq].to_vec(),
+        weights: read_floats(trace.weights),
+        output: read_floats(trace.output),
+        ..about
     }
 }
 

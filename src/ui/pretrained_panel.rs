@@ -23,7 +23,7 @@ pub struct PretrainedPanel {
     step_through: StepThrough,
     /// Thumbnails of the last reading's maps, drawn once into textures, and which
     /// reading and sentence they show.
-    thumbnails: Option<(usize, String, Vec<egui::TextureHandle>)>,
+    thumbnails: Option<((usize, usize), Vec<egui::TextureHandle>)>,
 }
 
 const TABS: [(PretrainedTab, &str); 5] = [
@@ -87,7 +87,7 @@ impl Panel for PretrainedPanel {
         }
         let sequence = view.sequence.min(reading.snapshots.len() - 1);
         match view.tab {
-            PretrainedTab::ModelView => self.model_view(ui, view, reading_generation(reading), sequence),
+            PretrainedTab::ModelView => self.model_view(ui, view, sequence),
             PretrainedTab::MaskInspector => {
                 self.mask_inspector.without_probes = true;
                 let mut ignored = Vec::new();
@@ -107,11 +107,6 @@ impl Panel for PretrainedPanel {
             PretrainedTab::SentenceVectors => vectors_ui(ui, reading),
         }
     }
-}
-
-/// Which reading the thumbnails were drawn for (its texts and timing tell readings apart).
-fn reading_generation(reading: &PretrainedReading) -> String {
-    format!("{:?}{}", reading.texts, reading.forward_ms)
 }
 
 fn info_ui(ui: &mut egui::Ui, info: &PretrainedInfo) {
@@ -155,14 +150,14 @@ fn sentences_ui(ui: &mut egui::Ui, view: &mut PretrainedView, info: &PretrainedI
 impl PretrainedPanel {
     /// Every layer × head as a thumbnail (rows: layers, columns: heads); the chosen
     /// one enlarged beside them with its tokens. Both fit the space they are given.
-    fn model_view(&mut self, ui: &mut egui::Ui, view: &mut PretrainedView, generation: String, sequence: usize) {
+    fn model_view(&mut self, ui: &mut egui::Ui, view: &mut PretrainedView, sequence: usize) {
         let reading = view.reading.as_ref().expect("a reading");
         let snapshot = &reading.snapshots[sequence];
         let layers = snapshot.layers.len();
         let heads = snapshot.layers.first().and_then(|l| l.as_ref()).map_or(0, Vec::len);
         let seq = snapshot.tokens.len();
-        let key = format!("{generation}#{sequence}");
-        if self.thumbnails.as_ref().is_none_or(|(_, k, _)| *k != key) {
+        let key = (view.readings, sequence);
+        if self.thumbnails.as_ref().is_none_or(|(k, _)| *k != key) {
             let mut textures = Vec::with_capacity(layers * heads);
             for (l, layer) in snapshot.layers.iter().enumerate() {
                 for (h, weights) in layer.iter().flatten().enumerate() {
@@ -174,9 +169,9 @@ impl PretrainedPanel {
                     textures.push(ui.ctx().load_texture(format!("pretrained-{l}-{h}"), image, egui::TextureOptions::NEAREST));
                 }
             }
-            self.thumbnails = Some((0, key, textures));
+            self.thumbnails = Some((key, textures));
         }
-        let textures = &self.thumbnails.as_ref().expect("drawn").2;
+        let textures = &self.thumbnails.as_ref().expect("drawn").1;
         let (mut layer, mut head) = view.selected;
         layer = layer.min(layers.saturating_sub(1));
         head = head.min(heads.saturating_sub(1));
@@ -189,7 +184,7 @@ impl PretrainedPanel {
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
                 egui::ScrollArea::both().id_salt("thumbnails").max_width(grid_width).show(ui, |ui| {
-                    egui::Grid::new("pretrained_grid").spacing([4.0, 4.0]).min_col_width(thumb).min_row_height(thumb).show(ui, |ui| {
+                    egui::Grid::new("pretrained_grid").spacing([4.0, 4.0]).min_col_width(thumb).show(ui, |ui| {
                         ui.label("");
                         for h in 0..heads {
                             ui.weak(format!("h{h}"));

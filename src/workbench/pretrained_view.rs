@@ -25,6 +25,8 @@ pub struct PretrainedView {
     /// The folder being opened, with the fraction done and the stage.
     pub opening: Option<(String, f32, String)>,
     pub reading: Option<PretrainedReading>,
+    /// Counts the readings, so that views can tell a new one from the last.
+    pub readings: usize,
     /// Waiting for a reading of the typed sentences.
     pub reading_pending: bool,
     /// A traced head, and the sentence it was traced on.
@@ -66,6 +68,7 @@ impl PretrainedView {
                 self.trace = None;
                 self.sequence = self.sequence.min(reading.snapshots.len().saturating_sub(1));
                 self.reading = Some(*reading);
+                self.readings += 1;
             }
             PretrainedEvent::Traced { sequence, trace } => self.trace = Some((sequence, *trace)),
             PretrainedEvent::Failed(message) => {
