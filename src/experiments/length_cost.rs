@@ -88,6 +88,21 @@ pub fn measure_length(base: &ExperimentConfig, length: usize, steps: usize) -> L
     })
 }
 
+/// Step time at the longest swept length over the time at a quarter of it (256
+/// against 64): above 4 when the cost grows faster than the length. None until
+/// both were measured.
+pub fn length_growth(results: &[LengthOutcome]) -> Option<f64> {
+    let (long, short) = (LENGTH_SWEEP[LENGTH_SWEEP.len() - 1], LENGTH_SWEEP[LENGTH_SWEEP.len() - 1] / 4);
+    let time = |length: usize| {
+        results.iter().find_map(|r| match r {
+            LengthOutcome::Measured(c) if c.length == length && c.step_ms > 0.0 => Some(c.step_ms),
+            _ => None,
+        })
+    };
+    let growth = time(long)? / time(short)?;
+    growth.is_finite().then_some(growth)
+}
+
 /// The median of `values` (NaN when empty).
 pub fn median(values: &mut [f64]) -> f64 {
     if values.is_empty() {

@@ -45,6 +45,12 @@ pub enum Metric {
     SharpHeadWeight,
     /// Held-out accuracy lost when the sharpest head's output is zeroed.
     SharpHeadAblationDrop,
+    /// The largest held-out accuracy lost when any one head's output is zeroed
+    /// (every head of every layer tried in turn): what the most needed head is worth.
+    MaxHeadAblationDrop,
+    /// The largest held-out accuracy lost when every head of one layer is zeroed
+    /// at once (each layer tried in turn).
+    MaxLayerAblationDrop,
     /// Median wall-clock milliseconds of one training step (after two warm-up steps).
     StepMs,
     /// Mean milliseconds per token when the model writes greedily from the first
@@ -76,7 +82,7 @@ pub enum Metric {
 pub type Measured = Result<f64, String>;
 
 impl Metric {
-    pub const ALL: [Metric; 28] = [
+    pub const ALL: [Metric; 30] = [
         Metric::TrainLoss,
         Metric::EvalLoss,
         Metric::EvalAccuracy,
@@ -95,6 +101,8 @@ impl Metric {
         Metric::MaxCurveGap,
         Metric::SharpHeadWeight,
         Metric::SharpHeadAblationDrop,
+        Metric::MaxHeadAblationDrop,
+        Metric::MaxLayerAblationDrop,
         Metric::StepMs,
         Metric::UncachedMsPerToken,
         Metric::CachedMsPerToken,
@@ -127,6 +135,8 @@ impl Metric {
             Metric::MaxCurveGap => "max_curve_gap",
             Metric::SharpHeadWeight => "sharp_head_weight",
             Metric::SharpHeadAblationDrop => "sharp_head_ablation_drop",
+            Metric::MaxHeadAblationDrop => "max_head_ablation_drop",
+            Metric::MaxLayerAblationDrop => "max_layer_ablation_drop",
             Metric::StepMs => "step_ms",
             Metric::UncachedMsPerToken => "uncached_ms_per_token",
             Metric::CachedMsPerToken => "cached_ms_per_token",
@@ -162,6 +172,8 @@ impl Metric {
             Metric::MaxCurveGap => t!("rep-metric-max-curve-gap"),
             Metric::SharpHeadWeight => t!("rep-metric-sharp-head-weight"),
             Metric::SharpHeadAblationDrop => t!("rep-metric-sharp-head-ablation-drop"),
+            Metric::MaxHeadAblationDrop => t!("rep-metric-max-head-ablation-drop"),
+            Metric::MaxLayerAblationDrop => t!("rep-metric-max-layer-ablation-drop"),
             Metric::StepMs => t!("rep-metric-step-ms"),
             Metric::UncachedMsPerToken => t!("rep-metric-uncached-ms-per-token"),
             Metric::CachedMsPerToken => t!("rep-metric-cached-ms-per-token"),
@@ -235,6 +247,23 @@ impl Metric {
                 let full = on.eval().accuracy as f64;
                 let ablated = on.session.evaluate_with_head_ablated(layer, head).ok_or_else(|| crate::i18n::message(NO_SHARP_HEAD, None))?;
                 full - ablated.accuracy as f64
+            }
+            Metric::MaxHeadAblationDrop | Metric::MaxLayerAblationDrop => {
+                // Per attention layer, the groups of heads to zero together: each head
+                // alone, or the whole layer.
+                let layers: Vec<(usize, usize)> = on.snapshot().layers.iter().enumerate().filter_map(|(l, maps)| Some((l, maps.as_ref()?.len()))).collect();
+                let groups: Vec<(usize, Vec<usize>)> = match self {
+                    Metric::MaxHeadAblationDrop => layers.iter().flat_map(|&(l, n)| (0..n).map(move |h| (l, vec![h]))).collect(),
+                    _ => layers.iter().map(|&(l, n)| (l, (0..n).collect())).collect(),
+                };
+                let full = on.eval().accuracy as f64;
+                let mut largest: Option<f64> = None;
+                for (layer, heads) in groups {
+                    let ablated = on.session.evaluate_with_heads_ablated(layer, &heads).ok_or_else(|| crate::i18n::message(NO_SHARP_HEAD, None))?;
+                    let drop = full - ablated.accuracy as f64;
+                    largest = Some(largest.map_or(drop, |l: f64| l.max(drop)));
+                }
+                largest.ok_or_else(|| crate::i18n::message(NO_SHARP_HEAD, None))?
             }
         };
         if value.is_finite() { Ok(value) } else { Err(t!("rep-metric-not-finite", value = value.to_string())) }

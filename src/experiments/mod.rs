@@ -10,6 +10,6 @@ mod saturation;
 
 pub use claim::{Claim, ClaimResult, Divergence, SideRun, max_curve_gap};
 pub use condition::{Condition, ConditionResult, Op, Operand, Side, parse_condition, plain_number};
-pub use length_cost::{LENGTH_SWEEP, LENGTH_SWEEP_STEPS, LengthCost, LengthOutcome, length_config, measure_length, median};
+pub use length_cost::{LENGTH_SWEEP, LENGTH_SWEEP_STEPS, LengthCost, LengthOutcome, length_config, length_growth, measure_length, median};
 pub use metric::{Measured, Measuring, Metric, head_diversity, hidden_weight, normalised_entropy};
 pub use saturation::{SaturationPoint, saturation_sweep};

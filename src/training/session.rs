@@ -300,17 +300,23 @@ impl Session {
     /// Held-out evaluation of the trained model with one head's output zeroed
     /// (None when that layer has no such head). The model is left as it was.
     pub fn evaluate_with_head_ablated(&mut self, layer: usize, head: usize) -> Option<EvalMetrics> {
-        fn attention(model: &mut Transformer, layer: usize, head: usize) -> Option<&mut SelfAttention> {
-            model.layers.get_mut(layer)?.attention.as_mut().filter(|a| head < a.heads)
+        self.evaluate_with_heads_ablated(layer, &[head])
+    }
+
+    /// The held-out evaluation with the listed heads of one layer zeroed together
+    /// (None when the layer has no attention or a head is not there).
+    pub fn evaluate_with_heads_ablated(&mut self, layer: usize, heads: &[usize]) -> Option<EvalMetrics> {
+        fn attention<'m>(model: &'m mut Transformer, layer: usize, heads: &[usize]) -> Option<&'m mut SelfAttention> {
+            model.layers.get_mut(layer)?.attention.as_mut().filter(|a| heads.iter().all(|h| *h < a.heads))
         }
         // Snapshot layers are attention units; only a decoder's are its layers.
         if self.config.model.family != crate::config::ModelFamily::Decoder {
             return None;
         }
-        let before = attention(self.model.as_mut()?, layer, head)?.ablated.clone();
-        attention(self.model.as_mut()?, layer, head)?.ablated.push(head);
+        let before = attention(self.model.as_mut()?, layer, heads)?.ablated.clone();
+        attention(self.model.as_mut()?, layer, heads)?.ablated.extend_from_slice(heads);
         let eval = self.evaluate();
-        attention(self.model.as_mut()?, layer, head)?.ablated = before;
+        attention(self.model.as_mut()?, layer, heads)?.ablated = before;
         Some(eval)
     }
 

@@ -29,6 +29,8 @@ pub enum BannerKind {
 pub struct PinnedRun {
     /// Which run it was ("step 300").
     pub label: String,
+    /// `RunView::generation` when it was pinned: a later run is one with another.
+    pub generation: usize,
     pub train_loss: Series,
     pub eval_loss: Series,
     pub train_accuracy: Series,

@@ -115,6 +115,7 @@ impl RunView {
     pub fn pin(&mut self) {
         self.pinned = Some(PinnedRun {
             label: t!("msg-pinned-label", step = self.step),
+            generation: self.generation,
             train_loss: self.train_loss.clone(),
             eval_loss: self.eval_loss.clone(),
             train_accuracy: self.train_accuracy.clone(),
@@ -319,7 +320,26 @@ impl RunView {
                 let speedup = g.uncached.mean_ms / g.cached.as_ref()?.mean_ms;
                 speedup.is_finite().then_some(speedup as f32)
             }),
+            pinned_gap: self.pinned_gap(),
+            length_growth: None,
         }
+    }
+
+    /// Largest |live − pinned| training loss at the live run's steps, when the live
+    /// run is a later model than the pinned one and the pinned run reached every
+    /// step the live one has (None otherwise).
+    pub fn pinned_gap(&self) -> Option<f32> {
+        let pinned = self.pinned.as_ref().filter(|p| p.generation != self.generation)?;
+        let live = self.train_loss.points();
+        if live.is_empty() {
+            return None;
+        }
+        let theirs: BTreeMap<u64, f64> = pinned.train_loss.points().iter().map(|[x, y]| (x.to_bits(), *y)).collect();
+        let mut gap = 0.0f64;
+        for [x, y] in live {
+            gap = gap.max((y - theirs.get(&x.to_bits())?).abs());
+        }
+        Some(gap as f32)
     }
 
     /// Seconds left at the current speed, when training.

@@ -66,3 +66,11 @@ pub struct WindowData<'a> {
     /// A bug-hunt case's experiment is loaded.
     pub bug_case_loaded: bool,
 }
+
+/// The run's live facts with the background measurements (lesson 11's sweep) added.
+pub fn live_facts<'a>(view: &'a RunView, background: &Background) -> crate::lessons::LiveFacts<'a> {
+    crate::lessons::LiveFacts {
+        length_growth: crate::experiments::length_growth(&background.lengths).map(|g| g as f32),
+        ..view.live_facts()
+    }
+}

@@ -3,7 +3,8 @@
 //!
 //! - `eval_accuracy >= 0.95`, `loss < 0.1 and step <= 500` (metrics: loss, accuracy,
 //!   eval_loss, eval_accuracy, sequence_accuracy, generation_loss,
-//!   attention_entropy (normalised, of the last attention snapshot), step)
+//!   attention_entropy (normalised, of the last attention snapshot), cache_speedup,
+//!   pinned_gap, length_growth, step)
 //! - `attention(layer=0, head=*) is anti-diagonal` (patterns: anti-diagonal,
 //!   diagonal, previous-token, uniform); `head=*` means any head.
 
@@ -36,6 +37,13 @@ pub struct LiveFacts<'a> {
     /// Of the latest Generate at the current step: uncached over cached time per
     /// token, None when there is none or the two texts differ.
     pub cache_speedup: Option<f32>,
+    /// Largest difference between the live training-loss curve and the pinned
+    /// run's at the same steps, once the model was rebuilt after the pin; None
+    /// without a pin, before a reset, or when the pinned run is shorter.
+    pub pinned_gap: Option<f32>,
+    /// From the Sequence length tab's measurement: the step time at 256 tokens over
+    /// the step time at 64 (four times the length). None before it was measured.
+    pub length_growth: Option<f32>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -75,7 +83,7 @@ pub struct CheckCondition {
     pub terms: Vec<Term>,
 }
 
-const METRICS: [&str; 11] = [
+const METRICS: [&str; 13] = [
     "loss",
     "accuracy",
     "eval_loss",
@@ -86,6 +94,8 @@ const METRICS: [&str; 11] = [
     "generation_loss",
     "attention_entropy",
     "cache_speedup",
+    "pinned_gap",
+    "length_growth",
     "step",
 ];
 
@@ -172,6 +182,8 @@ impl Term {
                     None => match name.as_str() {
                         n if EVAL_METRICS.contains(&n) => t!("rep-check-next-evaluation"),
                         "cache_speedup" => t!("rep-check-press-write"),
+                        "pinned_gap" => t!("rep-check-pin-and-retrain"),
+                        "length_growth" => t!("rep-check-press-measure"),
                         _ => t!("rep-check-not-measured"),
                     },
                 };
@@ -229,6 +241,8 @@ fn metric_words(name: &str) -> String {
         "generation_loss" => t!("rep-metric-generation-loss"),
         "attention_entropy" => t!("rep-metric-attention-entropy"),
         "cache_speedup" => t!("rep-check-metric-cache-speedup"),
+        "pinned_gap" => t!("rep-check-metric-pinned-gap"),
+        "length_growth" => t!("rep-check-metric-length-growth"),
         "step" => t!("rep-check-metric-step"),
         other => other.to_string(),
     }
@@ -245,6 +259,8 @@ fn metric_value(facts: &LiveFacts, name: &str) -> Option<f32> {
         "shortest_accuracy" => facts.shortest_accuracy,
         "generation_loss" => facts.generation_loss,
         "cache_speedup" => facts.cache_speedup,
+        "pinned_gap" => facts.pinned_gap,
+        "length_growth" => facts.length_growth,
         // Of the last attention snapshot: 1 = every row spread evenly, 0 = one-hot.
         "attention_entropy" => facts.attention.and_then(crate::experiments::normalised_entropy).map(|e| e as f32),
         _ => None,
