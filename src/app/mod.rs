@@ -168,7 +168,7 @@ impl WorkbenchApp {
         let cpu_start = self.frame_times.thread_cpu();
         self.drain_events();
         self.fold_inbox();
-        let facts = crate::workbench::window::live_facts(&self.view, &self.background);
+        let facts = crate::workbench::window::live_facts(&self.view, &self.applied, &self.background);
         self.lessons.tick_checks(&facts, &mut self.state.progress);
         let now = ui.ctx().input(|i| i.time);
         if let Some(left) = self.view.fade_banner(now) {

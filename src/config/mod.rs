@@ -247,6 +247,12 @@ pub enum PositionalEncoding {
     Sinusoidal,
     /// One trained vector per position.
     Learned,
+    /// Rotary (RoPE): each head's queries and keys are turned by an angle that grows
+    /// with the position, so a score depends on how far apart the two tokens are.
+    Rotary,
+    /// ALiBi: each head subtracts a penalty in proportion to the distance from
+    /// every score, with its own slope; nothing is added to the token vectors.
+    Alibi,
 }
 
 /// How attention weights are computed.
@@ -362,6 +368,9 @@ impl ExperimentConfig {
     pub fn fit_max_len_to_task(&mut self) {
         if let Ok(task) = self.task.build() {
             self.model.max_len = self.model.max_len.max(task.seq_len());
+        }
+        if let Ok(Some(held_out)) = self.task.build_held_out() {
+            self.model.max_len = self.model.max_len.max(held_out.seq_len());
         }
     }
 

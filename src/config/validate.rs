@@ -103,10 +103,10 @@ fn problems_of(config: &ExperimentConfig, facts: &mut Option<TaskFacts>) -> Vec<
     }
     let cross = model.family == ModelFamily::EncoderDecoder;
     for (i, layer) in model.layers.iter().enumerate() {
-        layer_problems(&format!("model.layers[{i}]"), layer, d, cross, &mut problems);
+        layer_problems(&format!("model.layers[{i}]"), layer, d, cross, config.model.positional, &mut problems);
     }
     for (i, layer) in model.encoder_layers.iter().enumerate() {
-        layer_problems(&format!("model.encoder_layers[{i}]"), layer, d, false, &mut problems);
+        layer_problems(&format!("model.encoder_layers[{i}]"), layer, d, false, config.model.positional, &mut problems);
     }
     if !(config.lr.is_finite() && config.lr > 0.0) {
         problems.push(problem("lr", t!("msg-validate-lr", value = config.lr.to_string()), t!("msg-validate-lr-fix")));
@@ -163,6 +163,21 @@ fn problems_of(config: &ExperimentConfig, facts: &mut Option<TaskFacts>) -> Vec<
             t!("msg-validate-seq-too-long-fix", seq = seq),
         ));
     }
+    match config.task.build_held_out() {
+        // The encoder–decoder families are built for one source length.
+        Ok(Some(_)) if model.family.is_seq2seq() => problems.push(problem(
+            "task.eval_length",
+            t!("msg-validate-eval-length-seq2seq", family = model.family.name()),
+            t!("msg-validate-eval-length-seq2seq-fix"),
+        )),
+        Ok(Some(held_out)) if held_out.seq_len() > model.max_len => problems.push(problem(
+            "task.eval_length",
+            t!("msg-validate-eval-length-too-long", length = config.task.eval_length, seq = held_out.seq_len(), max_len = model.max_len),
+            t!("msg-validate-eval-length-too-long-fix", seq = held_out.seq_len()),
+        )),
+        Ok(_) => {}
+        Err(err) => problems.push(problem("task.eval_length", err.to_string(), t!("msg-validate-task-fix"))),
+    }
     if let Some(vocab) = model.vocab_size
         && vocab != task_vocab
     {
@@ -204,7 +219,7 @@ fn problems_of(config: &ExperimentConfig, facts: &mut Option<TaskFacts>) -> Vec<
 
 /// One layer's knobs (a decoder, decoder-only or encoder layer), under `prefix`;
 /// `cross`: the layer's cross-attention is built (it shares the layer's heads).
-fn layer_problems(prefix: &str, layer: &LayerConfig, d: usize, cross: bool, problems: &mut Vec<ConfigProblem>) {
+fn layer_problems(prefix: &str, layer: &LayerConfig, d: usize, cross: bool, positional: PositionalEncoding, problems: &mut Vec<ConfigProblem>) {
     let knob = |name: &str| format!("{prefix}.{name}");
     if !cross && !layer.cross_attention {
         problems.push(problem(knob("cross_attention"), t!("msg-validate-cross-unused"), t!("msg-validate-cross-unused-fix")));
@@ -218,6 +233,14 @@ fn layer_problems(prefix: &str, layer: &LayerConfig, d: usize, cross: bool, prob
                 knob("heads"),
                 t!("msg-validate-heads-divide", d = d, heads = layer.heads),
                 t!("msg-validate-heads-divide-fix", divisors = divisors.join(", ")),
+            ));
+        } else if layer.attention && positional == PositionalEncoding::Rotary && d > 0 && (d / layer.heads) % 2 != 0 {
+            // Rotary turns each head's numbers in pairs.
+            let even: Vec<String> = (1..=d.min(64)).filter(|h| d % h == 0 && (d / h) % 2 == 0).map(|h| h.to_string()).collect();
+            problems.push(problem(
+                knob("heads"),
+                t!("msg-validate-rotary-odd", d = d, heads = layer.heads, d_k = d / layer.heads),
+                t!("msg-validate-rotary-odd-fix", heads = even.join(", ")),
             ));
         }
         if let Some(head) = layer.ablated_heads.iter().find(|h| **h >= layer.heads) {

@@ -11,6 +11,7 @@ use burn::tensor::activation::softmax;
 use burn::tensor::{Bool, Tensor, TensorData};
 
 use super::mask::KeepMask;
+use super::positional;
 use super::rows::linear_rows;
 use crate::config::{AttentionKind, MaskApplication};
 
@@ -73,6 +74,50 @@ pub struct HeadTrace {
     pub output: Tensor<3>,
 }
 
+/// Position information a self-attention layer applies itself (rotary to queries
+/// and keys, or ALiBi's bias on the scores); `None` when positions are added to
+/// the token vectors instead, or not at all, and in cross-attention.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InAttention {
+    #[default]
+    None,
+    Rotary,
+    Alibi,
+}
+
+impl InAttention {
+    pub fn of(positional: crate::config::PositionalEncoding) -> Self {
+        match positional {
+            crate::config::PositionalEncoding::Rotary => InAttention::Rotary,
+            crate::config::PositionalEncoding::Alibi => InAttention::Alibi,
+            _ => InAttention::None,
+        }
+    }
+}
+
+/// Each head's vectors `t` (`[batch, heads, seq, d_k]`, at positions `first..first +
+/// seq`) turned pair by pair by their position's rotary angles.
+pub fn rotary(t: Tensor<4>, first: usize) -> Tensor<4> {
+    let [batch, heads, seq, d_k] = t.dims();
+    let half = d_k / 2;
+    let (cos, sin) = positional::rotary_tables(first..first + seq, d_k);
+    let device = t.device();
+    let cos = Tensor::<5>::from_data(TensorData::new(cos, [1, 1, seq, half, 1]), &device); // [1, 1, seq, d_k/2, 1]
+    let sin = Tensor::<5>::from_data(TensorData::new(sin, [1, 1, seq, half, 1]), &device); // [1, 1, seq, d_k/2, 1]
+    let pairs = t.reshape([batch, heads, seq, half, 2]); // [batch, heads, seq, d_k/2, 2]
+    let even = pairs.clone().slice_dim(4, 0..1); // [batch, heads, seq, d_k/2, 1]
+    let odd = pairs.slice_dim(4, 1..2); // [batch, heads, seq, d_k/2, 1]
+    let turned_even = even.clone() * cos.clone() - odd.clone() * sin.clone(); // [batch, heads, seq, d_k/2, 1]
+    let turned_odd = even * sin + odd * cos; // [batch, heads, seq, d_k/2, 1]
+    Tensor::cat(vec![turned_even, turned_odd], 4).reshape([batch, heads, seq, d_k]) // [batch, heads, seq, d_k]
+}
+
+/// ALiBi's bias `[1, heads, queries, keys]` for queries at `first_query..` and keys at `0..keys`.
+pub fn alibi(heads: usize, first_query: usize, queries: usize, keys: usize, device: &burn::tensor::Device) -> Tensor<4> {
+    let bias = positional::alibi_bias(heads, first_query, queries, keys);
+    Tensor::<4>::from_data(TensorData::new(bias, [1, heads, queries, keys]), device)
+}
+
 #[derive(Module, Debug)]
 pub struct SelfAttention {
     pub wq: Linear,
@@ -90,6 +135,9 @@ pub struct SelfAttention {
     /// Heads whose output is zeroed (their weights are still computed and shown).
     #[module(skip)]
     pub ablated: Vec<usize>,
+    /// Rotary or ALiBi positions, applied here (self-attention only).
+    #[module(skip)]
+    pub positions: InAttention,
 }
 
 pub struct AttentionOutput {
@@ -135,6 +183,10 @@ impl SelfAttention {
             AttentionKind::Softmax => {
                 let q = split(linear_rows(&self.wq, x)); // [batch, heads, seq, d_k]
                 let k = split(linear_rows(&self.wk, memory)); // [batch, heads, seq, d_k]
+                let (q, k) = match self.positions {
+                    InAttention::Rotary => (rotary(q, 0), rotary(k, 0)), // [batch, heads, seq, d_k] each
+                    _ => (q, k),
+                };
                 let kept = |t: &Tensor<4>| tracing.then(|| t.clone());
                 let (q_kept, k_kept) = (kept(&q), kept(&k)); // [batch, heads, seq, d_k] when tracing
                 let raw = q.matmul(k.swap_dims(2, 3)); // [batch, heads, seq, seq]
@@ -143,6 +195,10 @@ impl SelfAttention {
                     raw.div_scalar((d_k as f32).sqrt()) // [batch, heads, seq, seq]
                 } else {
                     raw
+                };
+                let scaled = match self.positions {
+                    InAttention::Alibi => scaled + alibi(heads, 0, seq, seq, &v.device()), // [batch, heads, seq, seq]
+                    _ => scaled,
                 };
                 let scaled_kept = kept(&scaled); // [batch, heads, seq, seq] when tracing
                 let empty_rows = mask.host.has_empty_row();

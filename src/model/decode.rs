@@ -14,7 +14,7 @@ use burn::tensor::activation::softmax;
 use burn::tensor::{Int, Tensor, TensorData};
 
 use super::Transformer;
-use super::attention::SelfAttention;
+use super::attention::{InAttention, SelfAttention, alibi, rotary};
 use super::block::Block;
 use super::rows::linear_rows;
 use crate::config::{AttentionKind, LayerConfig, MaskApplication, MaskKind, MaskReading};
@@ -139,6 +139,11 @@ impl SelfAttention {
         let split = |t: Tensor<3>| t.reshape([batch, n, heads, d_k]).swap_dims(1, 2); // [batch, heads, n, d_k]
         let q = split(linear_rows(&self.wq, x.clone())); // [batch, heads, n, d_k]
         let k_new = split(linear_rows(&self.wk, x.clone())); // [batch, heads, n, d_k]
+        // A rotary key is turned by its own position only, so the cache keeps it turned.
+        let (q, k_new) = match self.positions {
+            InAttention::Rotary => (rotary(q, start), rotary(k_new, start)), // [batch, heads, n, d_k] each
+            _ => (q, k_new),
+        };
         let v_new = split(linear_rows(&self.wv, x)); // [batch, heads, n, d_k]
         let (k, v) = match kv.take() {
             Some((k, v)) => (Tensor::cat(vec![k, k_new], 2), Tensor::cat(vec![v, v_new], 2)), // [batch, heads, total, d_k]
@@ -151,6 +156,10 @@ impl SelfAttention {
         let scores = if self.scale { scores.div_scalar((d_k as f32).sqrt()) } else { scores };
         let bias = visible_bias(layer, start, n); // n · total
         let bias = Tensor::<4>::from_data(TensorData::new(bias, [1, 1, n, total]), &scores.device()); // [1, 1, n, total]
+        let scores = match self.positions {
+            InAttention::Alibi => scores + alibi(heads, start, n, total, &bias.device()), // [batch, heads, n, total]
+            _ => scores,
+        };
         let weights = softmax(scores + bias, 3); // [batch, heads, n, total]
         let context = self.silence_ablated(weights.matmul(v)); // [batch, heads, n, d_k]
         let merged = context.swap_dims(1, 2).reshape([batch, n, d_model]); // [batch, n, d_model]
@@ -218,10 +227,29 @@ mod tests {
     #[test]
     fn cached_logits_equal_the_full_forward_pass() {
         let tokens: Vec<i64> = (0..20).map(|i| (i * 7 % 11) as i64).collect();
-        for positional in [PositionalEncoding::Learned, PositionalEncoding::Sinusoidal, PositionalEncoding::None] {
+        for positional in [PositionalEncoding::Learned, PositionalEncoding::Sinusoidal, PositionalEncoding::None, PositionalEncoding::Rotary, PositionalEncoding::Alibi] {
             let (model, device) = model_with(|c| c.positional = positional);
             model.cache_support().expect("a causal model caches");
             assert_close(&logits_full(&model, &tokens, &device), &logits_cached(&model, &tokens, 5, &device));
+        }
+    }
+
+    #[test]
+    fn rotary_and_alibi_tell_positions_apart_inside_attention() {
+        // Bidirectional, and nothing added to the token vectors: with no positions,
+        // the last output cannot tell the first two tokens' order apart.
+        let tokens: Vec<i64> = vec![1, 2, 3, 4, 5, 6];
+        let swapped: Vec<i64> = vec![2, 1, 3, 4, 5, 6];
+        let vocab = 11;
+        for (positional, tells) in [(PositionalEncoding::None, false), (PositionalEncoding::Rotary, true), (PositionalEncoding::Alibi, true)] {
+            let (model, device) = model_with(|c| {
+                c.positional = positional;
+                c.layers.iter_mut().for_each(|l| l.mask = MaskKind::Bidirectional);
+            });
+            let (a, b) = (logits_full(&model, &tokens, &device), logits_full(&model, &swapped, &device));
+            let last = tokens.len() - 1;
+            let gap = a[last * vocab..].iter().zip(&b[last * vocab..]).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
+            assert_eq!(gap > 1e-4, tells, "{positional:?}: the last output moved by {gap}");
         }
     }
 

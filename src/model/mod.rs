@@ -21,7 +21,7 @@ mod units;
 #[cfg(test)]
 mod families_tests;
 
-pub use attention::{BLOCKED_SCORE, HeadTrace, SelfAttention};
+pub use attention::{BLOCKED_SCORE, HeadTrace, InAttention, SelfAttention};
 pub use decode::KvCache;
 pub use dropout::Dropout;
 pub use transfer::{ParamShape, TransferReport, param_shapes, transfer_matching};
@@ -127,11 +127,11 @@ impl Transformer {
         let layers = config
             .layers
             .iter()
-            .map(|layer| build_block(layer, d, cross, &mut init))
+            .map(|layer| build_block(layer, d, cross, config.positional, &mut init))
             .collect();
         let final_norm = config.has_final_norm().then(|| init.layer_norm(d));
         let encoder_layers: &[LayerConfig] = if cross { &config.encoder_layers } else { &[] };
-        let encoder = encoder_layers.iter().map(|layer| build_block(layer, d, false, &mut init)).collect();
+        let encoder = encoder_layers.iter().map(|layer| build_block(layer, d, false, config.positional, &mut init)).collect();
         let encoder_norm = encoder_layers.iter().any(|l| l.norm == NormPlacement::Pre).then(|| init.layer_norm(d));
         let rnn = (config.family == ModelFamily::Rnn).then(|| Recurrent::new(config.rnn_cell, config.rnn_attention, d, &mut init));
         let activation = config.layers.last().map_or(crate::config::Activation::Gelu, |l| l.activation);
@@ -327,7 +327,8 @@ impl Transformer {
                 let pos = Tensor::<2>::from_data(TensorData::new(table, [seq, d]), &device); // [seq, d_model]
                 x + pos.unsqueeze_dim::<3>(0) // [batch, seq, d_model]
             }
-            PositionalEncoding::None => x,
+            // Rotary and ALiBi positions enter inside each attention layer instead.
+            PositionalEncoding::None | PositionalEncoding::Rotary | PositionalEncoding::Alibi => x,
         };
         match &self.emb_norm {
             Some(norm) => norm.forward(x), // [batch, seq, d_model]
@@ -380,10 +381,12 @@ impl HeadTransform {
 type MaskKey = (Role, MaskKind, usize, i32, PaddingMask, MaskReading);
 
 /// One layer; `cross` adds the cross-attention sublayer when the layer asks for it.
-fn build_block(layer: &LayerConfig, d: usize, cross: bool, init: &mut Initializer) -> Block {
+fn build_block(layer: &LayerConfig, d: usize, cross: bool, positional: PositionalEncoding, init: &mut Initializer) -> Block {
     let wants_norm = layer.norm != NormPlacement::None;
-    // Self- and cross-attention follow the same knobs of the layer.
-    let sublayer = |init: &mut Initializer| SelfAttention {
+    // Self- and cross-attention follow the same knobs of the layer; rotary and
+    // ALiBi positions are for self-attention (a target word's position says
+    // nothing about how far it is from a source word).
+    let sublayer = |init: &mut Initializer, positions: attention::InAttention| SelfAttention {
         wq: init.linear(d, d),
         wk: init.linear(d, d),
         wv: init.linear(d, d),
@@ -393,11 +396,12 @@ fn build_block(layer: &LayerConfig, d: usize, cross: bool, init: &mut Initialize
         scale: layer.scale,
         application: layer.mask_application,
         ablated: layer.ablated_heads.clone(),
+        positions,
     };
-    let attention = layer.attention.then(|| sublayer(init));
+    let attention = layer.attention.then(|| sublayer(init, attention::InAttention::of(positional)));
     let attention_norm = (layer.attention && wants_norm).then(|| init.layer_norm(d));
     let cross = cross && layer.cross_attention;
-    let cross_attention = cross.then(|| sublayer(init));
+    let cross_attention = cross.then(|| sublayer(init, attention::InAttention::None));
     let cross_norm = (cross && wants_norm).then(|| init.layer_norm(d));
     let ffn = layer.ffn.then(|| FeedForward {
         up: init.linear(d, layer.d_ff),

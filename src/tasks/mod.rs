@@ -148,6 +148,9 @@ pub struct TaskConfig {
     /// Targets are the next token (right). false makes each position predict its
     /// own input token: the "labels not shifted" bug.
     pub shift_labels: bool,
+    /// `length` of the held-out examples (0 = the same as `length`): a longer one
+    /// tests the model on lengths it never saw in training.
+    pub eval_length: usize,
 }
 
 /// Where padding tokens go.
@@ -184,7 +187,24 @@ impl TaskConfig {
             corpus: "english".to_string(),
             pad_side: PadSide::Right,
             shift_labels: true,
+            eval_length: 0,
         }
+    }
+
+    /// The held-out set's task when its length differs from training's (None when
+    /// both use `length`).
+    pub fn held_out(&self) -> Option<TaskConfig> {
+        (self.eval_length != 0 && self.eval_length != self.length).then(|| TaskConfig { length: self.eval_length, eval_length: 0, ..self.clone() })
+    }
+
+    /// Build the task the held-out set is drawn from: this one, or the same task at
+    /// `eval_length`. Its errors name `task.eval_length`.
+    pub fn build_held_out(&self) -> Result<Option<Box<dyn Task>>, TaskError> {
+        let Some(held_out) = self.held_out() else { return Ok(None) };
+        held_out.build().map(Some).map_err(|err| match err {
+            TaskError::BadSize { why, .. } => TaskError::BadSize { knob: "task.eval_length".to_string(), why },
+            other => other,
+        })
     }
 
     /// Build the task, reading its corpus if it has one.

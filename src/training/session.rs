@@ -66,6 +66,8 @@ pub enum StepOutcome {
 pub struct Session {
     pub(super) config: ExperimentConfig,
     pub(super) task: Box<dyn Task>,
+    /// The held-out set's task when `task.eval_length` differs from `task.length`.
+    held_out_task: Option<Box<dyn Task>>,
     pub(super) backend: ResolvedBackend,
     /// Autodiff device the model trains on.
     train_device: Device,
@@ -90,6 +92,7 @@ impl Session {
             return Err(SessionError::Invalid(problems));
         }
         let task = config.task.build()?;
+        let held_out_task = config.task.build_held_out()?;
         let mut backend = resolve(config.backend);
         backend.info.composed_because = super::fused::support(&config, backend.kind).err();
         let train_device = backend.device.clone().autodiff();
@@ -106,6 +109,7 @@ impl Session {
         Ok(Self {
             optim: build_optimizer(config.optimizer),
             task,
+            held_out_task,
             backend,
             train_device,
             model: Some(model),
@@ -131,6 +135,12 @@ impl Session {
 
     pub fn task(&self) -> &dyn Task {
         self.task.as_ref()
+    }
+
+    /// The task the held-out set comes from: the training task, or the same task
+    /// at the held-out length.
+    pub fn held_out_task(&self) -> &dyn Task {
+        self.held_out_task.as_deref().unwrap_or(self.task.as_ref())
     }
 
     pub fn backend(&self) -> &ResolvedBackend {
@@ -326,9 +336,9 @@ impl Session {
         let device = &self.backend.device;
         let (mut loss_sum, mut hits, mut scored_total) = (0.0f64, 0.0f64, 0usize);
         let mut sequences_right = 0usize;
-        let mut lengths = super::length_tally::LengthTally::new(self.task.as_ref());
+        let mut lengths = super::length_tally::LengthTally::new(self.held_out_task());
         // The held-out set is drawn a chunk at a time: never all in memory at once.
-        for chunk in crate::tasks::eval_chunks(self.task.as_ref(), self.config.eval_size, EVAL_CHUNK) {
+        for chunk in crate::tasks::eval_chunks(self.held_out_task(), self.config.eval_size, EVAL_CHUNK) {
             let (rows, seq) = (chunk.batch_size, chunk.seq_len);
             let scored = chunk.scored();
             let (tokens, targets, weights) = batch_tensors(&chunk, device);
@@ -344,7 +354,7 @@ impl Session {
                 let span = row * seq..(row + 1) * seq;
                 let right = span.clone().all(|i| chunk.loss_weights[i] == 0.0 || predictions[i] == chunk.targets[i]);
                 sequences_right += right as usize;
-                if let Some(words) = self.task.source_words(&chunk.padding[span.clone()]) {
+                if let Some(words) = self.held_out_task().source_words(&chunk.padding[span.clone()]) {
                     let scored: Vec<bool> = span.clone().filter(|&i| chunk.loss_weights[i] > 0.0).map(|i| predictions[i] == chunk.targets[i]).collect();
                     lengths.add(words, &scored);
                 }

@@ -19,7 +19,7 @@ pub struct LessonPanel {
 
 impl super::Panel for LessonPanel {
     fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
-        let facts = crate::workbench::window::live_facts(data.view, data.background);
+        let facts = crate::workbench::window::live_facts(data.view, data.applied, data.background);
         let (runner, presenter) = (data.lessons, data.presenter);
         let state = &mut *data.state;
         let (progress, student, facts) = (&state.progress, &mut state.student_name, &facts);

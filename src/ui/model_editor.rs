@@ -69,6 +69,8 @@ impl super::Panel for ModelEditor {
                     (PositionalEncoding::None, t!("editor-none").as_str()),
                     (PositionalEncoding::Sinusoidal, t!("editor-sinusoidal").as_str()),
                     (PositionalEncoding::Learned, t!("editor-learned").as_str()),
+                    (PositionalEncoding::Rotary, t!("editor-rotary").as_str()),
+                    (PositionalEncoding::Alibi, t!("editor-alibi").as_str()),
                 ]);
                 widget_row(ui, &t!("editor-max-length"), &help::text(help::MAX_LEN), lock("model.max_len"), egui::DragValue::new(&mut m.max_len).range(1..=4096));
                 inline_problem(ui, problem("model.max_len"));

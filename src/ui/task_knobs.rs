@@ -21,6 +21,10 @@ pub fn task_knobs_ui(ui: &mut egui::Ui, config: &mut ExperimentConfig, problems:
             ui.add(egui::DragValue::new(&mut task.length).range(min_len..=max_len)).on_hover_text(t!("task-length-tip"));
             ui.end_row();
             inline_problem(ui, problem("task.length"));
+            ui.label(t!("task-eval-length")).on_hover_text(t!("task-eval-length-tip"));
+            ui.add(egui::DragValue::new(&mut task.eval_length).range(0..=max_len)).on_hover_text(t!("task-eval-length-tip"));
+            ui.end_row();
+            inline_problem(ui, problem("task.eval_length"));
         }
         if max_sym != usize::MAX {
             ui.label(t!("task-symbols")).on_hover_text(t!("task-symbols-tip"));

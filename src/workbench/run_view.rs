@@ -322,6 +322,7 @@ impl RunView {
             }),
             pinned_gap: self.pinned_gap(),
             length_growth: None,
+            held_out_stretch: None,
         }
     }
 

@@ -67,10 +67,14 @@ pub struct WindowData<'a> {
     pub bug_case_loaded: bool,
 }
 
-/// The run's live facts with the background measurements (lesson 11's sweep) added.
-pub fn live_facts<'a>(view: &'a RunView, background: &Background) -> crate::lessons::LiveFacts<'a> {
+/// The run's live facts with what the trainer's config and the background
+/// measurements (lesson 11's sweep) add.
+pub fn live_facts<'a>(view: &'a RunView, applied: &ExperimentConfig, background: &Background) -> crate::lessons::LiveFacts<'a> {
+    let task = &applied.task;
+    let held_out = task.held_out().map_or(task.length, |h| h.length);
     crate::lessons::LiveFacts {
         length_growth: crate::experiments::length_growth(&background.lengths).map(|g| g as f32),
+        held_out_stretch: (task.length > 0).then(|| held_out as f32 / task.length as f32),
         ..view.live_facts()
     }
 }

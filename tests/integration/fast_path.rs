@@ -404,6 +404,43 @@ fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_ever
             c.model.layers[0].heads = 2;
             c.model.layers[1].heads = 1;
         }),
+        ("rotary positions, causal, a sliding window in one layer", |c| {
+            c.model.positional = PositionalEncoding::Rotary;
+            c.model.layers[1].mask = MaskKind::SlidingWindow;
+            c.model.layers[1].window = 3;
+        }),
+        ("rotary positions, a character model (every position scored), d_k = 12", |c| {
+            c.task = TaskConfig::for_kind(TaskKind::CharLm);
+            c.model.positional = PositionalEncoding::Rotary;
+            c.model.d_model = 36;
+            for l in &mut c.model.layers {
+                l.heads = 3;
+            }
+        }),
+        ("rotary positions, bidirectional, mask after the softmax, an ablated head", |c| {
+            c.model.positional = PositionalEncoding::Rotary;
+            c.model.layers[0].mask = MaskKind::Bidirectional;
+            c.model.layers[1].mask_application = MaskApplication::MultiplyAfterSoftmax;
+            c.model.layers[1].ablated_heads = vec![0];
+        }),
+        ("ALiBi, causal, pre-LN, 8 heads in one layer", |c| {
+            c.model.positional = PositionalEncoding::Alibi;
+            c.model.layers[0].heads = 8;
+            for l in &mut c.model.layers {
+                l.norm = NormPlacement::Pre;
+            }
+        }),
+        ("ALiBi, bidirectional, mask after the softmax, a character model", |c| {
+            c.task = TaskConfig::for_kind(TaskKind::CharLm);
+            c.model.positional = PositionalEncoding::Alibi;
+            c.model.layers[0].mask = MaskKind::Bidirectional;
+            c.model.layers[1].mask_application = MaskApplication::MultiplyAfterSoftmax;
+        }),
+        ("ALiBi, padded brackets, -inf added", |c| {
+            c.task = TaskConfig::for_kind(TaskKind::Brackets);
+            c.model.positional = PositionalEncoding::Alibi;
+            c.model.layers[1].mask_application = MaskApplication::AddNegInfinity;
+        }),
         ("odd d_k = 7 (35 wide, 5 heads), GELU off in one layer", |c| {
             c.model.d_model = 35;
             for l in &mut c.model.layers {

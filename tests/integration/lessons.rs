@@ -161,6 +161,11 @@ fn lesson_20_claims_hold_for_three_seeds() {
 }
 
 #[test]
+fn lesson_21_claims_hold_for_three_seeds() {
+    verify("21");
+}
+
+#[test]
 fn the_readme_example_lesson_parses_and_its_claim_holds() {
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let start = readme.find("````markdown\n").expect("an example lesson in the README") + "````markdown\n".len();
@@ -305,7 +310,7 @@ mod checks_tick_only_for_the_right_model {
             ..Background::default()
         };
         let view = RunView::default();
-        let verdict = |background: &Background| check.condition.evaluate(&live_facts(&view, background));
+        let verdict = |background: &Background| check.condition.evaluate(&live_facts(&view, &lesson.start, background));
         // The lesson's own figures (tiny model, one thread): 14 ms at 64, 82 at 256.
         assert_eq!(verdict(&measured(&[(16, 2.3), (32, 5.0), (64, 14.0), (128, 28.0), (256, 82.0)])), Some(true));
         // Attention switched off: the cost grows like the length (3.1-4.0 measured).
@@ -313,7 +318,7 @@ mod checks_tick_only_for_the_right_model {
         // A run trained at length 256, without pressing Measure, ticks nothing.
         assert_eq!(verdict(&Background::default()), None);
         assert_eq!(verdict(&measured(&[(64, 14.0)])), None, "256 not measured yet");
-        assert!(check.condition.waiting_for(&live_facts(&view, &Background::default())).contains("press Measure"));
+        assert!(check.condition.waiting_for(&live_facts(&view, &lesson.start, &Background::default())).contains("press Measure"));
     }
 
     #[test]
@@ -348,6 +353,36 @@ mod checks_tick_only_for_the_right_model {
         assert_eq!(verdict(Some(&|c| c.seed += 1)), Some(false), "another seed");
         assert_eq!(verdict(Some(&|c| c.model.dropout = 0.1)), Some(false), "dropout on");
         assert_eq!(verdict(None), None, "pinned but not retrained: nothing to compare");
+    }
+
+    #[test]
+    fn lesson_21_ticks_for_a_model_whose_loss_travels_and_not_for_learned_or_sinusoidal_positions() {
+        use attention_workbench::config::PositionalEncoding;
+        use attention_workbench::workbench::run_view::RunView;
+        use attention_workbench::workbench::window::{Background, live_facts};
+        let lesson = lesson("21");
+        let check = lesson.checks().next().unwrap();
+        let steps = lesson.start.steps;
+        let verdict = |config: attention_workbench::config::ExperimentConfig| {
+            let stretch = live_facts(&RunView::default(), &config, &Background::default()).held_out_stretch;
+            let mut session = trained(config, steps);
+            let eval = session.evaluate();
+            let facts = LiveFacts { step: steps, eval_step: Some(eval.step), eval_loss: Some(eval.loss), held_out_stretch: stretch, ..LiveFacts::default() };
+            check.condition.evaluate(&facts)
+        };
+        for seed in [0, 3] {
+            for (positional, expected) in [(PositionalEncoding::Alibi, true), (PositionalEncoding::Learned, false), (PositionalEncoding::Sinusoidal, false)] {
+                let mut config = lesson.start.clone();
+                config.seed = seed;
+                config.model.positional = positional;
+                assert_eq!(verdict(config), Some(expected), "seed {seed}, {positional:?}: {}", check.condition.text);
+            }
+        }
+        // Tested at the training length, even a good loss says nothing about travel.
+        let mut same_length = lesson.start.clone();
+        same_length.model.positional = PositionalEncoding::Rotary;
+        same_length.task.eval_length = 0;
+        assert_eq!(verdict(same_length), Some(false), "held-out length = training length");
     }
 
     #[test]

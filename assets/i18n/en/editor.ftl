@@ -9,6 +9,8 @@ editor-positions = positions
 editor-none = none
 editor-sinusoidal = sinusoidal
 editor-learned = learned
+editor-rotary = rotary (RoPE)
+editor-alibi = ALiBi
 editor-max-length = max length
 editor-dropout = dropout
 editor-init-scale = init scale
@@ -74,7 +76,7 @@ editor-problem-inline =
 ## knob_help.rs (tooltips of the knobs, also used by the top bar)
 editor-help-d-model = Width of every token vector. Heads split it: each head gets d_model / heads dimensions. (Lesson 06)
 editor-help-max-len = Longest sequence the model accepts. Learned positions have one trained row per position. (Lesson 11)
-editor-help-positional = How the model learns where a token is. Without it, attention sees a bag of tokens and cannot tell 'cat chases dog' from 'dog chases cat'. (Lessons 04, 05)
+editor-help-positional = How the model learns where a token is. Without it, attention sees a bag of tokens and cannot tell 'cat chases dog' from 'dog chases cat'. Sinusoidal and learned positions are added to the token vectors; rotary turns each head's queries and keys by their position, and ALiBi takes a penalty for distance off every score, so both see only how far apart two tokens are. (Lessons 04, 05, 21)
 editor-help-dropout = Probability of zeroing an activation while training; makes runs differ even with one seed. 0 = off. (Lesson 13)
 editor-help-init-scale = Multiplies every initial weight. 1 = PyTorch's defaults; large values saturate softmax and can blow up training. (Lesson 14)
 editor-help-seed = Seed for weights, batches and dropout: the same seed gives the same run on the CPU. (Lesson 13)

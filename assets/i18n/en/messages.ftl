@@ -16,6 +16,12 @@ msg-validate-zero-heads = 0 heads
 msg-validate-zero-heads-fix = use at least 1 head
 msg-validate-heads-divide = d_model { $d } is not divisible by { $heads } heads (d_k = d_model / heads must be whole)
 msg-validate-heads-divide-fix = use one of { $divisors } heads, or change d_model
+msg-validate-rotary-odd = rotary positions turn each head's numbers in pairs, but d_model { $d } / { $heads } heads gives d_k = { $d_k }, which is odd
+msg-validate-rotary-odd-fix = use one of { $heads } heads, or another positional encoding
+msg-validate-eval-length-too-long = a held-out length of { $length } makes sequences of { $seq } tokens, longer than max length { $max_len }
+msg-validate-eval-length-too-long-fix = raise model.max_len to { $seq }, or shorten task.eval_length
+msg-validate-eval-length-seq2seq = the { $family } family reads sources of one length, so its held-out set cannot have another
+msg-validate-eval-length-seq2seq-fix = set task.eval_length to 0 (the same as the length), or use the decoder family
 msg-validate-ablated = head { $head } is ablated but the layer has heads 0–{ $last }
 msg-validate-ablated-fix = ablate only heads the layer has, or clear the ablation
 msg-validate-window-zero = a sliding window of 0 positions

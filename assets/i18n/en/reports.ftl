@@ -103,6 +103,7 @@ rep-check-metric-accuracy = training accuracy (smoothed)
 rep-check-metric-cache-speedup = speed-up from the KV cache
 rep-check-metric-pinned-gap = largest gap to the pinned loss curve
 rep-check-metric-length-growth = step time at 256 tokens over step time at 64
+rep-check-metric-held-out-stretch = held-out length over training length
 rep-check-metric-step = step
 rep-cond-measured-only = { $plain } — measured { $measured }
 rep-metric-no-alignment = the task { $task } has no word-by-word alignment to compare with (translate, copy and reverse have one)

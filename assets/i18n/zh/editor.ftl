@@ -9,6 +9,8 @@ editor-positions = 位置编码
 editor-none = 无
 editor-sinusoidal = 正弦
 editor-learned = 可学习
+editor-rotary = 旋转（RoPE）
+editor-alibi = ALiBi
 editor-max-length = 最大长度
 editor-dropout = dropout
 editor-init-scale = 初始化尺度
@@ -74,7 +76,7 @@ editor-problem-inline =
 ## knob_help.rs（旋钮的提示文字，顶栏也会用到）
 editor-help-d-model = 每个词元向量的宽度。注意力头会把它分开：每个注意力头得到 d_model / heads 维。（第 06 课）
 editor-help-max-len = 模型接受的最长序列。可学习位置为每个位置训练一行。（第 11 课）
-editor-help-positional = 模型如何得知一个词元在什么位置。没有位置编码，注意力看到的只是一袋词元，分不清 'cat chases dog' 和 'dog chases cat'。（第 04、05 课）
+editor-help-positional = 模型如何得知一个词元在什么位置。没有位置编码，注意力看到的只是一袋词元，分不清 'cat chases dog' 和 'dog chases cat'。正弦和可学习的位置编码加在词元向量上；旋转位置编码按位置转动每个注意力头的查询和键，ALiBi 则按距离从每个分数里扣掉一笔，两者看到的都只是两个词元相隔多远。（第 04、05、21 课）
 editor-help-dropout = 训练时把激活值置零的概率；即使随机种子相同，也会让各次运行结果不同。0 = 关闭。（第 13 课）
 editor-help-init-scale = 乘到每个初始权重上的系数。1 = PyTorch 的默认值；很大的值会让 softmax 饱和，并可能让训练发散。（第 14 课）
 editor-help-seed = 权重、批次和 dropout 的随机种子：在 CPU 上，相同的随机种子给出完全相同的运行。（第 13 课）

@@ -16,6 +16,12 @@ msg-validate-zero-heads = 注意力头数为 0
 msg-validate-zero-heads-fix = 至少使用 1 个注意力头
 msg-validate-heads-divide = d_model { $d } 不能被 { $heads } 个注意力头整除（d_k = d_model / heads 必须是整数）
 msg-validate-heads-divide-fix = 把注意力头数改为 { $divisors } 之一，或者修改 d_model
+msg-validate-rotary-odd = 旋转位置编码把每个注意力头的数两两一组地旋转，但 d_model { $d } / { $heads } 个注意力头得到 d_k = { $d_k }，是奇数
+msg-validate-rotary-odd-fix = 把注意力头数改为 { $heads } 之一，或者换一种位置编码
+msg-validate-eval-length-too-long = 留出长度 { $length } 会得到 { $seq } 个词元的序列，超过了最大长度 { $max_len }
+msg-validate-eval-length-too-long-fix = 把 model.max_len 调到 { $seq }，或者缩短 task.eval_length
+msg-validate-eval-length-seq2seq = { $family } 这一族只读一种长度的源序列，所以它的留出集不能换成别的长度
+msg-validate-eval-length-seq2seq-fix = 把 task.eval_length 设为 0（与长度相同），或者改用 decoder 这一族
 msg-validate-ablated = 注意力头 { $head } 被消融了，但这一层只有注意力头 0–{ $last }
 msg-validate-ablated-fix = 只消融这一层确实有的注意力头，或者清除消融
 msg-validate-window-zero = 滑动窗口只有 0 个位置

@@ -97,6 +97,7 @@ rep-check-metric-accuracy = 训练准确率（平滑后）
 rep-check-metric-cache-speedup = KV 缓存带来的加速
 rep-check-metric-pinned-gap = 与固定曲线的最大差距
 rep-check-metric-length-growth = 256 个词元与 64 个词元的单步时间之比
+rep-check-metric-held-out-stretch = 留出长度与训练长度之比
 rep-check-metric-step = 步数
 rep-cond-measured-only = { $plain } —— 测得 { $measured }
 rep-metric-no-alignment = 任务 { $task } 没有逐词对齐可比（翻译、复制和反转有）

@@ -4,7 +4,7 @@
 //! - `eval_accuracy >= 0.95`, `loss < 0.1 and step <= 500` (metrics: loss, accuracy,
 //!   eval_loss, eval_accuracy, sequence_accuracy, generation_loss,
 //!   attention_entropy (normalised, of the last attention snapshot), cache_speedup,
-//!   pinned_gap, length_growth, step)
+//!   pinned_gap, length_growth, held_out_stretch, step)
 //! - `attention(layer=0, head=*) is anti-diagonal` (patterns: anti-diagonal,
 //!   diagonal, previous-token, uniform); `head=*` means any head.
 
@@ -44,6 +44,9 @@ pub struct LiveFacts<'a> {
     /// From the Sequence length tab's measurement: the step time at 256 tokens over
     /// the step time at 64 (four times the length). None before it was measured.
     pub length_growth: Option<f32>,
+    /// The trained model's held-out length over its training length
+    /// (`task.eval_length / task.length`; 1 when they are the same).
+    pub held_out_stretch: Option<f32>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -83,7 +86,7 @@ pub struct CheckCondition {
     pub terms: Vec<Term>,
 }
 
-const METRICS: [&str; 13] = [
+const METRICS: [&str; 14] = [
     "loss",
     "accuracy",
     "eval_loss",
@@ -96,6 +99,7 @@ const METRICS: [&str; 13] = [
     "cache_speedup",
     "pinned_gap",
     "length_growth",
+    "held_out_stretch",
     "step",
 ];
 
@@ -243,6 +247,7 @@ fn metric_words(name: &str) -> String {
         "cache_speedup" => t!("rep-check-metric-cache-speedup"),
         "pinned_gap" => t!("rep-check-metric-pinned-gap"),
         "length_growth" => t!("rep-check-metric-length-growth"),
+        "held_out_stretch" => t!("rep-check-metric-held-out-stretch"),
         "step" => t!("rep-check-metric-step"),
         other => other.to_string(),
     }
@@ -261,6 +266,7 @@ fn metric_value(facts: &LiveFacts, name: &str) -> Option<f32> {
         "cache_speedup" => facts.cache_speedup,
         "pinned_gap" => facts.pinned_gap,
         "length_growth" => facts.length_growth,
+        "held_out_stretch" => facts.held_out_stretch,
         // Of the last attention snapshot: 1 = every row spread evenly, 0 = one-hot.
         "attention_entropy" => facts.attention.and_then(crate::experiments::normalised_entropy).map(|e| e as f32),
         _ => None,

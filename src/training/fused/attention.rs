@@ -255,6 +255,9 @@ pub struct CoreInputs<'a> {
     pub scale: bool,
     pub application: MaskApplication,
     pub ablated: &'a [usize],
+    /// ALiBi's slope per head, when the layer uses it: m_h · |i - j| is taken off
+    /// every score (a constant, so the backward pass is unchanged).
+    pub alibi: Option<&'a [f32]>,
 }
 
 /// The context (`[queries, d_model]`, arriving zeroed).
@@ -266,7 +269,7 @@ pub fn forward(inputs: &CoreInputs, context: &mut [f32]) -> CoreCache {
 
 simd_fn! {
     fn forward_loops(inputs: &CoreInputs, context: &mut [f32], p: &mut [f32]) {
-        let CoreInputs { q, k, v, mask, dims, queries, scale, application, ablated } = *inputs;
+        let CoreInputs { q, k, v, mask, dims, queries, scale, application, ablated, alibi } = *inputs;
         let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
         let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
         let mut kt = vec![0.0f32; dk * padded];
@@ -286,6 +289,12 @@ simd_fn! {
                     let scores = &mut row[start..end];
                     let qi = &q[s * d + h * dk..][..dk];
                     blocked_products(scores, qi, factor, &kt, padded, start);
+                    if let Some(slopes) = alibi {
+                        let m = slopes[h];
+                        for (j, score) in (start..end.min(seq)).zip(scores.iter_mut()) {
+                            *score -= m * i.abs_diff(j) as f32;
+                        }
+                    }
                     // Keys that take no part get -inf, so exactly 0 after the softmax.
                     mul_add_blocks(scores, None, Some(&rows.bias[r * padded + start..r * padded + end]));
                     softmax_blocks(scores);
@@ -308,7 +317,7 @@ simd_fn! {
     /// Gradients of q (`[queries, d_model]`) and k, v (`[rows·seq, d_model]`), arriving
     /// zeroed, from the context's (`[queries, d_model]`).
     fn backward(inputs: &CoreInputs, cache: &CoreCache, d_context: &[f32], dq: &mut [f32], dk_out: &mut [f32], dv: &mut [f32]) {
-        let CoreInputs { q, k, v, mask, dims, queries, scale, application, ablated } = *inputs;
+        let CoreInputs { q, k, v, mask, dims, queries, scale, application, ablated, .. } = *inputs;
         let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
         let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
         let mut vt = vec![0.0f32; dk * padded];

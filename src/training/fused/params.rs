@@ -8,7 +8,7 @@ use burn::optim::GradientsParams;
 use burn::tensor::{Device, Tensor, TensorData};
 
 use crate::config::{Activation, MaskApplication, NormPlacement};
-use crate::model::Transformer;
+use crate::model::{InAttention, Transformer};
 
 /// One parameter tensor: its burn id, shape and row-major values.
 #[derive(Clone)]
@@ -80,6 +80,8 @@ pub struct PlainAttention {
     pub scale: bool,
     pub application: MaskApplication,
     pub ablated: Vec<usize>,
+    /// Rotary or ALiBi positions applied inside the layer.
+    pub positions: InAttention,
 }
 
 #[derive(Clone)]
@@ -128,6 +130,7 @@ impl PlainModel {
                     scale: a.scale,
                     application: a.application,
                     ablated: a.ablated.clone(),
+                    positions: a.positions,
                 }),
                 attention_norm: block.attention_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
                 ffn: block.ffn.as_ref().map(|f| PlainFfn {

@@ -9,7 +9,8 @@ use super::kernels::{add_column_sums, gelu_backward, gelu_forward, gelu_tanh_bac
 use super::params::{PlainAttention, PlainFfn, PlainLayer, PlainLinear, PlainModel, PlainNorm};
 use crate::config::{Activation, NormPlacement, PositionalEncoding};
 use crate::model::mask::KeepMask;
-use crate::model::positional::sinusoidal_table;
+use crate::model::InAttention;
+use crate::model::positional::{alibi_slopes, rotary_tables, rotate, sinusoidal_table};
 use crate::tasks::Batch;
 
 
@@ -102,6 +103,20 @@ impl Function<'_> {
     }
 }
 
+/// Turn every head of each row of `x` (`[list, d]`, row s at chunk position
+/// `positions[s]`, so at position `positions[s] % seq`) by its rotary angles, or back.
+fn rotate_heads(x: &mut [f32], positions: &[usize], seq: usize, d: usize, heads: usize, inverse: bool) {
+    let d_k = d / heads;
+    let (cos, sin) = rotary_tables(0..seq, d_k); // [seq, d_k/2] each
+    let half = d_k / 2;
+    for (row, &r) in x.chunks_exact_mut(d).zip(positions) {
+        let p = r % seq;
+        for head in row.chunks_exact_mut(d_k) {
+            rotate(head, &cos[p * half..][..half], &sin[p * half..][..half], inverse);
+        }
+    }
+}
+
 /// The listed rows of `x` (`[rows, d]` → `[list, d]`).
 fn gather(x: &[f32], rows: &[usize], d: usize) -> Vec<f32> {
     let mut out = Vec::with_capacity(rows.len() * d);
@@ -134,11 +149,17 @@ fn function_forward(f: &Function, h: &[f32], rows: usize, seq: usize, d: usize) 
                     (&all[..], None)
                 }
             };
-            let q = linear_forward(&a.q, h_queries.as_deref().unwrap_or(h)); // [queries, d]
-            let (k, v) = (linear_forward(&a.k, h), linear_forward(&a.v, h)); // [rows·seq, d] each
+            let mut q = linear_forward(&a.q, h_queries.as_deref().unwrap_or(h)); // [queries, d]
+            let (mut k, v) = (linear_forward(&a.k, h), linear_forward(&a.v, h)); // [rows·seq, d] each
+            if a.positions == InAttention::Rotary {
+                let every: Vec<usize> = (0..rows * seq).collect();
+                rotate_heads(&mut q, queries, seq, d, a.heads, false);
+                rotate_heads(&mut k, &every, seq, d, a.heads, false);
+            }
             let dims = Dims { seq, d_model: d, heads: a.heads };
             let mut context = vec![0.0; q.len()]; // [queries, d]
-            let inputs = CoreInputs { q: &q, k: &k, v: &v, mask, dims, queries, scale: a.scale, application: a.application, ablated: &a.ablated };
+            let slopes = (a.positions == InAttention::Alibi).then(|| alibi_slopes(a.heads));
+            let inputs = CoreInputs { q: &q, k: &k, v: &v, mask, dims, queries, scale: a.scale, application: a.application, ablated: &a.ablated, alibi: slopes.as_deref() };
             let core = attention::forward(&inputs, &mut context);
             let out = linear_forward(&a.o, &context); // [queries, d]
             (out, Inner::Attention { q, k, v, core, context, h_queries })
@@ -174,8 +195,15 @@ fn function_backward(f: &Function, g: &mut PlainLayer, inner: &Inner, h: &[f32],
                 }
             };
             let (mut dq, mut dk, mut dv) = (vec![0.0; q.len()], vec![0.0; h.len()], vec![0.0; h.len()]);
-            let inputs = CoreInputs { q, k, v, mask, dims, queries, scale: a.scale, application: a.application, ablated: &a.ablated };
+            let slopes = (a.positions == InAttention::Alibi).then(|| alibi_slopes(a.heads));
+            let inputs = CoreInputs { q, k, v, mask, dims, queries, scale: a.scale, application: a.application, ablated: &a.ablated, alibi: slopes.as_deref() };
             attention::backward(&inputs, core, &dcontext, &mut dq, &mut dk, &mut dv);
+            // The turn is orthogonal: the gradient before it is the gradient after it turned back.
+            if a.positions == InAttention::Rotary {
+                let every: Vec<usize> = (0..rows * seq).collect();
+                rotate_heads(&mut dq, queries, seq, d, a.heads, true);
+                rotate_heads(&mut dk, &every, seq, d, a.heads, true);
+            }
             let mut dh = linear_backward(&a.k, &mut ga.k, h, &dk, true).expect("dx"); // [rows·seq, d]
             let dh_v = linear_backward(&a.v, &mut ga.v, h, &dv, true).expect("dx");
             dh.iter_mut().zip(&dh_v).for_each(|(a, b)| *a += b);
