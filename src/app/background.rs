@@ -80,6 +80,27 @@ impl WorkbenchApp {
         });
     }
 
+    /// Train the live config with every head count of the sweep, replacing
+    /// earlier results; stops early when the window closes.
+    pub(super) fn measure_heads(&mut self) {
+        if self.background.heads_running {
+            return;
+        }
+        self.background.heads.clear();
+        self.background.heads_running = true;
+        let base = self.applied.clone();
+        self.inbox.spawn("head sweep", move |out| {
+            crate::training::priority::yield_to_window();
+            for heads in crate::experiments::HEAD_COUNTS {
+                let Some(outcome) = crate::experiments::measure_heads(&base, heads, &|| false) else { return };
+                if !out.send(Message::Heads(outcome)) {
+                    return; // the window closed
+                }
+            }
+            out.send(Message::HeadsDone);
+        });
+    }
+
     /// The saturation sweep, computed once.
     pub(super) fn compute_saturation(&mut self) {
         if self.background.saturation.is_some() || std::mem::replace(&mut self.background.saturation_running, true) {
@@ -123,6 +144,8 @@ impl WorkbenchApp {
                 }
                 Message::Length(outcome) => self.background.lengths.push(outcome),
                 Message::LengthsDone => self.background.lengths_running = false,
+                Message::Heads(outcome) => self.background.heads.push(outcome),
+                Message::HeadsDone => self.background.heads_running = false,
                 Message::Saturation(points) => {
                     self.background.saturation = Some(points);
                     self.background.saturation_running = false;

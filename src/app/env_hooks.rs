@@ -23,6 +23,7 @@ pub fn apply(app: &mut WorkbenchApp) {
         Ok("positions") => app.state.central = CentralView::Positions,
         Ok("saturation") => app.state.central = CentralView::Saturation,
         Ok("sequence_length") => app.state.central = CentralView::SequenceLength,
+        Ok("heads") => app.state.central = CentralView::Heads,
         Ok("by_length") => app.state.central = CentralView::ByLength,
         Ok("generate") => app.state.central = CentralView::Generate,
         Ok("attention") => app.state.central = CentralView::Attention,

@@ -9,7 +9,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use eframe::egui;
 
 use super::files::DialogAnswer;
-use crate::experiments::{ClaimResult, LengthOutcome, SaturationPoint};
+use crate::experiments::{ClaimResult, HeadsOutcome, LengthOutcome, SaturationPoint};
 use crate::workbench::PathRequest;
 use crate::workbench::lesson_runner::ClaimKey;
 use crate::workbench::run_view::Banner;
@@ -25,6 +25,9 @@ pub enum Message {
     /// One length of the sequence-length sweep, in order; then the end.
     Length(LengthOutcome),
     LengthsDone,
+    /// One head count of the head sweep, in order; then the end.
+    Heads(HeadsOutcome),
+    HeadsDone,
     Saturation(Vec<SaturationPoint>),
     /// The file dialog's answer.
     Dialog(PathRequest, DialogAnswer),

@@ -277,6 +277,7 @@ impl WorkbenchApp {
             AppAction::PinRun => self.view.pin(),
             AppAction::UnpinRun => self.view.pinned = None,
             AppAction::MeasureLengths => self.measure_lengths(),
+            AppAction::MeasureHeads => self.measure_heads(),
             AppAction::ComputeSaturation => self.compute_saturation(),
             AppAction::Dropped(paths) => {
                 for path in paths {

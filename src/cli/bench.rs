@@ -61,6 +61,11 @@ pub struct BenchArgs {
     /// first preset (default tiny) and at most 20 timed steps per length.
     #[arg(long, value_delimiter = ',')]
     lengths: Vec<usize>,
+    /// The head sweep (lesson 22): an experiment config JSON trained with 1, 2, 4,
+    /// 8 and 16 heads at its d_model, each for its steps, with validation and test
+    /// accuracy, step time and the pick made on validation.
+    #[arg(long, value_name = "CONFIG")]
+    heads: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
@@ -89,6 +94,9 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     }
     if let Some(minutes) = args.soak {
         return super::soak::run(minutes, args.json);
+    }
+    if let Some(path) = &args.heads {
+        return heads(path, args.json);
     }
     if !args.lengths.is_empty() {
         let name = args.preset.first().map_or("tiny", String::as_str);
@@ -181,6 +189,33 @@ fn lengths(name: &str, lengths: &[usize], steps: usize, json: bool) -> anyhow::R
             LengthOutcome::Measured(c) => println!("{:>7} {:>10.2} {:>15.1} {:>11.1}", c.length, c.step_ms, c.attention_mib, c.total_mib),
             LengthOutcome::Refused { length, message } => println!("{length:>7} {}", t!("cli-bench-refused", message = message.as_str())),
         }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The head sweep on one experiment config, a row per head count, then the pick.
+fn heads(path: &std::path::Path, json: bool) -> anyhow::Result<ExitCode> {
+    use crate::experiments::{HEAD_COUNTS, HeadsOutcome, measure_heads, verdict};
+    let base = super::base_config(None, Some(&path.to_path_buf()), None)?;
+    if !json {
+        println!("{}", t!("cli-bench-heads-intro", task = base.task.kind.name(), d_model = base.model.d_model, steps = base.steps, threads = rayon::current_num_threads()));
+        println!("{:>6} {:>11} {:>9} {:>9} {:>11}", t!("cli-bench-heads"), t!("cli-bench-validation"), t!("cli-bench-test"), t!("cli-bench-step-ms"), t!("cli-bench-train-loss"));
+    }
+    let mut outcomes = Vec::new();
+    for heads in HEAD_COUNTS {
+        let Some(outcome) = measure_heads(&base, heads, &|| false) else { continue };
+        if json {
+            println!("{}", serde_json::to_string(&outcome)?);
+        } else {
+            match &outcome {
+                HeadsOutcome::Measured(p) => println!("{:>6} {:>11.3} {:>9.3} {:>9.2} {:>11.3}", p.heads, p.validation_accuracy, p.test_accuracy, p.step_ms, p.train_loss),
+                HeadsOutcome::Refused { heads, message } => println!("{heads:>6} {}", t!("cli-bench-refused", message = message.as_str())),
+            }
+        }
+        outcomes.push(outcome);
+    }
+    if let (Some(v), false) = (verdict(&outcomes), json) {
+        println!("{}", t!("cli-bench-heads-pick", heads = v.pick, test = format!("{:.3}", v.pick_test_accuracy), best = format!("{:.3}", v.best_test_accuracy)));
     }
     Ok(ExitCode::SUCCESS)
 }

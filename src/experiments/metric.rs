@@ -51,6 +51,13 @@ pub enum Metric {
     /// The largest held-out accuracy lost when every head of one layer is zeroed
     /// at once (each layer tried in turn).
     MaxLayerAblationDrop,
+    /// The head sweep (1, 2, 4, 8, 16 heads, this side's config and steps): the
+    /// head count with the best validation accuracy.
+    HeadsPick,
+    /// Best test accuracy of any head count minus the pick's test accuracy.
+    HeadsPickTestGap,
+    /// Best minus worst test accuracy over the head counts: how much the choice matters.
+    HeadsTestSpread,
     /// Median wall-clock milliseconds of one training step (after two warm-up steps).
     StepMs,
     /// Mean milliseconds per token when the model writes greedily from the first
@@ -82,7 +89,7 @@ pub enum Metric {
 pub type Measured = Result<f64, String>;
 
 impl Metric {
-    pub const ALL: [Metric; 30] = [
+    pub const ALL: [Metric; 33] = [
         Metric::TrainLoss,
         Metric::EvalLoss,
         Metric::EvalAccuracy,
@@ -103,6 +110,9 @@ impl Metric {
         Metric::SharpHeadAblationDrop,
         Metric::MaxHeadAblationDrop,
         Metric::MaxLayerAblationDrop,
+        Metric::HeadsPick,
+        Metric::HeadsPickTestGap,
+        Metric::HeadsTestSpread,
         Metric::StepMs,
         Metric::UncachedMsPerToken,
         Metric::CachedMsPerToken,
@@ -137,6 +147,9 @@ impl Metric {
             Metric::SharpHeadAblationDrop => "sharp_head_ablation_drop",
             Metric::MaxHeadAblationDrop => "max_head_ablation_drop",
             Metric::MaxLayerAblationDrop => "max_layer_ablation_drop",
+            Metric::HeadsPick => "heads_pick",
+            Metric::HeadsPickTestGap => "heads_pick_test_gap",
+            Metric::HeadsTestSpread => "heads_test_spread",
             Metric::StepMs => "step_ms",
             Metric::UncachedMsPerToken => "uncached_ms_per_token",
             Metric::CachedMsPerToken => "cached_ms_per_token",
@@ -174,6 +187,9 @@ impl Metric {
             Metric::SharpHeadAblationDrop => t!("rep-metric-sharp-head-ablation-drop"),
             Metric::MaxHeadAblationDrop => t!("rep-metric-max-head-ablation-drop"),
             Metric::MaxLayerAblationDrop => t!("rep-metric-max-layer-ablation-drop"),
+            Metric::HeadsPick => t!("rep-metric-heads-pick"),
+            Metric::HeadsPickTestGap => t!("rep-metric-heads-pick-test-gap"),
+            Metric::HeadsTestSpread => t!("rep-metric-heads-test-spread"),
             Metric::StepMs => t!("rep-metric-step-ms"),
             Metric::UncachedMsPerToken => t!("rep-metric-uncached-ms-per-token"),
             Metric::CachedMsPerToken => t!("rep-metric-cached-ms-per-token"),
@@ -248,6 +264,14 @@ impl Metric {
                 let ablated = on.session.evaluate_with_head_ablated(layer, head).ok_or_else(|| crate::i18n::message(NO_SHARP_HEAD, None))?;
                 full - ablated.accuracy as f64
             }
+            Metric::HeadsPick | Metric::HeadsPickTestGap | Metric::HeadsTestSpread => {
+                let verdict = on.head_sweep()?;
+                match self {
+                    Metric::HeadsPick => verdict.pick as f64,
+                    Metric::HeadsPickTestGap => verdict.pick_test_gap,
+                    _ => verdict.best_test_accuracy - verdict.worst_test_accuracy,
+                }
+            }
             Metric::MaxHeadAblationDrop | Metric::MaxLayerAblationDrop => {
                 // Per attention layer, the groups of heads to zero together: each head
                 // alone, or the whole layer.
@@ -278,15 +302,34 @@ pub struct Measuring<'a> {
     eval: Option<EvalMetrics>,
     snapshot: Option<AttentionSnapshot>,
     writing: Option<Result<GenerationReport, String>>,
+    head_sweep: Option<Result<super::SweepVerdict, String>>,
 }
 
 impl<'a> Measuring<'a> {
     pub fn new(session: &'a mut Session) -> Self {
-        Self { session, eval: None, snapshot: None, writing: None }
+        Self { session, eval: None, snapshot: None, writing: None, head_sweep: None }
     }
 
     fn eval(&mut self) -> EvalMetrics {
         self.eval.get_or_insert_with(|| self.session.evaluate()).clone()
+    }
+
+    /// The head sweep on this side's config, run once however many metrics read it.
+    fn head_sweep(&mut self) -> Result<super::SweepVerdict, String> {
+        let config = self.session.config().clone();
+        self.head_sweep
+            .get_or_insert_with(|| {
+                let outcomes: Vec<super::HeadsOutcome> = super::HEAD_COUNTS.iter().filter_map(|&h| super::measure_heads(&config, h, &|| false)).collect();
+                let refused: Vec<String> = outcomes.iter().filter_map(|o| match o {
+                    super::HeadsOutcome::Refused { heads, message } => Some(format!("{heads}: {message}")),
+                    _ => None,
+                }).collect();
+                match super::verdict(&outcomes) {
+                    Some(v) if refused.is_empty() => Ok(v),
+                    _ => Err(t!("rep-metric-heads-refused", why = refused.join("; "))),
+                }
+            })
+            .clone()
     }
 
     fn snapshot(&mut self) -> &AttentionSnapshot {

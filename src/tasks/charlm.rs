@@ -130,11 +130,18 @@ impl Task for CharLmTask {
         false
     }
     fn example(&self, rng: &mut Rng, split: Split) -> Example {
+        // The held-out tail's first half validates, its second half tests.
+        let middle = self.eval_start + (self.text.len() - self.eval_start) / 2;
         let (start, end) = match split {
             Split::Train => (0, self.eval_start),
             Split::Eval => (self.eval_start, self.text.len()),
+            Split::Validation => (self.eval_start, middle),
+            Split::Test => (middle, self.text.len()),
         };
-        let offset = start + rng.below(end - start - self.window + 1);
+        // A window starts inside its part; in a very short corpus a validation
+        // window may run on into the test half.
+        let starts = (end - start).saturating_sub(self.window) + 1;
+        let offset = (start + rng.below(starts)).min(self.text.len() - self.window);
         Example::next_token(self.text[offset..offset + self.window].to_vec(), 1)
     }
 

@@ -23,7 +23,7 @@ pub use batch::{Batch, Example};
 pub use charlm::{BUILTIN_CORPORA, builtin_corpus};
 pub use rng::Rng;
 pub use translate::seq2seq_example;
-pub use split::{HELD_OUT_ONE_IN, eval_chunks, eval_set, is_held_out};
+pub use split::{HELD_OUT_ONE_IN, check_validation_and_test, eval_chunks, eval_set, held_out_chunks, is_held_out, split_of};
 pub use vocab::Vocab;
 
 use serde::{Deserialize, Serialize};
@@ -35,7 +35,12 @@ use crate::t;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Split {
     Train,
+    /// Every held-out example (what the evaluation during training reads).
     Eval,
+    /// The held-out examples used to choose between models (about half of `Eval`).
+    Validation,
+    /// The other half of `Eval`, kept to check a choice made on `Validation`.
+    Test,
 }
 
 /// Names of the toy tasks.

@@ -16,6 +16,31 @@ const SPLIT_CHECK_DRAWS: usize = 4096;
 
 /// Whether an example belongs to the evaluation split.
 pub fn is_held_out(example: &Example) -> bool {
+    held_out_hash(example) % HELD_OUT_ONE_IN == 0
+}
+
+/// Which split an example belongs to when the held-out examples are divided
+/// into a validation and a test half (by the next digit of the same hash):
+/// `Train`, `Validation` or `Test`.
+pub fn split_of(example: &Example) -> Split {
+    let hash = held_out_hash(example);
+    match (hash % HELD_OUT_ONE_IN == 0, (hash / HELD_OUT_ONE_IN) % 2 == 0) {
+        (false, _) => Split::Train,
+        (true, true) => Split::Validation,
+        (true, false) => Split::Test,
+    }
+}
+
+/// Whether `example` may be drawn for `split`.
+pub fn belongs_to(example: &Example, split: Split) -> bool {
+    match split {
+        Split::Train => !is_held_out(example),
+        Split::Eval => is_held_out(example),
+        Split::Validation | Split::Test => split_of(example) == split,
+    }
+}
+
+fn held_out_hash(example: &Example) -> u64 {
     // The real tokens and the scored targets only: where the padding goes (left or
     // right) must not move an example from one split to the other.
     let real = example.tokens.iter().zip(&example.padding).filter(|(_, pad)| !**pad).map(|(t, _)| *t);
@@ -24,14 +49,14 @@ pub fn is_held_out(example: &Example) -> bool {
     for t in real.chain([u32::MAX]).chain(scored) {
         hash = (hash ^ t as u64).wrapping_mul(0x0000_0100_0000_01B3);
     }
-    Rng::new(hash).next_u64() % HELD_OUT_ONE_IN == 0
+    Rng::new(hash).next_u64()
 }
 
 /// Draw from `draw` until the example falls in `split`.
 pub fn draw_in(split: Split, rng: &mut Rng, mut draw: impl FnMut(&mut Rng) -> Example) -> Example {
     loop {
         let example = draw(rng);
-        if is_held_out(&example) == (split == Split::Eval) {
+        if belongs_to(&example, split) {
             return example;
         }
     }
@@ -72,8 +97,34 @@ pub fn eval_set(task: &dyn Task, size: usize) -> super::Batch {
 /// needed, so a large held-out set is never in memory at once: the same examples
 /// in the same order (tasks draw their examples one after another).
 pub fn eval_chunks(task: &dyn Task, size: usize, rows: usize) -> impl Iterator<Item = super::Batch> + '_ {
+    held_out_chunks(task, Split::Eval, size, rows)
+}
+
+/// The same for any held-out split: all of it (`Eval`), or its validation or test half.
+pub fn held_out_chunks(task: &dyn Task, split: Split, size: usize, rows: usize) -> impl Iterator<Item = super::Batch> + '_ {
     let mut rng = eval_rng();
-    (0..size).step_by(rows.max(1)).map(move |start| task.batch(&mut rng, Split::Eval, rows.max(1).min(size - start)))
+    (0..size).step_by(rows.max(1)).map(move |start| task.batch(&mut rng, split, rows.max(1).min(size - start)))
+}
+
+/// Both halves of the held-out split must have examples before either is drawn
+/// from (a task with a handful of examples may hold out too few to divide).
+pub fn check_validation_and_test(task: &dyn Task) -> Result<(), String> {
+    if !task.splits_by_hash() {
+        return Ok(());
+    }
+    let mut rng = Rng::new(0x7E_57);
+    let (mut validation, mut test) = (0, 0);
+    for _ in 0..SPLIT_CHECK_DRAWS {
+        match split_of(&task.draw(&mut rng)) {
+            Split::Validation => validation += 1,
+            Split::Test => test += 1,
+            _ => {}
+        }
+        if validation > 0 && test > 0 {
+            return Ok(());
+        }
+    }
+    Err(t!("err-split-no-test-half", task = task.kind().name(), validation = validation as usize, test = test as usize))
 }
 
 fn eval_rng() -> Rng {
@@ -102,6 +153,30 @@ mod tests {
             assert_eq!(joined(targets), targets(&whole), "{kind:?}");
             assert_eq!(joined(weights), weights(&whole), "{kind:?}");
         }
+    }
+
+    #[test]
+    fn the_validation_and_test_halves_are_held_out_and_never_share_an_example() {
+        for kind in [TaskKind::Reverse, TaskKind::Lookup, TaskKind::Sort] {
+            let task = TaskConfig::for_kind(kind).build().unwrap();
+            check_validation_and_test(task.as_ref()).unwrap();
+            let rows = |split: Split| -> HashSet<Vec<i64>> {
+                let batch = held_out_chunks(task.as_ref(), split, 300, 300).next().unwrap();
+                (0..batch.batch_size).map(|r| batch.tokens[r * batch.seq_len..(r + 1) * batch.seq_len].to_vec()).collect()
+            };
+            let (validation, test) = (rows(Split::Validation), rows(Split::Test));
+            assert!(validation.len() > 10 && test.len() > 10, "{kind:?}: both halves have examples");
+            assert_eq!(validation.intersection(&test).count(), 0, "{kind:?}: no example in both halves");
+            let mut rng = Rng::new(3);
+            for _ in 0..200 {
+                let example = task.example(&mut rng, Split::Test);
+                assert!(is_held_out(&example) && split_of(&example) == Split::Test, "{kind:?}");
+            }
+        }
+        // The character model halves its held-out tail: windows start on either side.
+        let text = TaskConfig::for_kind(TaskKind::CharLm).build().unwrap();
+        let first = |split: Split| held_out_chunks(text.as_ref(), split, 50, 50).next().unwrap().tokens;
+        assert_ne!(first(Split::Validation), first(Split::Test));
     }
 
     /// Draw a large training sample and the whole eval set; no example may be in both.

@@ -332,13 +332,26 @@ impl Session {
 
     /// Loss and accuracy on the fixed held-out set (no dropout, no gradients).
     pub fn evaluate(&mut self) -> EvalMetrics {
+        let metrics = self.measure_held_out(Split::Eval);
+        let metrics = EvalMetrics { generation_loss: self.generation_loss_given(metrics.loss), ..metrics };
+        self.history.push_eval(metrics.record());
+        metrics
+    }
+
+    /// Loss and accuracy on `eval_size` examples of one half of the held-out
+    /// split (`Validation` or `Test`), without recording them in the history.
+    pub fn evaluate_on(&self, split: Split) -> EvalMetrics {
+        self.measure_held_out(split)
+    }
+
+    fn measure_held_out(&self, split: Split) -> EvalMetrics {
         let model = self.model().valid();
         let device = &self.backend.device;
         let (mut loss_sum, mut hits, mut scored_total) = (0.0f64, 0.0f64, 0usize);
         let mut sequences_right = 0usize;
         let mut lengths = super::length_tally::LengthTally::new(self.held_out_task());
         // The held-out set is drawn a chunk at a time: never all in memory at once.
-        for chunk in crate::tasks::eval_chunks(self.held_out_task(), self.config.eval_size, EVAL_CHUNK) {
+        for chunk in crate::tasks::held_out_chunks(self.held_out_task(), split, self.config.eval_size, EVAL_CHUNK) {
             let (rows, seq) = (chunk.batch_size, chunk.seq_len);
             let scored = chunk.scored();
             let (tokens, targets, weights) = batch_tensors(&chunk, device);
@@ -370,8 +383,6 @@ impl Session {
             generation_loss: f32::NAN,
             by_length: lengths.buckets(),
         };
-        let metrics = EvalMetrics { generation_loss: self.generation_loss_given(metrics.loss), ..metrics };
-        self.history.push_eval(metrics.record());
         metrics
     }
 

@@ -9,6 +9,7 @@ use super::attention_panel::AttentionPanel;
 use super::bug_hunt::BugHuntPanel;
 use super::generation_panel::GenerationPanel;
 use super::by_length_panel::ByLengthPanel;
+use super::heads_panel::HeadsPanel;
 use super::length_cost_panel::LengthCostPanel;
 use super::lesson_panel::LessonPanel;
 use super::mask_inspector::MaskInspector;
@@ -41,6 +42,7 @@ pub struct Panels {
     positions: PositionsPanel,
     saturation: SaturationPanel,
     length_cost: LengthCostPanel,
+    heads: HeadsPanel,
     by_length: ByLengthPanel,
     pub generation: GenerationPanel,
     bug_hunt: BugHuntPanel,
@@ -53,13 +55,14 @@ pub struct Panels {
 }
 
 /// The central tabs, in order, with their message keys.
-const TABS: [(CentralView, &str); 10] = [
+const TABS: [(CentralView, &str); 11] = [
     (CentralView::Attention, "tab-attention"),
     (CentralView::MaskInspector, "tab-mask-inspector"),
     (CentralView::StepThrough, "tab-step-through"),
     (CentralView::Positions, "tab-positions"),
     (CentralView::Saturation, "tab-saturation"),
     (CentralView::SequenceLength, "tab-sequence-length"),
+    (CentralView::Heads, "tab-heads"),
     (CentralView::ByLength, "tab-by-length"),
     (CentralView::Generate, "tab-generate"),
     (CentralView::BugHunt, "tab-bug-hunt"),
@@ -132,6 +135,7 @@ impl Panels {
             CentralView::Positions => &mut self.positions,
             CentralView::Saturation => &mut self.saturation,
             CentralView::SequenceLength => &mut self.length_cost,
+            CentralView::Heads => &mut self.heads,
             CentralView::ByLength => &mut self.by_length,
             CentralView::Generate => &mut self.generation,
             CentralView::BugHunt => &mut self.bug_hunt,

@@ -89,6 +89,8 @@ pub enum AppAction {
     UnpinRun,
     /// Time the model on screen at several sequence lengths (lesson 11).
     MeasureLengths,
+    /// Train the on-screen config with 1, 2, 4, 8 and 16 heads (Heads tab).
+    MeasureHeads,
     /// Compute the softmax-saturation sweep (lesson 03), shown in its tab.
     ComputeSaturation,
     /// Files or folders dropped on the window (lesson packs).

@@ -323,6 +323,7 @@ impl RunView {
             pinned_gap: self.pinned_gap(),
             length_growth: None,
             held_out_stretch: None,
+            heads_pick_match: None,
         }
     }
 

@@ -56,6 +56,8 @@ pub enum CentralView {
     Positions,
     Saturation,
     SequenceLength,
+    /// The same model with 1 to 16 heads, chosen on validation, checked on test.
+    Heads,
     /// Accuracy against source length and the gradient reach (seq2seq tasks).
     ByLength,
     Generate,

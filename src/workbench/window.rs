@@ -2,7 +2,7 @@
 //! panels draw from it, edit the learner's settings in place and return actions.
 
 use crate::config::ExperimentConfig;
-use crate::experiments::{LengthOutcome, SaturationPoint};
+use crate::experiments::{HeadsOutcome, LengthOutcome, SaturationPoint};
 
 use super::PathRequest;
 use super::checked::Checked;
@@ -31,6 +31,9 @@ pub struct Background {
     /// The sequence-length sweep (lesson 11): lengths measured so far, in order.
     pub lengths: Vec<LengthOutcome>,
     pub lengths_running: bool,
+    /// The head sweep (lesson 22): head counts measured so far, in order.
+    pub heads: Vec<HeadsOutcome>,
+    pub heads_running: bool,
     /// The softmax-saturation sweep (lesson 03), computed once when first shown.
     pub saturation: Option<Vec<SaturationPoint>>,
     pub saturation_running: bool,
@@ -75,6 +78,11 @@ pub fn live_facts<'a>(view: &'a RunView, applied: &ExperimentConfig, background:
     crate::lessons::LiveFacts {
         length_growth: crate::experiments::length_growth(&background.lengths).map(|g| g as f32),
         held_out_stretch: (task.length > 0).then(|| held_out as f32 / task.length as f32),
+        heads_pick_match: crate::experiments::pick(&crate::experiments::measured(&background.heads)).map(|p| {
+            let layers = &applied.model.layers;
+            let all = !layers.is_empty() && layers.iter().all(|l| l.heads == p.heads);
+            if all { 1.0 } else { 0.0 }
+        }),
         ..view.live_facts()
     }
 }

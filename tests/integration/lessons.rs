@@ -166,6 +166,11 @@ fn lesson_21_claims_hold_for_three_seeds() {
 }
 
 #[test]
+fn lesson_22_claims_hold_for_three_seeds() {
+    verify("22");
+}
+
+#[test]
 fn the_readme_example_lesson_parses_and_its_claim_holds() {
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let start = readme.find("````markdown\n").expect("an example lesson in the README") + "````markdown\n".len();
@@ -383,6 +388,31 @@ mod checks_tick_only_for_the_right_model {
         same_length.model.positional = PositionalEncoding::Rotary;
         same_length.task.eval_length = 0;
         assert_eq!(verdict(same_length), Some(false), "held-out length = training length");
+    }
+
+    #[test]
+    fn lesson_22_ticks_for_the_picked_head_count_trained_well_and_not_for_sixteen_heads() {
+        use attention_workbench::experiments::{HeadsOutcome, HeadsPoint};
+        use attention_workbench::workbench::run_view::RunView;
+        use attention_workbench::workbench::window::{Background, live_facts};
+        let lesson = lesson("22");
+        let check = lesson.checks().next().unwrap();
+        // The sweep as the Heads tab reports it (seed 0's measured shape): one head wins on validation.
+        let point = |heads: usize, validation: f64| HeadsOutcome::Measured(HeadsPoint { heads, validation_accuracy: validation, validation_loss: 1.0 - validation, test_accuracy: validation, test_loss: 1.0 - validation, step_ms: 3.0, train_loss: 0.1 });
+        let swept = Background { heads: vec![point(1, 1.0), point(2, 0.99), point(4, 0.98), point(8, 0.36), point(16, 0.37)], ..Background::default() };
+        let verdict = |heads: usize, background: &Background| {
+            let mut config = lesson.start.clone();
+            config.model.layers.iter_mut().for_each(|l| l.heads = heads);
+            let mut session = trained(config.clone(), config.steps);
+            let eval = session.evaluate();
+            let view = RunView::default();
+            let facts = LiveFacts { step: config.steps, eval_step: Some(eval.step), eval_accuracy: Some(eval.accuracy), ..live_facts(&view, &config, background) };
+            check.condition.evaluate(&facts)
+        };
+        assert_eq!(verdict(1, &swept), Some(true), "the pick, trained");
+        assert_eq!(verdict(16, &swept), Some(false), "the lesson's start: sixteen heads");
+        assert_eq!(verdict(4, &swept), Some(false), "a good model, but not the pick");
+        assert_eq!(verdict(1, &Background::default()), None, "no sweep yet");
     }
 
     #[test]

@@ -5,6 +5,7 @@ err-vocab-unknown-token = unknown token "{ $token }"; this task's tokens are: { 
 
 ## src/tasks/split.rs
 err-split-too-few-examples = { $task } has too few distinct examples to hold any out for evaluation ({ $held_out } of { $draws } draws were held out); raise task.length or task.symbols
+err-split-no-test-half = { $task } holds out too few distinct examples to divide them into a validation and a test half ({ $validation } and { $test } found); raise task.length or task.symbols
 
 ## src/lessons/parse.rs
 err-lesson-front-matter-open = expected the front matter to open with a line of +++

@@ -107,6 +107,18 @@ views-length-length = length
 views-length-previous = × previous
 views-length-total-mib = total MiB
 views-length-refused = refused: { $message }
+views-heads-heading = How many heads?
+views-heads-intro = The experiment on screen ({ $task }, d_model { $d_model }) trained { $steps } steps with each number of heads; each head gets d_k = d_model / heads. The held-out examples are split in two: the pick is the best accuracy on the validation half, and the test half, never used to choose, says how good the pick really is.
+views-heads-measure = Measure
+views-heads-measuring = Measuring…
+views-heads-measure-tip = Train { $steps } steps with each of { $counts } heads; takes a while (five trainings)
+views-heads-progress = { $done } of { $total } head counts done
+views-heads-axis = heads
+views-heads-accuracy = held-out accuracy
+views-heads-validation = validation
+views-heads-test = test
+views-heads-pick = pick
+views-heads-verdict = Picked on validation: { $heads } heads. On the test half it scores { $test }; the best head count scores { $best } there.
 
 ## src/ui/positions_panel.rs
 views-positions-heading = Sinusoidal positional encoding

@@ -5,6 +5,7 @@ err-vocab-unknown-token = 未知词元“{ $token }”；这个任务的词元�
 
 ## src/tasks/split.rs
 err-split-too-few-examples = { $task } 的不同样本太少，留不出任何样本用于评估（{ $draws } 次抽取中有 { $held_out } 次被留出）；请增大 task.length 或 task.symbols
+err-split-no-test-half = { $task } 留出的不同样本太少，分不成验证和测试两半（分别找到 { $validation } 个和 { $test } 个）；请增大 task.length 或 task.symbols
 
 ## src/lessons/parse.rs
 err-lesson-front-matter-open = 前置元数据（front matter）应以一行 +++ 开头

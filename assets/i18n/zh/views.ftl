@@ -107,6 +107,18 @@ views-length-length = 长度
 views-length-previous = × 上一个
 views-length-total-mib = 总计 MiB
 views-length-refused = 已拒绝：{ $message }
+views-heads-heading = 用几个注意力头？
+views-heads-intro = 屏幕上的实验（{ $task }，d_model { $d_model }）分别用每一种注意力头数训练 { $steps } 步；每个注意力头分到 d_k = d_model / 头数。留出的样本分成两半：在验证那一半上准确率最高的就是选中者；测试那一半从不参与挑选，它告诉你选中者到底有多好。
+views-heads-measure = 测量
+views-heads-measuring = 正在测量…
+views-heads-measure-tip = 分别用 { $counts } 个注意力头各训练 { $steps } 步；要花一些时间（五次训练）
+views-heads-progress = 已完成 { $done } / { $total } 种头数
+views-heads-axis = 注意力头数
+views-heads-accuracy = 留出集准确率
+views-heads-validation = 验证集
+views-heads-test = 测试集
+views-heads-pick = 选中
+views-heads-verdict = 按验证集选中：{ $heads } 个注意力头。它在测试那一半上得 { $test }；那里最好的头数得 { $best }。
 
 ## src/ui/positions_panel.rs
 views-positions-heading = 正弦位置编码

@@ -4,7 +4,7 @@
 //! - `eval_accuracy >= 0.95`, `loss < 0.1 and step <= 500` (metrics: loss, accuracy,
 //!   eval_loss, eval_accuracy, sequence_accuracy, generation_loss,
 //!   attention_entropy (normalised, of the last attention snapshot), cache_speedup,
-//!   pinned_gap, length_growth, held_out_stretch, step)
+//!   pinned_gap, length_growth, held_out_stretch, heads_pick_match, step)
 //! - `attention(layer=0, head=*) is anti-diagonal` (patterns: anti-diagonal,
 //!   diagonal, previous-token, uniform); `head=*` means any head.
 
@@ -47,6 +47,10 @@ pub struct LiveFacts<'a> {
     /// The trained model's held-out length over its training length
     /// (`task.eval_length / task.length`; 1 when they are the same).
     pub held_out_stretch: Option<f32>,
+    /// 1 when the trained model's head count (the same in every layer) is the one
+    /// the Heads tab's sweep picked on validation, 0 when it is another; None
+    /// before a sweep.
+    pub heads_pick_match: Option<f32>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -86,7 +90,7 @@ pub struct CheckCondition {
     pub terms: Vec<Term>,
 }
 
-const METRICS: [&str; 14] = [
+const METRICS: [&str; 15] = [
     "loss",
     "accuracy",
     "eval_loss",
@@ -100,6 +104,7 @@ const METRICS: [&str; 14] = [
     "pinned_gap",
     "length_growth",
     "held_out_stretch",
+    "heads_pick_match",
     "step",
 ];
 
@@ -188,6 +193,7 @@ impl Term {
                         "cache_speedup" => t!("rep-check-press-write"),
                         "pinned_gap" => t!("rep-check-pin-and-retrain"),
                         "length_growth" => t!("rep-check-press-measure"),
+                        "heads_pick_match" => t!("rep-check-press-measure-heads"),
                         _ => t!("rep-check-not-measured"),
                     },
                 };
@@ -248,6 +254,7 @@ fn metric_words(name: &str) -> String {
         "pinned_gap" => t!("rep-check-metric-pinned-gap"),
         "length_growth" => t!("rep-check-metric-length-growth"),
         "held_out_stretch" => t!("rep-check-metric-held-out-stretch"),
+        "heads_pick_match" => t!("rep-check-metric-heads-pick-match"),
         "step" => t!("rep-check-metric-step"),
         other => other.to_string(),
     }
@@ -267,6 +274,7 @@ fn metric_value(facts: &LiveFacts, name: &str) -> Option<f32> {
         "pinned_gap" => facts.pinned_gap,
         "length_growth" => facts.length_growth,
         "held_out_stretch" => facts.held_out_stretch,
+        "heads_pick_match" => facts.heads_pick_match,
         // Of the last attention snapshot: 1 = every row spread evenly, 0 = one-hot.
         "attention_entropy" => facts.attention.and_then(crate::experiments::normalised_entropy).map(|e| e as f32),
         _ => None,

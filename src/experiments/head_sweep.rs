@@ -1,0 +1,160 @@
+//! Choosing the number of heads (lesson 22, the article's §3.3): the same model
+//! with 1, 2, 4, 8 and 16 heads at a fixed d_model, each trained the same steps.
+//! For each: accuracy on the validation half of the held-out split (where the
+//! choice is made), on the test half (where the choice is checked), and the median
+//! step time. The pick is the best on validation; the test half, never looked at
+//! while choosing, says how good the pick really is.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::length_cost::median;
+use crate::config::{ExperimentConfig, validate};
+use crate::t;
+use crate::tasks::Split;
+use crate::training::{Session, StepOutcome};
+
+/// The head counts the sweep tries.
+pub const HEAD_COUNTS: [usize; 5] = [1, 2, 4, 8, 16];
+
+/// One head count, trained and measured.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HeadsPoint {
+    pub heads: usize,
+    pub validation_accuracy: f64,
+    pub validation_loss: f64,
+    pub test_accuracy: f64,
+    pub test_loss: f64,
+    /// Median milliseconds of one training step.
+    pub step_ms: f64,
+    /// Mean training loss over the last 20 steps.
+    pub train_loss: f64,
+}
+
+/// A head count that was measured, or refused with the reason.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum HeadsOutcome {
+    Measured(HeadsPoint),
+    Refused { heads: usize, message: String },
+}
+
+/// `base` with every attention layer given `heads` heads (d_model unchanged).
+pub fn heads_config(base: &ExperimentConfig, heads: usize) -> ExperimentConfig {
+    let mut config = base.clone();
+    config.model.layers.iter_mut().chain(config.model.encoder_layers.iter_mut()).for_each(|l| {
+        l.heads = heads;
+        l.ablated_heads.clear();
+    });
+    config
+}
+
+/// Train `base` with `heads` heads for its `steps`, then measure both halves of the
+/// held-out split. `cancel` is asked between steps (true = stop, None returned).
+pub fn measure_heads(base: &ExperimentConfig, heads: usize, cancel: &dyn Fn() -> bool) -> Option<HeadsOutcome> {
+    let config = heads_config(base, heads);
+    let refused = |message: String| Some(HeadsOutcome::Refused { heads, message });
+    let problems = validate(&config);
+    if !problems.is_empty() {
+        return refused(problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "));
+    }
+    let mut session = match Session::new(config.clone()) {
+        Ok(session) => session,
+        Err(err) => return refused(err.to_string()),
+    };
+    if let Err(why) = crate::tasks::check_validation_and_test(session.held_out_task()) {
+        return refused(why);
+    }
+    let mut times = Vec::with_capacity(config.steps);
+    for _ in 0..config.steps {
+        if cancel() {
+            return None;
+        }
+        let start = Instant::now();
+        if let StepOutcome::NonFinite { step, .. } = session.step(false) {
+            return refused(t!("err-length-non-finite", step = step));
+        }
+        times.push(start.elapsed().as_secs_f64() * 1000.0);
+    }
+    let (validation, test) = (session.evaluate_on(Split::Validation), session.evaluate_on(Split::Test));
+    Some(HeadsOutcome::Measured(HeadsPoint {
+        heads,
+        validation_accuracy: validation.accuracy as f64,
+        validation_loss: validation.loss as f64,
+        test_accuracy: test.accuracy as f64,
+        test_loss: test.loss as f64,
+        step_ms: median(&mut times),
+        train_loss: session.recent_train_loss(20).map_or(f64::NAN, f64::from),
+    }))
+}
+
+/// The measured points of a sweep.
+pub fn measured(outcomes: &[HeadsOutcome]) -> Vec<&HeadsPoint> {
+    outcomes
+        .iter()
+        .filter_map(|o| match o {
+            HeadsOutcome::Measured(p) => Some(p),
+            HeadsOutcome::Refused { .. } => None,
+        })
+        .collect()
+}
+
+/// The pick: the best validation accuracy; a tie goes to the lower validation loss.
+pub fn pick<'a>(points: &[&'a HeadsPoint]) -> Option<&'a HeadsPoint> {
+    points.iter().copied().filter(|p| p.validation_accuracy.is_finite()).max_by(|a, b| {
+        a.validation_accuracy.total_cmp(&b.validation_accuracy).then(b.validation_loss.total_cmp(&a.validation_loss))
+    })
+}
+
+/// What a sweep says, for claims and the window: the pick, how far its test
+/// accuracy is below the best test accuracy of any head count, and the head count
+/// with the lowest training loss.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepVerdict {
+    pub pick: usize,
+    pub pick_test_accuracy: f64,
+    pub best_test_accuracy: f64,
+    /// best_test_accuracy - pick_test_accuracy (0 when the pick is the best on test too).
+    pub pick_test_gap: f64,
+    /// The head count with the lowest training loss.
+    pub train_loss_pick: usize,
+    /// The worst test accuracy of any head count.
+    pub worst_test_accuracy: f64,
+}
+
+pub fn verdict(outcomes: &[HeadsOutcome]) -> Option<SweepVerdict> {
+    let points = measured(outcomes);
+    let chosen = pick(&points)?;
+    let best = points.iter().map(|p| p.test_accuracy).fold(f64::NEG_INFINITY, f64::max);
+    let worst = points.iter().map(|p| p.test_accuracy).fold(f64::INFINITY, f64::min);
+    let by_train = points.iter().filter(|p| p.train_loss.is_finite()).min_by(|a, b| a.train_loss.total_cmp(&b.train_loss))?;
+    Some(SweepVerdict {
+        pick: chosen.heads,
+        pick_test_accuracy: chosen.test_accuracy,
+        best_test_accuracy: best,
+        pick_test_gap: best - chosen.test_accuracy,
+        train_loss_pick: by_train.heads,
+        worst_test_accuracy: worst,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(heads: usize, validation: f64, test: f64) -> HeadsOutcome {
+        HeadsOutcome::Measured(HeadsPoint { heads, validation_accuracy: validation, validation_loss: 1.0 - validation, test_accuracy: test, test_loss: 1.0 - test, step_ms: 1.0, train_loss: 0.1 * heads as f64 })
+    }
+
+    #[test]
+    fn the_pick_is_made_on_validation_and_judged_on_test() {
+        let outcomes = vec![point(1, 0.5, 0.52), point(4, 0.9, 0.86), point(16, 0.88, 0.9), HeadsOutcome::Refused { heads: 3, message: "no".into() }];
+        let v = verdict(&outcomes).unwrap();
+        assert_eq!(v.pick, 4, "validation decides, not test");
+        assert!((v.pick_test_gap - 0.04).abs() < 1e-9);
+        assert_eq!(v.train_loss_pick, 1);
+        assert_eq!(v.worst_test_accuracy, 0.52);
+        assert_eq!(verdict(&[]), None);
+    }
+}

@@ -1,0 +1,112 @@
+//! Choosing the number of heads (lesson 22): the on-screen experiment trained with
+//! 1, 2, 4, 8 and 16 heads at its d_model (the app trains them off the window's
+//! thread), with validation accuracy, test accuracy and step time side by side.
+//! The pick is made on validation; the test column is there to check it.
+
+use eframe::egui;
+use egui_plot::{Legend, Line, Plot, PlotPoints, Points};
+
+use crate::experiments::{HEAD_COUNTS, HeadsOutcome, measured, pick};
+use crate::t;
+use crate::workbench::actions::AppAction;
+use crate::workbench::run_view::RunStatus;
+use crate::workbench::window::WindowData;
+
+#[derive(Default)]
+pub struct HeadsPanel;
+
+impl super::Panel for HeadsPanel {
+    fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
+        let (results, running) = (&data.background.heads, data.background.heads_running);
+        let training = data.view.status == RunStatus::Running;
+        let base = data.applied;
+        egui::ScrollArea::vertical().show(ui, |ui| heads_ui(ui, results, running, base, training, actions));
+    }
+}
+
+fn heads_ui(ui: &mut egui::Ui, results: &[HeadsOutcome], running: bool, base: &crate::config::ExperimentConfig, training: bool, actions: &mut Vec<AppAction>) {
+    ui.heading(t!("views-heads-heading"));
+    ui.label(t!("views-heads-intro", d_model = base.model.d_model, task = base.task.kind.label(), steps = base.steps));
+    ui.horizontal(|ui| {
+        let label = if running { t!("views-heads-measuring") } else { t!("views-heads-measure") };
+        let tip = t!("views-heads-measure-tip", counts = format!("{HEAD_COUNTS:?}"), steps = base.steps);
+        if ui.add_enabled(!running, egui::Button::new(label)).on_hover_text(tip).clicked() {
+            actions.push(AppAction::MeasureHeads);
+        }
+        if running {
+            ui.spinner();
+            ui.label(t!("views-heads-progress", done = results.len(), total = HEAD_COUNTS.len()));
+        }
+        if training {
+            ui.weak(t!("views-length-training"));
+        }
+    });
+    let points = measured(results);
+    let chosen = pick(&points).map(|p| p.heads);
+    if !points.is_empty() {
+        let width = (ui.available_width() / 2.0 - 10.0).max(200.0);
+        let height = (ui.available_height() - 200.0).clamp(150.0, 320.0);
+        // x is log2(heads): label whole powers of two only.
+        let axis = |mark: egui_plot::GridMark, _: &std::ops::RangeInclusive<f64>| {
+            if (mark.value - mark.value.round()).abs() < 1e-6 && mark.value >= 0.0 { format!("{}", 1u64 << mark.value.round() as u32) } else { String::new() }
+        };
+        let series = |f: &dyn Fn(&crate::experiments::HeadsPoint) -> f64| -> Vec<[f64; 2]> { points.iter().map(|p| [(p.heads as f64).log2(), f(p)]).collect() };
+        ui.horizontal(|ui| {
+            Plot::new("heads_accuracy")
+                .width(width)
+                .height(height)
+                .legend(Legend::default())
+                .x_axis_label(t!("views-heads-axis"))
+                .y_axis_label(t!("views-heads-accuracy"))
+                .x_axis_formatter(axis)
+                .include_y(0.0)
+                .include_y(1.0)
+                .show(ui, |plot| {
+                    plot.line(Line::new(t!("views-heads-validation"), PlotPoints::from(series(&|p| p.validation_accuracy))));
+                    plot.line(Line::new(t!("views-heads-test"), PlotPoints::from(series(&|p| p.test_accuracy))));
+                    if let Some(p) = points.iter().find(|p| Some(p.heads) == chosen) {
+                        plot.points(Points::new(t!("views-heads-pick"), vec![[(p.heads as f64).log2(), p.validation_accuracy]]).radius(6.0));
+                    }
+                });
+            Plot::new("heads_step_ms")
+                .width(width)
+                .height(height)
+                .x_axis_label(t!("views-heads-axis"))
+                .y_axis_label(t!("views-length-ms-per-step"))
+                .x_axis_formatter(axis)
+                .include_y(0.0)
+                .show(ui, |plot| {
+                    plot.line(Line::new(t!("views-length-ms-per-step"), PlotPoints::from(series(&|p| p.step_ms))));
+                });
+        });
+    }
+    egui::Grid::new("heads_table").striped(true).show(ui, |ui| {
+        for header in [t!("views-heads-axis"), "d_k".to_string(), t!("views-heads-validation"), t!("views-heads-test"), t!("views-length-ms-per-step"), t!("cli-bench-train-loss")] {
+            ui.strong(header);
+        }
+        ui.end_row();
+        for outcome in results {
+            match outcome {
+                HeadsOutcome::Measured(p) => {
+                    let mark = if Some(p.heads) == chosen { format!("{} ◀ {}", p.heads, t!("views-heads-pick")) } else { p.heads.to_string() };
+                    ui.label(mark);
+                    ui.label((base.model.d_model / p.heads.max(1)).to_string());
+                    ui.label(format!("{:.3}", p.validation_accuracy));
+                    ui.label(format!("{:.3}", p.test_accuracy));
+                    ui.label(format!("{:.2}", p.step_ms));
+                    ui.label(format!("{:.3}", p.train_loss));
+                }
+                HeadsOutcome::Refused { heads, message } => {
+                    ui.label(heads.to_string());
+                    ui.label(t!("views-length-refused", message = message.as_str()));
+                }
+            }
+            ui.end_row();
+        }
+    });
+    if let (Some(heads), false) = (chosen, running) {
+        let best = points.iter().map(|p| p.test_accuracy).fold(f64::NEG_INFINITY, f64::max);
+        let test = points.iter().find(|p| p.heads == heads).map_or(f64::NAN, |p| p.test_accuracy);
+        ui.label(t!("views-heads-verdict", heads = heads, test = format!("{test:.3}"), best = format!("{best:.3}")));
+    }
+}
