@@ -80,6 +80,9 @@ fn heads_ui(ui: &mut egui::Ui, results: &[HeadsOutcome], running: bool, base: &c
                 });
         });
     }
+    if results.is_empty() {
+        return;
+    }
     egui::Grid::new("heads_table").striped(true).show(ui, |ui| {
         for header in [t!("views-heads-axis"), "d_k".to_string(), t!("views-heads-validation"), t!("views-heads-test"), t!("views-length-ms-per-step"), t!("cli-bench-train-loss")] {
             ui.strong(header);

@@ -3,6 +3,7 @@
 //! penalty per head.
 
 use eframe::egui;
+use egui_plot::{Legend, Line, Plot, PlotPoints};
 
 use super::step_through::matrix_ui;
 use crate::config::PositionalEncoding;
@@ -11,42 +12,39 @@ use crate::t;
 use crate::workbench::actions::AppAction;
 use crate::workbench::window::WindowData;
 
-/// What the tab draws, kept until the model's encoding or sizes change.
-struct Picture {
-    /// (encoding, positions, d_model, heads) it was made for.
-    made_for: (PositionalEncoding, usize, usize, usize),
+/// The sinusoidal table, kept until the model's length or width changes.
+struct Table {
+    /// (positions, d_model) it was made for.
+    made_for: (usize, usize),
     values: Vec<f32>,
-    rows: usize,
-    cols: usize,
     row_labels: Vec<String>,
-    column_labels: Option<Vec<String>>,
 }
 
 #[derive(Default)]
 pub struct PositionsPanel {
-    picture: Option<Picture>,
+    table: Option<Table>,
 }
 
-/// The picture for one encoding: the sinusoidal table `[positions, d_model]`; rotary's
-/// cos(angle) `[positions, d_k/2]`; ALiBi's penalty of the last query for each key,
-/// one row per head `[heads, positions]`.
-fn picture(made_for: (PositionalEncoding, usize, usize, usize)) -> Picture {
-    let (encoding, positions, d_model, heads) = made_for;
-    let numbered = |n: usize| (0..n).map(|p| p.to_string()).collect::<Vec<_>>();
-    match encoding {
-        PositionalEncoding::Rotary => {
-            let d_k = (d_model / heads.max(1)).max(2);
-            let (cos, _) = rotary_tables(0..positions, d_k);
-            Picture { made_for, values: cos, rows: positions, cols: d_k / 2, row_labels: numbered(positions), column_labels: None }
+/// Rotary: for each pair i of a head's `d_k` numbers, cos of its angle at every
+/// position, as (pair, [[position, cos]]).
+fn rotary_lines(positions: usize, d_k: usize) -> Vec<(usize, Vec<[f64; 2]>)> {
+    let half = d_k / 2;
+    let (cos, _) = rotary_tables(0..positions, d_k); // [positions, d_k/2]
+    (0..half).map(|i| (i, (0..positions).map(|p| [p as f64, cos[p * half + i] as f64]).collect())).collect()
+}
+
+/// ALiBi: for each head, its slope and the penalty -m·d at every distance d.
+fn alibi_lines(positions: usize, heads: usize) -> Vec<(f32, Vec<[f64; 2]>)> {
+    alibi_slopes(heads).into_iter().map(|m| (m, (0..positions).map(|d| [d as f64, -(m as f64) * d as f64]).collect())).collect()
+}
+
+fn line_plot(ui: &mut egui::Ui, id: &str, x: String, y: String, lines: Vec<(String, Vec<[f64; 2]>)>) {
+    let height = (ui.available_height() - 10.0).clamp(200.0, 520.0);
+    Plot::new(id).height(height).legend(Legend::default()).x_axis_label(x).y_axis_label(y).show(ui, |plot| {
+        for (name, points) in lines {
+            plot.line(Line::new(name, PlotPoints::from(points)));
         }
-        PositionalEncoding::Alibi => {
-            let last = positions - 1;
-            let values = alibi_slopes(heads.max(1)).iter().flat_map(|m| (0..positions).map(move |j| -m * (last - j) as f32)).collect();
-            let row_labels = alibi_slopes(heads.max(1)).iter().enumerate().map(|(h, m)| format!("{h}: {m:.3}")).collect();
-            Picture { made_for, values, rows: heads.max(1), cols: positions, row_labels, column_labels: Some(numbered(positions)) }
-        }
-        _ => Picture { made_for, values: sinusoidal_table(positions, d_model), rows: positions, cols: d_model, row_labels: numbered(positions), column_labels: None },
-    }
+    });
 }
 
 impl super::Panel for PositionsPanel {
@@ -54,18 +52,20 @@ impl super::Panel for PositionsPanel {
         let model = &data.applied.model;
         let (max_len, d_model, encoding) = (model.max_len, model.d_model, model.positional);
         let heads = model.layers.iter().find(|l| l.attention).map_or(1, |l| l.heads.max(1));
-        let positions = match encoding {
-            PositionalEncoding::Alibi => max_len.clamp(1, 64),
-            _ => max_len.clamp(1, 128),
-        };
+        let positions = max_len.clamp(1, 128);
         match encoding {
             PositionalEncoding::Rotary => {
+                let d_k = (d_model / heads).max(2);
                 ui.heading(t!("views-positions-rotary-heading"));
-                ui.label(t!("views-positions-rotary-intro", last = positions - 1, pairs = (d_model / heads).max(2) / 2));
+                ui.label(t!("views-positions-rotary-intro", last = positions - 1, pairs = d_k / 2));
+                let lines = rotary_lines(positions, d_k).into_iter().map(|(i, points)| (t!("views-positions-pair", pair = i), points)).collect();
+                line_plot(ui, "rotary_angles", t!("views-positions-position"), "cos(angle)".to_string(), lines);
             }
             PositionalEncoding::Alibi => {
                 ui.heading(t!("views-positions-alibi-heading"));
                 ui.label(t!("views-positions-alibi-intro", heads = heads, last = positions - 1));
+                let lines = alibi_lines(positions, heads).into_iter().enumerate().map(|(h, (m, points))| (t!("views-positions-head-slope", head = h, slope = format!("{m:.4}")), points)).collect();
+                line_plot(ui, "alibi_penalty", t!("views-positions-distance"), t!("views-positions-penalty"), lines);
             }
             _ => {
                 ui.heading(t!("views-positions-heading"));
@@ -73,14 +73,14 @@ impl super::Panel for PositionsPanel {
                 if encoding != PositionalEncoding::Sinusoidal {
                     ui.weak(t!("views-positions-not-used"));
                 }
+                if self.table.as_ref().is_none_or(|t| t.made_for != (positions, d_model)) {
+                    let row_labels = (0..positions).map(|p| p.to_string()).collect();
+                    self.table = Some(Table { made_for: (positions, d_model), values: sinusoidal_table(positions, d_model), row_labels });
+                }
+                let table = self.table.as_ref().expect("built above");
+                egui::ScrollArea::both().show(ui, |ui| matrix_ui(ui, &table.values, positions, d_model, &table.row_labels, None));
             }
         }
-        let made_for = (encoding, positions, d_model, heads);
-        if self.picture.as_ref().is_none_or(|p| p.made_for != made_for) {
-            self.picture = Some(picture(made_for));
-        }
-        let p = self.picture.as_ref().expect("built above");
-        egui::ScrollArea::both().show(ui, |ui| matrix_ui(ui, &p.values, p.rows, p.cols, &p.row_labels, p.column_labels.as_deref()));
     }
 }
 
@@ -89,15 +89,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_encoding_draws_its_own_numbers() {
-        let sinusoidal = picture((PositionalEncoding::Sinusoidal, 8, 16, 4));
-        assert_eq!((sinusoidal.rows, sinusoidal.cols), (8, 16));
-        let rotary = picture((PositionalEncoding::Rotary, 8, 16, 4));
-        assert_eq!((rotary.rows, rotary.cols), (8, 2), "d_k 4: two pairs");
-        assert_eq!(rotary.values[0], 1.0, "position 0 is not turned");
-        let alibi = picture((PositionalEncoding::Alibi, 8, 16, 4));
-        assert_eq!((alibi.rows, alibi.cols), (4, 8));
-        assert_eq!(alibi.values[7], 0.0, "the last query is not penalised for itself");
-        assert!(alibi.values[0] < alibi.values[8], "head 0 has the steepest slope");
+    fn rotary_pairs_turn_from_fast_to_slow_and_alibi_heads_from_steep_to_flat() {
+        let rotary = rotary_lines(8, 16);
+        assert_eq!(rotary.len(), 8, "d_k 16: eight pairs");
+        assert_eq!(rotary[0].1[0][1], 1.0, "position 0 is not turned");
+        assert!(rotary[0].1[1][1] < rotary[7].1[1][1], "the first pair turns fastest");
+        let alibi = alibi_lines(8, 4);
+        assert_eq!(alibi.len(), 4);
+        assert_eq!(alibi[0].1[0][1], 0.0, "no penalty at distance 0");
+        assert!(alibi[0].1[7][1] < alibi[3].1[7][1], "head 0 has the steepest slope");
     }
 }

@@ -470,6 +470,23 @@ fn the_sequence_length_tab_measures_every_length_and_plots_it() {
 }
 
 #[test]
+fn the_heads_tab_trains_every_head_count_and_marks_the_pick() {
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    harness.get_by_label("Heads").click();
+    harness.run_steps(2);
+    harness.get_by_label("Measure").click();
+    step_until(&mut harness, "every head count", |app| !app.background.heads_running && !app.background.heads.is_empty());
+    let results = &harness.state().background.heads;
+    // The tiny model is 32 wide: 1 to 16 heads all divide it.
+    let heads: Vec<usize> = attention_workbench::experiments::measured(results).iter().map(|p| p.heads).collect();
+    assert_eq!(heads, attention_workbench::experiments::HEAD_COUNTS.to_vec(), "{results:?}");
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains("◀ pick").is_some(), "the pick is marked in the table");
+    assert!(harness.query_by_label_contains("Picked on validation").is_some());
+}
+
+#[test]
 fn a_pinned_run_stays_on_the_charts_after_a_reset_until_unpinned() {
     let mut harness = harness(small_state());
     step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);

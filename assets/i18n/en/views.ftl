@@ -118,16 +118,24 @@ views-heads-accuracy = held-out accuracy
 views-heads-validation = validation
 views-heads-test = test
 views-heads-pick = pick
-views-heads-verdict = Picked on validation: { $heads } heads. On the test half it scores { $test }; the best head count scores { $best } there.
+views-heads-verdict = Picked on validation: { $heads ->
+        [one] 1 head
+       *[other] { $heads } heads
+    }. On the test half it scores { $test }; the best head count scores { $best } there.
 
 ## src/ui/positions_panel.rs
 views-positions-heading = Sinusoidal positional encoding
 views-positions-intro = Rows: positions 0 to { $last }. Columns: the { $d_model } dimensions. Early columns wave fast, later ones slowly; every row is a different pattern.
 views-positions-not-used = This model does not add these waves (see the positional encoding knob); they are shown for reference.
 views-positions-rotary-heading = Rotary positions: the turning angles
-views-positions-rotary-intro = Rows: positions 0 to { $last }. Columns: the { $pairs } pairs of numbers in each head. Each cell is cos(angle) of the turn applied to that pair of the query and the key at that position; the first pairs turn fast, the last ones slowly. Two positions the same distance apart differ by the same turn, so scores see only the distance.
+views-positions-rotary-intro = Positions 0 to { $last } across; one line for each of the { $pairs } pairs of numbers in a head: the cos of the angle that pair of the query and the key is turned by at that position. The first pairs turn fast, the last ones slowly. Two positions the same distance apart differ by the same turn, so scores see only the distance.
 views-positions-alibi-heading = ALiBi: the penalty for distance
-views-positions-alibi-intro = One row per head (its number and slope), one column per key from 0 to { $last }: what is taken off the last query's score for each key, slope × distance. Steep heads look only nearby; flat heads read far back. Nothing is added to the token vectors. { $heads } heads in the first attention layer.
+views-positions-alibi-intro = One line per head: what is taken off a query's score for a key at each distance from 0 to { $last }, slope × distance. Steep heads look only nearby; flat heads read far back. Nothing is added to the token vectors. { $heads } heads in the first attention layer.
+views-positions-pair = pair { $pair }
+views-positions-position = position
+views-positions-head-slope = head { $head } (slope { $slope })
+views-positions-distance = distance to the key
+views-positions-penalty = taken off the score
 
 ## src/ui/bug_hunt.rs
 views-bug-heading = Bug hunt

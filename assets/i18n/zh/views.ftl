@@ -125,9 +125,14 @@ views-positions-heading = 正弦位置编码
 views-positions-intro = 行：位置 0 到 { $last }。列：{ $d_model } 个维度。靠前的列波动得快，靠后的列波动得慢；每一行都是不同的图案。
 views-positions-not-used = 这个模型没有加上这些波（见位置编码这个旋钮）；这里画出来只作参考。
 views-positions-rotary-heading = 旋转位置编码：转动的角度
-views-positions-rotary-intro = 行：位置 0 到 { $last }。列：每个注意力头里的 { $pairs } 对数。每一格是该位置上查询和键里那一对数所转角度的 cos 值；前面几对转得快，后面几对转得慢。相隔同样距离的两个位置，差的是同一个转角，所以分数只看得到距离。
+views-positions-rotary-intro = 横轴是位置 0 到 { $last }；一个注意力头里的 { $pairs } 对数各画一条线：在该位置上，查询和键里这一对数所转角度的 cos 值。前面几对转得快，后面几对转得慢。相隔同样距离的两个位置，差的是同一个转角，所以分数只看得到距离。
 views-positions-alibi-heading = ALiBi：距离的惩罚
-views-positions-alibi-intro = 每行一个注意力头（编号和斜率），每列一个键，从 0 到 { $last }：最后一个查询对每个键的分数要扣掉多少，等于斜率 × 距离。斜率陡的注意力头只看附近；平缓的能读到很远。词元向量上什么也不加。第一个注意力层有 { $heads } 个注意力头。
+views-positions-alibi-intro = 每个注意力头一条线：键与查询相距 0 到 { $last } 时，分数要扣掉多少，等于斜率 × 距离。斜率陡的注意力头只看附近；平缓的能读到很远。词元向量上什么也不加。第一个注意力层有 { $heads } 个注意力头。
+views-positions-pair = 第 { $pair } 对
+views-positions-position = 位置
+views-positions-head-slope = 注意力头 { $head }（斜率 { $slope }）
+views-positions-distance = 与键的距离
+views-positions-penalty = 从分数里扣掉的量
 
 ## src/ui/bug_hunt.rs
 views-bug-heading = 找 Bug
