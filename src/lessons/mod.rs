@@ -162,6 +162,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("lessons/20-sequential-vs-parallel/lesson.md", include_str!("../../lessons/20-sequential-vs-parallel/lesson.md")),
     ("lessons/21-positions-that-travel/lesson.md", include_str!("../../lessons/21-positions-that-travel/lesson.md")),
     ("lessons/22-choosing-heads/lesson.md", include_str!("../../lessons/22-choosing-heads/lesson.md")),
+    ("lessons/23-every-token/lesson.md", include_str!("../../lessons/23-every-token/lesson.md")),
 ];
 
 /// The shipped Chinese versions (`lesson.zh.md`), paired with the English ones by folder.
@@ -188,6 +189,7 @@ pub const BUILTIN_ZH: &[(&str, &str)] = &[
     ("lessons/20-sequential-vs-parallel/lesson.zh.md", include_str!("../../lessons/20-sequential-vs-parallel/lesson.zh.md")),
     ("lessons/21-positions-that-travel/lesson.zh.md", include_str!("../../lessons/21-positions-that-travel/lesson.zh.md")),
     ("lessons/22-choosing-heads/lesson.zh.md", include_str!("../../lessons/22-choosing-heads/lesson.zh.md")),
+    ("lessons/23-every-token/lesson.zh.md", include_str!("../../lessons/23-every-token/lesson.zh.md")),
 ];
 
 /// A lesson, or the error that stands in its place (the other lessons still load).

@@ -9,6 +9,7 @@
 mod batch;
 mod brackets;
 mod charlm;
+mod depth;
 mod induction;
 mod lookup;
 mod modadd;
@@ -57,10 +58,12 @@ pub enum TaskKind {
     WordOrder,
     CharLm,
     Translate,
+    /// Tag every bracket with the depth after it.
+    BracketDepth,
 }
 
 impl TaskKind {
-    pub const ALL: [TaskKind; 10] = [
+    pub const ALL: [TaskKind; 11] = [
         TaskKind::Copy,
         TaskKind::Reverse,
         TaskKind::Sort,
@@ -71,6 +74,7 @@ impl TaskKind {
         TaskKind::WordOrder,
         TaskKind::CharLm,
         TaskKind::Translate,
+        TaskKind::BracketDepth,
     ];
 
     /// The name used in JSON and on the command line.
@@ -86,6 +90,7 @@ impl TaskKind {
             TaskKind::WordOrder => "word_order",
             TaskKind::CharLm => "char_lm",
             TaskKind::Translate => "translate",
+            TaskKind::BracketDepth => "bracket_depth",
         }
     }
 
@@ -112,6 +117,7 @@ impl TaskKind {
             TaskKind::WordOrder => t!("task-kind-word-order"),
             TaskKind::CharLm => t!("task-kind-char-lm"),
             TaskKind::Translate => t!("task-kind-translate"),
+            TaskKind::BracketDepth => t!("task-kind-bracket-depth"),
         }
     }
 
@@ -128,6 +134,7 @@ impl TaskKind {
             TaskKind::WordOrder => t!("msg-task-describe-word-order"),
             TaskKind::CharLm => t!("msg-task-describe-char-lm"),
             TaskKind::Translate => t!("msg-task-describe-translate"),
+            TaskKind::BracketDepth => t!("msg-task-describe-bracket-depth"),
         }
     }
 }
@@ -184,6 +191,7 @@ impl TaskConfig {
             TaskKind::WordOrder => (1, 12),
             TaskKind::CharLm => (32, 0),
             TaskKind::Translate => (12, 8),
+            TaskKind::BracketDepth => (12, 0),
         };
         Self {
             kind,
@@ -234,6 +242,7 @@ impl TaskConfig {
             TaskKind::WordOrder => Box::new(word_order::WordOrderTask::new(self.symbols, word_order::Words::from_corpus(&self.corpus))),
             TaskKind::CharLm => Box::new(charlm::CharLmTask::load(&self.corpus, self.length)?),
             TaskKind::Translate => Box::new(translate::TranslateTask::new(self.length, self.symbols)),
+            TaskKind::BracketDepth => Box::new(depth::DepthTask::new(self.length)),
         })
     }
 
@@ -286,6 +295,7 @@ impl TaskKind {
             TaskKind::WordOrder => (0, usize::MAX, 2, word_order::NOUNS.len()),
             TaskKind::CharLm => (2, 1024, 0, usize::MAX),
             TaskKind::Translate => (translate::SHORTEST, 64, 2, 8),
+            TaskKind::BracketDepth => (2, 64, 0, usize::MAX),
         }
     }
 }

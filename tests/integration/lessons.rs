@@ -171,6 +171,11 @@ fn lesson_22_claims_hold_for_three_seeds() {
 }
 
 #[test]
+fn lesson_23_claims_hold_for_three_seeds() {
+    verify("23");
+}
+
+#[test]
 fn the_readme_example_lesson_parses_and_its_claim_holds() {
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let start = readme.find("````markdown\n").expect("an example lesson in the README") + "````markdown\n".len();
@@ -413,6 +418,14 @@ mod checks_tick_only_for_the_right_model {
         assert_eq!(verdict(16, &swept), Some(false), "the lesson's start: sixteen heads");
         assert_eq!(verdict(4, &swept), Some(false), "a good model, but not the pick");
         assert_eq!(verdict(1, &Background::default()), None, "no sweep yet");
+    }
+
+    #[test]
+    fn lesson_23_ticks_for_the_tagger_with_attention_and_not_without() {
+        check_verdicts("23", 0..2, &[
+            ("with attention", &|l| l.attention = true, true),
+            ("attention off", &|l| l.attention = false, false),
+        ]);
     }
 
     #[test]
