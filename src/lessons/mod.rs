@@ -163,6 +163,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("lessons/21-positions-that-travel/lesson.md", include_str!("../../lessons/21-positions-that-travel/lesson.md")),
     ("lessons/22-choosing-heads/lesson.md", include_str!("../../lessons/22-choosing-heads/lesson.md")),
     ("lessons/23-every-token/lesson.md", include_str!("../../lessons/23-every-token/lesson.md")),
+    ("lessons/24-do-you-need-attention/lesson.md", include_str!("../../lessons/24-do-you-need-attention/lesson.md")),
 ];
 
 /// The shipped Chinese versions (`lesson.zh.md`), paired with the English ones by folder.
@@ -190,6 +191,7 @@ pub const BUILTIN_ZH: &[(&str, &str)] = &[
     ("lessons/21-positions-that-travel/lesson.zh.md", include_str!("../../lessons/21-positions-that-travel/lesson.zh.md")),
     ("lessons/22-choosing-heads/lesson.zh.md", include_str!("../../lessons/22-choosing-heads/lesson.zh.md")),
     ("lessons/23-every-token/lesson.zh.md", include_str!("../../lessons/23-every-token/lesson.zh.md")),
+    ("lessons/24-do-you-need-attention/lesson.zh.md", include_str!("../../lessons/24-do-you-need-attention/lesson.zh.md")),
 ];
 
 /// A lesson, or the error that stands in its place (the other lessons still load).

@@ -176,6 +176,11 @@ fn lesson_23_claims_hold_for_three_seeds() {
 }
 
 #[test]
+fn lesson_24_claims_hold_for_three_seeds() {
+    verify("24");
+}
+
+#[test]
 fn the_readme_example_lesson_parses_and_its_claim_holds() {
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let start = readme.find("````markdown\n").expect("an example lesson in the README") + "````markdown\n".len();
@@ -426,6 +431,28 @@ mod checks_tick_only_for_the_right_model {
             ("with attention", &|l| l.attention = true, true),
             ("attention off", &|l| l.attention = false, false),
         ]);
+    }
+
+    #[test]
+    fn lesson_24_ticks_for_the_bag_of_tokens_and_not_for_attention_that_memorises() {
+        use attention_workbench::config::{AttentionKind, PositionalEncoding};
+        let lesson = lesson("24");
+        let check = lesson.checks().next().unwrap();
+        for seed in 0..3 {
+            for (bag, expected) in [(true, true), (false, false)] {
+                let mut config = lesson.start.clone();
+                config.seed = seed;
+                if bag {
+                    config.model.positional = PositionalEncoding::None;
+                    config.model.layers.iter_mut().for_each(|l| {
+                        l.attention_kind = AttentionKind::UniformAverage;
+                        l.mask = MaskKind::Bidirectional;
+                    });
+                }
+                let steps = config.steps;
+                assert_eq!(check_after(check, config, steps), Some(expected), "seed {seed}, bag {bag}: {}", check.condition.text);
+            }
+        }
     }
 
     #[test]
