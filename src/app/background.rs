@@ -89,6 +89,7 @@ impl WorkbenchApp {
         self.background.heads.clear();
         self.background.heads_running = true;
         let base = self.applied.clone();
+        self.background.heads_base = Some(base.clone());
         self.inbox.spawn("head sweep", move |out| {
             crate::training::priority::yield_to_window();
             for heads in crate::experiments::HEAD_COUNTS {

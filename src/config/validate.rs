@@ -170,6 +170,11 @@ fn problems_of(config: &ExperimentConfig, facts: &mut Option<TaskFacts>) -> Vec<
             t!("msg-validate-eval-length-seq2seq", family = model.family.name()),
             t!("msg-validate-eval-length-seq2seq-fix"),
         )),
+        Ok(Some(held_out)) if held_out.vocab().len() != task_vocab => problems.push(problem(
+            "task.eval_length",
+            t!("msg-validate-eval-length-vocab", task = config.task.kind.name(), held_out = held_out.vocab().len(), train = task_vocab),
+            t!("msg-validate-eval-length-vocab-fix"),
+        )),
         Ok(Some(held_out)) if held_out.seq_len() > model.max_len => problems.push(problem(
             "task.eval_length",
             t!("msg-validate-eval-length-too-long", length = config.task.eval_length, seq = held_out.seq_len(), max_len = model.max_len),
@@ -311,6 +316,30 @@ mod tests {
         for name in crate::config::PRESET_NAMES {
             assert_eq!(validate(&preset(name).unwrap()), vec![], "{name}");
         }
+    }
+
+    #[test]
+    fn a_held_out_length_that_cannot_work_is_named() {
+        let mut config = preset("lesson").unwrap();
+        config.task = crate::tasks::TaskConfig::for_kind(crate::tasks::TaskKind::CharLm);
+        config.task.length = 16;
+        config.task.eval_length = 64;
+        config.fit_max_len_to_task();
+        assert_eq!(knobs(&config), Vec::<String>::new(), "the character model travels to 64");
+        config.model.max_len = 32;
+        assert_eq!(knobs(&config), vec!["task.eval_length"], "longer than max length");
+        // Bracket depth has a label per depth: a longer string brings new tokens.
+        config.task = crate::tasks::TaskConfig::for_kind(crate::tasks::TaskKind::BracketDepth);
+        config.task.eval_length = 16;
+        config.fit_max_len_to_task();
+        let problems = validate(&config);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].knob == "task.eval_length" && problems[0].to_string().contains("tokens"), "{problems:?}");
+        // Rotary needs pairs: d_k = 64 / 64 = 1 is odd.
+        let mut config = preset("lesson").unwrap();
+        config.model.positional = crate::config::PositionalEncoding::Rotary;
+        config.model.layers[0].heads = 64;
+        assert_eq!(knobs(&config), vec!["model.layers[0].heads"]);
     }
 
     #[test]

@@ -237,6 +237,7 @@ mod tests {
         word_order_train_and_eval_are_disjoint: TaskKind::WordOrder,
         char_lm_train_and_eval_are_disjoint: TaskKind::CharLm,
         translate_train_and_eval_are_disjoint: TaskKind::Translate,
+        bracket_depth_train_and_eval_are_disjoint: TaskKind::BracketDepth,
     }
 
     #[test]

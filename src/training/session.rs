@@ -325,7 +325,8 @@ impl Session {
         }
         let before = attention(self.model.as_mut()?, layer, heads)?.ablated.clone();
         attention(self.model.as_mut()?, layer, heads)?.ablated.extend_from_slice(heads);
-        let eval = self.evaluate();
+        // Measured, not recorded: the run's history keeps the model's own evaluations.
+        let eval = self.measure_held_out(Split::Eval);
         attention(self.model.as_mut()?, layer, heads)?.ablated = before;
         Some(eval)
     }

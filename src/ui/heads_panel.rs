@@ -17,14 +17,14 @@ pub struct HeadsPanel;
 
 impl super::Panel for HeadsPanel {
     fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
-        let (results, running) = (&data.background.heads, data.background.heads_running);
         let training = data.view.status == RunStatus::Running;
-        let base = data.applied;
-        egui::ScrollArea::vertical().show(ui, |ui| heads_ui(ui, results, running, base, training, actions));
+        let (background, base) = (data.background, data.applied);
+        egui::ScrollArea::vertical().show(ui, |ui| heads_ui(ui, background, base, training, actions));
     }
 }
 
-fn heads_ui(ui: &mut egui::Ui, results: &[HeadsOutcome], running: bool, base: &crate::config::ExperimentConfig, training: bool, actions: &mut Vec<AppAction>) {
+fn heads_ui(ui: &mut egui::Ui, background: &crate::workbench::window::Background, base: &crate::config::ExperimentConfig, training: bool, actions: &mut Vec<AppAction>) {
+    let (results, running) = (&background.heads[..], background.heads_running);
     ui.heading(t!("views-heads-heading"));
     ui.label(t!("views-heads-intro", d_model = base.model.d_model, task = base.task.kind.label(), steps = base.steps));
     ui.horizontal(|ui| {
@@ -41,6 +41,9 @@ fn heads_ui(ui: &mut egui::Ui, results: &[HeadsOutcome], running: bool, base: &c
             ui.weak(t!("views-length-training"));
         }
     });
+    if !running && !results.is_empty() && !crate::workbench::window::heads_sweep_done_for(background, base) {
+        ui.colored_label(ui.visuals().warn_fg_color, t!("views-heads-stale"));
+    }
     let points = measured(results);
     let chosen = pick(&points).map(|p| p.heads);
     if !points.is_empty() {

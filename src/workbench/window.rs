@@ -26,14 +26,16 @@ pub struct WindowState {
 }
 
 /// Results of work done off the window's thread, as the panels show them.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Background {
     /// The sequence-length sweep (lesson 11): lengths measured so far, in order.
     pub lengths: Vec<LengthOutcome>,
     pub lengths_running: bool,
-    /// The head sweep (lesson 22): head counts measured so far, in order.
+    /// The head sweep (lesson 22): head counts measured so far, in order, and the
+    /// experiment it trained (before its head counts were set).
     pub heads: Vec<HeadsOutcome>,
     pub heads_running: bool,
+    pub heads_base: Option<ExperimentConfig>,
     /// The softmax-saturation sweep (lesson 03), computed once when first shown.
     pub saturation: Option<Vec<SaturationPoint>>,
     pub saturation_running: bool,
@@ -70,6 +72,13 @@ pub struct WindowData<'a> {
     pub bug_case_loaded: bool,
 }
 
+/// Whether the head sweep has finished and was run on `applied` (any head count):
+/// an older sweep's pick says nothing about this experiment.
+pub fn heads_sweep_done_for(background: &Background, applied: &ExperimentConfig) -> bool {
+    let same = |base: &ExperimentConfig| crate::experiments::heads_config(base, 1) == crate::experiments::heads_config(applied, 1);
+    !background.heads_running && !background.heads.is_empty() && background.heads_base.as_ref().is_some_and(same)
+}
+
 /// The run's live facts with what the trainer's config and the background
 /// measurements (lesson 11's sweep) add.
 pub fn live_facts<'a>(view: &'a RunView, applied: &ExperimentConfig, background: &Background) -> crate::lessons::LiveFacts<'a> {
@@ -78,7 +87,7 @@ pub fn live_facts<'a>(view: &'a RunView, applied: &ExperimentConfig, background:
     crate::lessons::LiveFacts {
         length_growth: crate::experiments::length_growth(&background.lengths).map(|g| g as f32),
         held_out_stretch: (task.length > 0).then(|| held_out as f32 / task.length as f32),
-        heads_pick_match: crate::experiments::pick(&crate::experiments::measured(&background.heads)).map(|p| {
+        heads_pick_match: heads_sweep_done_for(background, applied).then(|| crate::experiments::pick(&crate::experiments::measured(&background.heads))).flatten().map(|p| {
             let layers = &applied.model.layers;
             let all = !layers.is_empty() && layers.iter().all(|l| l.heads == p.heads);
             if all { 1.0 } else { 0.0 }

@@ -409,7 +409,7 @@ mod checks_tick_only_for_the_right_model {
         let check = lesson.checks().next().unwrap();
         // The sweep as the Heads tab reports it (seed 0's measured shape): one head wins on validation.
         let point = |heads: usize, validation: f64| HeadsOutcome::Measured(HeadsPoint { heads, validation_accuracy: validation, validation_loss: 1.0 - validation, test_accuracy: validation, test_loss: 1.0 - validation, step_ms: 3.0, train_loss: 0.1 });
-        let swept = Background { heads: vec![point(1, 1.0), point(2, 0.99), point(4, 0.98), point(8, 0.36), point(16, 0.37)], ..Background::default() };
+        let swept = Background { heads: vec![point(1, 1.0), point(2, 0.99), point(4, 0.98), point(8, 0.36), point(16, 0.37)], heads_base: Some(lesson.start.clone()), ..Background::default() };
         let verdict = |heads: usize, background: &Background| {
             let mut config = lesson.start.clone();
             config.model.layers.iter_mut().for_each(|l| l.heads = heads);
@@ -423,14 +423,25 @@ mod checks_tick_only_for_the_right_model {
         assert_eq!(verdict(16, &swept), Some(false), "the lesson's start: sixteen heads");
         assert_eq!(verdict(4, &swept), Some(false), "a good model, but not the pick");
         assert_eq!(verdict(1, &Background::default()), None, "no sweep yet");
+        let mut other = lesson.start.clone();
+        other.model.d_model = 32;
+        assert_eq!(verdict(1, &Background { heads_base: Some(other), ..swept.clone() }), None, "a sweep of another experiment");
+        assert_eq!(verdict(1, &Background { heads_running: true, ..swept }), None, "a sweep still running");
     }
 
     #[test]
     fn lesson_23_ticks_for_the_tagger_with_attention_and_not_without() {
-        check_verdicts("23", 0..2, &[
-            ("with attention", &|l| l.attention = true, true),
-            ("attention off", &|l| l.attention = false, false),
-        ]);
+        let lesson = lesson("23");
+        let check = lesson.checks().next().unwrap();
+        for seed in 0..2 {
+            for attention in [true, false] {
+                let mut config = lesson.start.clone();
+                config.seed = seed;
+                config.model.layers.iter_mut().for_each(|l| l.attention = attention);
+                let steps = config.steps;
+                assert_eq!(check_after(check, config, steps), Some(attention), "seed {seed}, attention {attention}: {}", check.condition.text);
+            }
+        }
     }
 
     #[test]

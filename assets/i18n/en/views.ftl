@@ -118,6 +118,7 @@ views-heads-accuracy = held-out accuracy
 views-heads-validation = validation
 views-heads-test = test
 views-heads-pick = pick
+views-heads-stale = These results are from another experiment (its task, width or knobs have changed since): press Measure again.
 views-heads-verdict = Picked on validation: { $heads ->
         [one] 1 head
        *[other] { $heads } heads

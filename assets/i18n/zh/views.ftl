@@ -118,6 +118,7 @@ views-heads-accuracy = 留出集准确率
 views-heads-validation = 验证集
 views-heads-test = 测试集
 views-heads-pick = 选中
+views-heads-stale = 这些结果来自另一个实验（此后它的任务、宽度或旋钮变了）：请再点一次“测量”。
 views-heads-verdict = 按验证集选中：{ $heads } 个注意力头。它在测试那一半上得 { $test }；那里最好的头数得 { $best }。
 
 ## src/ui/positions_panel.rs
