@@ -10,10 +10,10 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::length_cost::median;
-use crate::config::{ExperimentConfig, validate};
+use crate::config::ExperimentConfig;
 use crate::t;
 use crate::tasks::Split;
-use crate::training::{Session, StepOutcome};
+use crate::training::StepOutcome;
 
 /// The head counts the sweep tries.
 pub const HEAD_COUNTS: [usize; 5] = [1, 2, 4, 8, 16];
@@ -55,13 +55,9 @@ pub fn heads_config(base: &ExperimentConfig, heads: usize) -> ExperimentConfig {
 pub fn measure_heads(base: &ExperimentConfig, heads: usize, cancel: &dyn Fn() -> bool) -> Option<HeadsOutcome> {
     let config = heads_config(base, heads);
     let refused = |message: String| Some(HeadsOutcome::Refused { heads, message });
-    let problems = validate(&config);
-    if !problems.is_empty() {
-        return refused(problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "));
-    }
-    let mut session = match Session::new(config.clone()) {
+    let mut session = match super::length_cost::session_for(&config) {
         Ok(session) => session,
-        Err(err) => return refused(err.to_string()),
+        Err(message) => return refused(message),
     };
     if let Err(why) = crate::tasks::check_validation_and_test(session.held_out_task()) {
         return refused(why);

@@ -51,6 +51,15 @@ pub fn length_config(base: &ExperimentConfig, length: usize) -> ExperimentConfig
     config
 }
 
+/// A fresh session of `config` for a sweep, or every problem that refuses it, in one line.
+pub(super) fn session_for(config: &ExperimentConfig) -> Result<Session, String> {
+    let problems = validate(config);
+    if !problems.is_empty() {
+        return Err(problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "));
+    }
+    Session::new(config.clone()).map_err(|err| err.to_string())
+}
+
 /// Lengths the window's sweep measures (the built-in corpus is long enough for 256).
 pub const LENGTH_SWEEP: [usize; 5] = [16, 32, 64, 128, 256];
 /// Timed steps per length in the window's sweep (after two untimed ones).
@@ -60,13 +69,9 @@ pub const LENGTH_SWEEP_STEPS: usize = 8;
 pub fn measure_length(base: &ExperimentConfig, length: usize, steps: usize) -> LengthOutcome {
     let config = length_config(base, length);
     let refused = |message: String| LengthOutcome::Refused { length, message };
-    let problems = validate(&config);
-    if !problems.is_empty() {
-        return refused(problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "));
-    }
-    let mut session = match Session::new(config.clone()) {
+    let mut session = match session_for(&config) {
         Ok(session) => session,
-        Err(err) => return refused(err.to_string()),
+        Err(message) => return refused(message),
     };
     let vocab = config.model_vocab_size(session.task().vocab().len());
     let estimate = estimate_memory(&config, vocab, session.task().seq_len());
