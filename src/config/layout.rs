@@ -28,6 +28,9 @@ pub fn param_layout(model: &ModelConfig, vocab: usize) -> Vec<(String, Vec<usize
             for w in ["wq", "wk", "wv", "wo"] {
                 linear(out, format!("{path}.{name}.{w}"), d, d);
             }
+            if name == "attention" && layer.attention_kind == super::AttentionKind::Convolution {
+                out.push((format!("{path}.{name}.kernel"), vec![layer.heads, layer.window.max(1)]));
+            }
             if with_norm {
                 norm(out, format!("{path}.{norm_name}"));
             }

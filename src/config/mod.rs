@@ -263,6 +263,22 @@ pub enum AttentionKind {
     Softmax,
     /// Every visible position gets the same weight: the "fixed vector" of pre-attention models.
     UniformAverage,
+    /// A small learned 1-D convolution instead of attention: each head reads the
+    /// current and the `window - 1` previous positions with weights that depend only
+    /// on the offset (a softmax over one learned number per offset), whatever the
+    /// tokens are (a lightweight convolution, Wu et al. 2019).
+    Convolution,
+}
+
+impl AttentionKind {
+    /// The name used in configs and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            AttentionKind::Softmax => "softmax",
+            AttentionKind::UniformAverage => "uniform_average",
+            AttentionKind::Convolution => "convolution",
+        }
+    }
 }
 
 /// Which keys a query may attend to (always combined with the padding mask).

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{ExperimentConfig, LayerConfig, MaskKind, ModelFamily, PositionalEncoding, RnnAttention, RnnCell, estimate_memory};
+use super::{AttentionKind, ExperimentConfig, LayerConfig, MaskKind, ModelFamily, PositionalEncoding, RnnAttention, RnnCell, estimate_memory};
 use crate::t;
 
 /// One thing wrong with a config.
@@ -255,7 +255,7 @@ fn layer_problems(prefix: &str, layer: &LayerConfig, d: usize, cross: bool, posi
                 t!("msg-validate-ablated-fix"),
             ));
         }
-        if layer.mask == MaskKind::SlidingWindow && layer.window == 0 {
+        if (layer.mask == MaskKind::SlidingWindow || layer.attention_kind == AttentionKind::Convolution) && layer.window == 0 {
             problems.push(problem(knob("window"), t!("msg-validate-window-zero"), t!("msg-validate-window-zero-fix")));
         }
     }

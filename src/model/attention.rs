@@ -5,7 +5,7 @@
 //! is on); blocked cells are filled with a large negative number; softmax over keys;
 //! the weighted sum of V; heads are concatenated and projected by W_o.
 
-use burn::module::Module;
+use burn::module::{Module, Param};
 use burn::nn::Linear;
 use burn::tensor::activation::softmax;
 use burn::tensor::{Bool, Tensor, TensorData};
@@ -138,6 +138,9 @@ pub struct SelfAttention {
     /// Rotary or ALiBi positions, applied here (self-attention only).
     #[module(skip)]
     pub positions: InAttention,
+    /// `[heads, window]`: the convolution kind's one number per head and offset
+    /// (None for the other kinds).
+    pub kernel: Option<Param<Tensor<2>>>,
 }
 
 pub struct AttentionOutput {
@@ -220,6 +223,22 @@ impl SelfAttention {
                     MaskApplication::MultiplyAfterSoftmax => softmax(scaled, 3) * mask.keep.clone(),
                 };
                 (q_kept, k_kept, raw_kept, scaled_kept, weights)
+            }
+            AttentionKind::Convolution => {
+                let kernel = self.kernel.as_ref().expect("a convolution layer has a kernel").val(); // [heads, window]
+                let taps = kernel.dims()[1];
+                let weights = softmax(kernel, 1); // [heads, window]
+                // offsets[o, i·seq + j] = 1 where key j is o places before query i.
+                let mut offsets = vec![0.0f32; taps * seq * seq];
+                for o in 0..taps {
+                    for i in o..seq {
+                        offsets[o * seq * seq + i * seq + i - o] = 1.0;
+                    }
+                }
+                let offsets = Tensor::<2>::from_data(TensorData::new(offsets, [taps, seq * seq]), &v.device()); // [window, seq·seq]
+                let banded = weights.matmul(offsets).reshape([1, heads, seq, seq]); // [1, heads, seq, seq]
+                let weights = (banded * mask.keep.clone()).expand([batch, heads, seq, seq]); // [batch, heads, seq, seq]
+                (None, None, None, None, weights)
             }
             AttentionKind::UniformAverage => {
                 let host = &mask.host;

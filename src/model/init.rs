@@ -48,6 +48,11 @@ impl Initializer<'_> {
         Param::from_data(TensorData::new(values, [rows, cols]), self.device)
     }
 
+    /// A `[rows, cols]` parameter of zeros (a convolution's kernel: its softmax starts even).
+    pub fn zeros(&mut self, rows: usize, cols: usize) -> Param<Tensor<2>> {
+        Param::from_data(TensorData::new(vec![0f32; rows * cols], [rows, cols]), self.device)
+    }
+
     /// LayerNorm starts as the identity (gain 1, bias 0) whatever the scale.
     pub fn layer_norm(&mut self, d_model: usize) -> LayerNorm {
         LayerNormConfig::new(d_model).with_epsilon(self.layer_norm_eps).init(self.device)

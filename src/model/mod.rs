@@ -386,7 +386,7 @@ fn build_block(layer: &LayerConfig, d: usize, cross: bool, positional: Positiona
     // Self- and cross-attention follow the same knobs of the layer; rotary and
     // ALiBi positions are for self-attention (a target word's position says
     // nothing about how far it is from a source word).
-    let sublayer = |init: &mut Initializer, positions: attention::InAttention| SelfAttention {
+    let sublayer = |init: &mut Initializer, positions: attention::InAttention, kernel: bool| SelfAttention {
         wq: init.linear(d, d),
         wk: init.linear(d, d),
         wv: init.linear(d, d),
@@ -397,11 +397,13 @@ fn build_block(layer: &LayerConfig, d: usize, cross: bool, positional: Positiona
         application: layer.mask_application,
         ablated: layer.ablated_heads.clone(),
         positions,
+        kernel: kernel.then(|| init.zeros(layer.heads, layer.window.max(1))),
     };
-    let attention = layer.attention.then(|| sublayer(init, attention::InAttention::of(positional)));
+    let convolution = layer.attention_kind == crate::config::AttentionKind::Convolution;
+    let attention = layer.attention.then(|| sublayer(init, attention::InAttention::of(positional), convolution));
     let attention_norm = (layer.attention && wants_norm).then(|| init.layer_norm(d));
     let cross = cross && layer.cross_attention;
-    let cross_attention = cross.then(|| sublayer(init, attention::InAttention::None));
+    let cross_attention = cross.then(|| sublayer(init, attention::InAttention::None, false));
     let cross_norm = (cross && wants_norm).then(|| init.layer_norm(d));
     let ffn = layer.ffn.then(|| FeedForward {
         up: init.linear(d, layer.d_ff),

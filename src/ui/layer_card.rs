@@ -101,6 +101,7 @@ pub fn layer_card_ui(
                 choice_row(ui, &t!("editor-kind"), &help::text(help::ATTENTION_KIND), lock("attention_kind"), &mut layer.attention_kind, &[
                     (AttentionKind::Softmax, "softmax"),
                     (AttentionKind::UniformAverage, t!("editor-uniform-average").as_str()),
+                    (AttentionKind::Convolution, t!("editor-convolution").as_str()),
                 ]);
                 if hide_mask_knobs {
                     // A planted bug must be found with the panels, not read off the editor.
@@ -115,7 +116,7 @@ pub fn layer_card_ui(
                         (MaskKind::SlidingWindow, t!("editor-sliding-window").as_str()),
                     ]);
                 }
-                if layer.mask == MaskKind::SlidingWindow && !hide_mask_knobs {
+                if (layer.mask == MaskKind::SlidingWindow || layer.attention_kind == AttentionKind::Convolution) && !hide_mask_knobs {
                     widget_row(ui, &t!("editor-window"), &help::text(help::WINDOW), lock("window"), egui::DragValue::new(&mut layer.window).range(1..=1024));
                     inline_problem(ui, problem_for("window"));
                 }

@@ -153,6 +153,32 @@ fn uniform_average_gives_each_visible_key_the_same_weight() {
 }
 
 #[test]
+fn a_convolution_reads_only_the_last_window_positions_with_weights_that_ignore_the_tokens() {
+    let (model, device) = model_with(|m| {
+        m.layers.iter_mut().for_each(|l| {
+            l.attention_kind = AttentionKind::Convolution;
+            l.window = 3;
+            l.mask = MaskKind::Bidirectional; // the kernel still looks back only
+        })
+    });
+    let seq = 6;
+    let maps = |seed| attention(&model, &device, random_tokens(1, seq, seed), 1, seq, None);
+    let (first, second) = (maps(6), maps(7));
+    assert_eq!(first, second, "other tokens, the same weights: they depend only on the offset");
+    for layer in first {
+        for (r, row) in layer.chunks(seq).enumerate() {
+            let q = r % seq;
+            for (k, w) in row.iter().enumerate() {
+                let in_window = k <= q && q - k < 3;
+                // A fresh kernel is zero, so its softmax spreads 1/3 over the offsets.
+                let expected = if in_window { 1.0 / 3.0 } else { 0.0 };
+                assert!((w - expected).abs() < 1e-6, "query {q}, key {k}: {w}");
+            }
+        }
+    }
+}
+
+#[test]
 fn a_head_trace_is_consistent_stage_by_stage() {
     let (model, device) = model_with(|_| {});
     let seq = 7;
@@ -228,6 +254,14 @@ fn the_config_layout_matches_the_built_model() {
         m.tied_embeddings = true;
     }));
     variants.push(Box::new(|m| m.tied_embeddings = true));
+    // A convolution layer beside an attention layer: its kernel is one number per head and offset.
+    variants.push(Box::new(|m| {
+        m.layers[0].attention_kind = attention_workbench::config::AttentionKind::Convolution;
+        m.layers[0].window = 3;
+    }));
+    // Rotary and ALiBi add no parameters.
+    variants.push(Box::new(|m| m.positional = PositionalEncoding::Rotary));
+    variants.push(Box::new(|m| m.positional = PositionalEncoding::Alibi));
     variants.push(Box::new(|m| m.switch_family(ModelFamily::EncoderDecoder)));
     variants.push(Box::new(|m| {
         m.switch_family(ModelFamily::EncoderDecoder);

@@ -40,6 +40,7 @@ editor-on = on
 editor-heads = heads
 editor-kind = kind
 editor-uniform-average = uniform average
+editor-convolution = convolution
 editor-scale = scale by 1/√d_k
 editor-mask = mask
 editor-causal = causal
@@ -82,7 +83,7 @@ editor-help-init-scale = Multiplies every initial weight. 1 = PyTorch's defaults
 editor-help-seed = Seed for weights, batches and dropout: the same seed gives the same run on the CPU. (Lesson 13)
 editor-help-heads = Attention heads. Each head attends on its own d_model / heads dimensions, so heads can specialise. (Lesson 06)
 editor-help-attention = Turn the attention sublayer off to see what the layer does without it. (Lesson 01)
-editor-help-attention-kind = softmax: each query chooses what to read. uniform average: every visible token gets the same weight, the fixed summary of pre-attention models. (Lesson 01)
+editor-help-attention-kind = softmax: each query chooses what to read. uniform average: every visible token gets the same weight, the fixed summary of pre-attention models. convolution: each head reads the current and the window − 1 previous tokens with learned weights that depend only on the offset, not on the tokens (a small 1-D convolution). (Lessons 01, 24)
 editor-help-scale = Divide scores by √d_k before the softmax. Without it, large d_k saturates the softmax and shrinks gradients. (Lesson 03)
 editor-help-mask = Which keys a query may see. causal: only earlier tokens and itself. bidirectional: all. sliding window: the last `window` tokens. Padding is always hidden. (Lessons 07, 08)
 editor-help-window = Width of the sliding window: how many recent tokens (itself included) each query sees. (Lesson 15)

@@ -129,7 +129,7 @@ msg-cache-blocker-bidirectional = is bidirectional (every token sees the later o
 msg-cache-blocker-diagonal = has its causal diagonal shifted
 msg-cache-blocker-mask-inverted = reads its mask inverted
 msg-cache-blocker-after-softmax = masks after the softmax (its weights depend on the hidden later keys)
-msg-cache-blocker-uniform = averages uniformly instead of using softmax attention
+msg-cache-blocker-uniform = is not softmax attention (a uniform average or a convolution)
 
 msg-state-dropped = Some saved settings could not be read and were reset to their defaults: { $parts }. Everything else (lesson progress, solved bugs) was kept.
 msg-dialog-export-progress = Export my progress

@@ -40,6 +40,7 @@ editor-on = 开启
 editor-heads = 注意力头
 editor-kind = 类型
 editor-uniform-average = 均匀平均
+editor-convolution = 卷积
 editor-scale = 按 1/√d_k 缩放
 editor-mask = 掩码
 editor-causal = 因果
@@ -82,7 +83,7 @@ editor-help-init-scale = 乘到每个初始权重上的系数。1 = PyTorch 的�
 editor-help-seed = 权重、批次和 dropout 的随机种子：在 CPU 上，相同的随机种子给出完全相同的运行。（第 13 课）
 editor-help-heads = 注意力头的个数。每个注意力头在自己的 d_model / heads 维上做注意力，因此各个注意力头可以各有专长。（第 06 课）
 editor-help-attention = 关闭注意力子层，看看这一层没有它时会做什么。（第 01 课）
-editor-help-attention-kind = softmax：每个查询自己选择读取什么。均匀平均：每个可见词元得到相同的权重，也就是注意力出现之前的模型所用的固定摘要。（第 01 课）
+editor-help-attention-kind = softmax：每个查询自己选择读取什么。均匀平均：每个可见词元得到相同的权重，也就是注意力出现之前的模型所用的固定摘要。卷积：每个注意力头读取当前和之前 window − 1 个词元，权重是学出来的，只取决于相隔几个位置，与词元是什么无关（一个小的一维卷积）。（第 01、24 课）
 editor-help-scale = 在 softmax 之前把分数除以 √d_k。不这样做，较大的 d_k 会让 softmax 饱和，并使梯度变小。（第 03 课）
 editor-help-mask = 一个查询可以看到哪些键。因果：只看更早的词元和它自己。双向：全部都看。滑动窗口：最近的 `window` 个词元。填充总是被隐藏。（第 07、08 课）
 editor-help-window = 滑动窗口的宽度：每个查询能看到多少个最近的词元（包括它自己）。（第 15 课）

@@ -129,7 +129,7 @@ msg-cache-blocker-bidirectional = 是双向的（每个词元都能看到后面�
 msg-cache-blocker-diagonal = 的因果对角线被移动了
 msg-cache-blocker-mask-inverted = 把掩码读反了
 msg-cache-blocker-after-softmax = 在 softmax 之后才施加掩码（它的权重依赖于被隐藏的后面的键）
-msg-cache-blocker-uniform = 用均匀平均代替了 softmax 注意力
+msg-cache-blocker-uniform = 不是 softmax 注意力（而是均匀平均或卷积）
 
 msg-state-dropped = 部分保存的设置无法读取，已恢复为默认值：{ $parts }。其余内容（课程进度、已解决的 Bug）都已保留。
 msg-dialog-export-progress = 导出我的进度

@@ -52,7 +52,7 @@ pub fn support(config: &ExperimentConfig, backend_used: BackendChoice) -> Result
     }
     for (index, layer) in config.model.layers.iter().enumerate() {
         if layer.attention && layer.attention_kind != AttentionKind::Softmax {
-            return Err(format!("model.layers[{index}].attention_kind = uniform_average"));
+            return Err(format!("model.layers[{index}].attention_kind = {}", layer.attention_kind.name()));
         }
     }
     Ok(())
