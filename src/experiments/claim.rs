@@ -137,8 +137,10 @@ impl Claim {
         let mut curves: BTreeMap<Side, Vec<f32>> = BTreeMap::new();
         let mut step_times: BTreeMap<Side, Vec<f64>> = BTreeMap::new();
         let mut maps: BTreeMap<String, AttentionSnapshot> = BTreeMap::new();
-        for (side, metrics) in self.needed() {
-            let label = Self::side_label(side);
+        let needed = self.needed();
+        // Every side's session first, so their steps can be taken in turn.
+        let mut trainers: Vec<(Side, Vec<Metric>, SideTrainer)> = Vec::new();
+        for (side, metrics) in needed {
             let (config, run) = match side {
                 Side::A => (&self.a, &self.run_a),
                 Side::B => (self.b.as_ref().unwrap_or(&self.a), &self.run_b),
@@ -147,14 +149,38 @@ impl Claim {
             let mut config = config.clone();
             config.seed = seed.wrapping_add(run.seed_offset);
             config.steps = steps.max(1);
-            let mut session = Session::new(config)?;
-            let mut on_step = |i: usize| step_done(done + i);
-            let Some((curve, step_ms, divergence)) = train_side(&mut session, steps, run.threads, &mut on_step)? else {
-                return Ok(None);
-            };
-            done += steps;
+            trainers.push((side, metrics, SideTrainer::new(Session::new(config)?, steps, run.threads)?));
+        }
+        // When a condition reads step times, the sides' steps alternate (a, b, a,
+        // b, …): load from another program then slows both sides alike, and the
+        // ratio of their medians holds. Otherwise each side trains in turn.
+        let timed = trainers.len() > 1 && trainers.iter().any(|(_, metrics, _)| metrics.contains(&Metric::StepMs));
+        if timed {
+            while trainers.iter().any(|(_, _, t)| !t.finished()) {
+                for (_, _, trainer) in trainers.iter_mut().filter(|(_, _, t)| !t.finished()) {
+                    trainer.step();
+                    done += 1;
+                    if !step_done(done) {
+                        return Ok(None);
+                    }
+                }
+            }
+        } else {
+            for (_, _, trainer) in &mut trainers {
+                while !trainer.finished() {
+                    trainer.step();
+                    done += 1;
+                    if !step_done(done) {
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+        for (side, metrics, trainer) in trainers {
+            let label = Self::side_label(side);
+            let SideTrainer { mut session, curve, times, divergence, .. } = trainer;
             curves.insert(side, curve);
-            step_times.insert(side, step_ms);
+            step_times.insert(side, times);
             maps.insert(label.to_string(), session.attention_snapshot());
             let mut measuring = Measuring::new(&mut session);
             for metric in metrics {
@@ -235,36 +261,53 @@ impl Claim {
     }
 }
 
-/// What training one side left behind: each step's loss and wall-clock time in
-/// milliseconds, and where training went non-finite if it did.
-type SideTraining = (Vec<f32>, Vec<f64>, Option<Divergence>);
+/// One side in training: its session, its step budget and thread pool, and what
+/// training has left so far (each step's loss and wall-clock milliseconds, and
+/// where it went non-finite if it did).
+struct SideTrainer {
+    session: Session,
+    steps: usize,
+    pool: Option<rayon::ThreadPool>,
+    curve: Vec<f32>,
+    times: Vec<f64>,
+    divergence: Option<Divergence>,
+}
 
-/// Train `steps` steps (on a pool of `threads` when given); None when `step_done`
-/// (told the steps done so far) asked to stop.
-fn train_side(session: &mut Session, steps: usize, threads: Option<usize>, step_done: &mut (dyn FnMut(usize) -> bool + Send)) -> Result<Option<SideTraining>, SessionError> {
-    let mut run = |session: &mut Session| {
-        let (mut curve, mut times) = (Vec::with_capacity(steps), Vec::with_capacity(steps));
-        for i in 0..steps {
+impl SideTrainer {
+    /// `threads`: a pool of its own for this side's steps (else the process's).
+    fn new(session: Session, steps: usize, threads: Option<usize>) -> Result<Self, SessionError> {
+        let pool = threads
+            .map(|threads| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads.max(1))
+                    .build()
+                    .map_err(|e| SessionError::Runtime(t!("err-claim-threads-failed", threads = threads, why = e.to_string())))
+            })
+            .transpose()?;
+        Ok(Self { session, steps, pool, curve: Vec::with_capacity(steps), times: Vec::with_capacity(steps), divergence: None })
+    }
+
+    /// All its steps are done, or training went non-finite.
+    fn finished(&self) -> bool {
+        self.divergence.is_some() || self.curve.len() >= self.steps
+    }
+
+    /// Train one step, timed.
+    fn step(&mut self) {
+        let Self { session, pool, curve, times, divergence, .. } = self;
+        let mut one = || {
             let start = std::time::Instant::now();
             match session.step(false) {
-                StepOutcome::Done { metrics, .. } => curve.push(metrics.loss),
-                StepOutcome::NonFinite { step, group, .. } => return Some((curve, times, Some(Divergence { step, group }))),
+                StepOutcome::Done { metrics, .. } => {
+                    curve.push(metrics.loss);
+                    times.push(start.elapsed().as_secs_f64() * 1000.0);
+                }
+                StepOutcome::NonFinite { step, group, .. } => *divergence = Some(Divergence { step, group }),
             }
-            times.push(start.elapsed().as_secs_f64() * 1000.0);
-            if !step_done(i + 1) {
-                return None;
-            }
-        }
-        Some((curve, times, None))
-    };
-    match threads {
-        None => Ok(run(session)),
-        Some(threads) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads.max(1))
-                .build()
-                .map_err(|e| SessionError::Runtime(t!("err-claim-threads-failed", threads = threads, why = e.to_string())))?;
-            Ok(pool.install(|| run(session)))
+        };
+        match pool {
+            Some(pool) => pool.install(one),
+            None => one(),
         }
     }
 }
@@ -286,6 +329,42 @@ mod tests {
         assert_eq!(max_curve_gap(&[1.0, 0.5, 0.25], &[1.0, 0.75, 0.25]), 0.25);
         assert_eq!(max_curve_gap(&[1.0, 0.5], &[1.0, 0.5, 9.0]), 0.0, "only the steps both have");
         assert!(max_curve_gap(&[1.0, f32::NAN], &[1.0, 0.5]).is_nan());
+    }
+
+    /// A claim on step times trains its sides in turn, a step each; a claim without
+    /// them trains one side after the other. Either way each side's curve is the
+    /// one its session alone would train, and progress counts every step once.
+    #[test]
+    fn alternating_the_sides_steps_leaves_each_sides_run_unchanged() {
+        let mut a = crate::config::preset("tiny").unwrap();
+        a.task.length = 6;
+        let mut b = a.clone();
+        b.task.length = 12;
+        b.model.max_len = 32;
+        let alone = |config: &ExperimentConfig| {
+            let mut config = config.clone();
+            config.seed = 3;
+            config.steps = 7;
+            let mut session = Session::new(config).unwrap();
+            (0..7).map(|_| match session.step(false) { StepOutcome::Done { metrics, .. } => metrics.loss, StepOutcome::NonFinite { step, .. } => panic!("non-finite at step {step}") }).collect::<Vec<f32>>()
+        };
+        for expect in ["b.step_ms > 0 * a.step_ms", "b.train_loss > 0 * a.train_loss"] {
+            let claim = Claim {
+                statement: String::new(),
+                a: a.clone(),
+                b: Some(b.clone()),
+                steps: 7,
+                run_a: SideRun::default(),
+                run_b: SideRun::default(),
+                conditions: vec![super::super::parse_condition(expect).unwrap()],
+            };
+            let mut progress = Vec::new();
+            let result = claim.run_observed(3, &mut |done| { progress.push(done); true }).unwrap().unwrap();
+            assert_eq!(progress, (1..=14).collect::<Vec<_>>(), "{expect}");
+            assert_eq!(result.curves["a"], alone(&a), "{expect}");
+            assert_eq!(result.curves["b"], alone(&b), "{expect}");
+            assert!(result.passed, "{expect}: {result:?}");
+        }
     }
 
 
