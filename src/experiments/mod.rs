@@ -6,6 +6,7 @@ mod claim;
 pub mod condition;
 mod head_sweep;
 mod length_cost;
+mod map_measures;
 mod metric;
 mod saturation;
 
@@ -13,5 +14,6 @@ pub use claim::{Claim, ClaimResult, Divergence, SideRun, max_curve_gap};
 pub use condition::{Condition, ConditionResult, Op, Operand, Side, parse_condition, plain_number};
 pub use head_sweep::{HEAD_COUNTS, HeadsOutcome, HeadsPoint, SweepVerdict, heads_config, measure_heads, measured, pick, verdict};
 pub use length_cost::{LENGTH_SWEEP, LENGTH_SWEEP_STEPS, LengthCost, LengthOutcome, length_config, length_growth, measure_length, median};
-pub use metric::{Measured, Measuring, Metric, head_diversity, hidden_weight, normalised_entropy};
+pub use map_measures::{head_diversity, hidden_weight, normalised_entropy};
+pub use metric::{Measured, Measuring, Metric};
 pub use saturation::{SaturationPoint, saturation_sweep};
