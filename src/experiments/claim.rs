@@ -5,6 +5,10 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use rayon::prelude::*;
 
 use serde::Serialize;
 
@@ -131,7 +135,6 @@ impl Claim {
     /// `run`, calling `step_done(steps done this seed)` after every training step;
     /// when it returns false the run stops and the result is None (cancelled).
     pub fn run_observed(&self, seed: u64, step_done: &mut (dyn FnMut(usize) -> bool + Send)) -> Result<Option<ClaimResult>, SessionError> {
-        let mut done = 0;
         let mut measured: BTreeMap<(Side, Metric), Measured> = BTreeMap::new();
         let mut diverged: BTreeMap<String, Divergence> = BTreeMap::new();
         let mut curves: BTreeMap<Side, Vec<f32>> = BTreeMap::new();
@@ -153,46 +156,60 @@ impl Claim {
         }
         // When a condition reads step times, the sides' steps alternate (a, b, a,
         // b, …): load from another program then slows both sides alike, and the
-        // ratio of their medians holds. Otherwise each side trains in turn.
+        // ratio of their medians holds. Otherwise the sides train at the same time,
+        // sharing the cores (a batch of one chunk keeps a side on one core), and
+        // each side's numbers stay those of training it alone.
         let timed = trainers.len() > 1 && trainers.iter().any(|(_, metrics, _)| metrics.contains(&Metric::StepMs));
+        let done = AtomicUsize::new(0);
+        let cancelled = AtomicBool::new(false);
+        let step_done = Mutex::new(step_done);
+        let tick = || {
+            let count = done.fetch_add(1, Ordering::SeqCst) + 1;
+            let go_on = (step_done.lock().expect("no side panicked holding the callback"))(count);
+            if !go_on {
+                cancelled.store(true, Ordering::SeqCst);
+            }
+            !cancelled.load(Ordering::SeqCst)
+        };
         if timed {
-            while trainers.iter().any(|(_, _, t)| !t.finished()) {
+            'steps: while trainers.iter().any(|(_, _, t)| !t.finished()) {
                 for (_, _, trainer) in trainers.iter_mut().filter(|(_, _, t)| !t.finished()) {
                     trainer.step();
-                    done += 1;
-                    if !step_done(done) {
-                        return Ok(None);
+                    if !tick() {
+                        break 'steps;
                     }
                 }
             }
         } else {
-            for (_, _, trainer) in &mut trainers {
-                while !trainer.finished() {
-                    trainer.step();
-                    done += 1;
-                    if !step_done(done) {
-                        return Ok(None);
-                    }
+            rayon::scope(|scope| {
+                for (_, _, trainer) in &mut trainers {
+                    let tick = &tick;
+                    scope.spawn(move |_| {
+                        while !trainer.finished() {
+                            trainer.step();
+                            if !tick() {
+                                break;
+                            }
+                        }
+                    });
                 }
-            }
+            });
         }
-        for (side, metrics, trainer) in trainers {
-            let label = Self::side_label(side);
-            let SideTrainer { mut session, curve, times, divergence, .. } = trainer;
+        if cancelled.load(Ordering::SeqCst) {
+            return Ok(None);
+        }
+        // Each side is measured on its own (held-out evaluations, probes), also at
+        // the same time.
+        let sides: Vec<SideMeasured> = trainers.into_par_iter().map(|(side, metrics, trainer)| SideMeasured::of(side, metrics, trainer)).collect();
+        for SideMeasured { side, curve, times, map, values, divergence } in sides {
             curves.insert(side, curve);
             step_times.insert(side, times);
-            maps.insert(label.to_string(), session.attention_snapshot());
-            let mut measuring = Measuring::new(&mut session);
-            for metric in metrics {
-                let value = match (&divergence, metric) {
-                    (_, Metric::Diverged) => Ok(if divergence.is_some() { 1.0 } else { 0.0 }),
-                    (Some(d), _) => Err(format!("{label} {d}")),
-                    (None, _) => metric.measure(&mut measuring),
-                };
+            maps.insert(Self::side_label(side).to_string(), map);
+            for (metric, value) in values {
                 measured.insert((side, metric), value);
             }
             if let Some(d) = divergence {
-                diverged.insert(label.to_string(), d);
+                diverged.insert(Self::side_label(side).to_string(), d);
             }
         }
         // Step times come from the training loop itself: the median, after two
@@ -258,6 +275,40 @@ impl Claim {
             curves: curves.into_iter().map(|(side, curve)| (Self::side_label(side).to_string(), curve)).collect(),
             maps,
         }))
+    }
+}
+
+/// One side after training: its loss curve, step times, attention map, the metrics
+/// its conditions read, and where it diverged if it did.
+struct SideMeasured {
+    side: Side,
+    curve: Vec<f32>,
+    times: Vec<f64>,
+    map: AttentionSnapshot,
+    values: Vec<(Metric, Measured)>,
+    divergence: Option<Divergence>,
+}
+
+impl SideMeasured {
+    /// Measure `metrics` on the trained side. A diverged side's metrics have no
+    /// value (except `diverged` itself).
+    fn of(side: Side, metrics: Vec<Metric>, trainer: SideTrainer) -> Self {
+        let label = Claim::side_label(side);
+        let SideTrainer { mut session, curve, times, divergence, .. } = trainer;
+        let map = session.attention_snapshot();
+        let mut measuring = Measuring::new(&mut session);
+        let values = metrics
+            .into_iter()
+            .map(|metric| {
+                let value = match (&divergence, metric) {
+                    (_, Metric::Diverged) => Ok(if divergence.is_some() { 1.0 } else { 0.0 }),
+                    (Some(d), _) => Err(format!("{label} {d}")),
+                    (None, _) => metric.measure(&mut measuring),
+                };
+                (metric, value)
+            })
+            .collect();
+        Self { side, curve, times, map, values, divergence }
     }
 }
 
@@ -335,7 +386,7 @@ mod tests {
     /// them trains one side after the other. Either way each side's curve is the
     /// one its session alone would train, and progress counts every step once.
     #[test]
-    fn alternating_the_sides_steps_leaves_each_sides_run_unchanged() {
+    fn alternating_or_concurrent_sides_leave_each_sides_run_unchanged() {
         let mut a = crate::config::preset("tiny").unwrap();
         a.task.length = 6;
         let mut b = a.clone();
@@ -364,6 +415,12 @@ mod tests {
             assert_eq!(result.curves["a"], alone(&a), "{expect}");
             assert_eq!(result.curves["b"], alone(&b), "{expect}");
             assert!(result.passed, "{expect}: {result:?}");
+            // Cancelling stops both ways (the sides train at the same time when
+            // untimed, so a step already under way may still finish).
+            let mut calls = 0;
+            let cancelled = claim.run_observed(3, &mut |done| { calls += 1; done < 4 }).unwrap();
+            assert!(cancelled.is_none(), "{expect}");
+            assert!(calls <= 5, "{expect}: {calls} steps reported after the cancel");
         }
     }
 

@@ -1,6 +1,8 @@
 //! Numbers a claim can be about, each measured from a trained session.
 
 use super::map_measures::{head_diversity, hidden_weight, max_score, normalised_entropy, sharpest_head};
+use rayon::prelude::*;
+
 use crate::t;
 use crate::training::{AttentionSnapshot, EvalMetrics, GenerationReport, Session};
 
@@ -320,7 +322,9 @@ impl<'a> Measuring<'a> {
         let config = self.session.config().clone();
         self.head_sweep
             .get_or_insert_with(|| {
-                let outcomes: Vec<super::HeadsOutcome> = super::HEAD_COUNTS.iter().filter_map(|&h| super::measure_heads(&config, h, &|| false)).collect();
+                // The five trainings are independent: they share the cores (the
+                // claim reads accuracies, not the step times).
+                let outcomes: Vec<super::HeadsOutcome> = super::HEAD_COUNTS.par_iter().filter_map(|&h| super::measure_heads(&config, h, &|| false)).collect();
                 let refused: Vec<String> = outcomes.iter().filter_map(|o| match o {
                     super::HeadsOutcome::Refused { heads, message } => Some(format!("{heads}: {message}")),
                     _ => None,

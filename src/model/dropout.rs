@@ -21,18 +21,22 @@ impl Dropout {
         Self { prob, rng: Some(rng) }
     }
 
+    /// The next `n` mask values in the stream's order: 0 with probability p,
+    /// 1/(1-p) otherwise; None when off. The fused CPU step draws the same masks
+    /// through this, in the same order, so both paths drop the same elements.
+    pub fn mask(&mut self, n: usize) -> Option<Vec<f32>> {
+        let rng = self.rng.as_mut().filter(|_| self.prob > 0.0)?;
+        let keep = 1.0 - self.prob;
+        let scale = (1.0 / keep) as f32;
+        Some((0..n).map(|_| if rng.chance(keep) { scale } else { 0.0 }).collect())
+    }
+
     /// Zero each element with probability p and scale the rest by 1/(1-p).
     pub fn apply<const D: usize>(&mut self, x: Tensor<D>) -> Tensor<D> {
-        let Some(rng) = self.rng.as_mut().filter(|_| self.prob > 0.0) else {
+        let shape = x.dims();
+        let Some(mask) = self.mask(shape.iter().product()) else {
             return x;
         };
-        let keep = 1.0 - self.prob;
-        let shape = x.dims();
-        let n: usize = shape.iter().product();
-        let scale = (1.0 / keep) as f32;
-        let mask: Vec<f32> = (0..n)
-            .map(|_| if rng.chance(keep) { scale } else { 0.0 })
-            .collect();
         let mask = Tensor::<D>::from_data(TensorData::new(mask, shape), &x.device()); // same shape as x
         x * mask
     }

@@ -22,6 +22,7 @@ mod units;
 mod families_tests;
 
 pub use attention::{BLOCKED_SCORE, HeadTrace, InAttention, SelfAttention};
+pub use block::Block;
 pub use decode::KvCache;
 pub use dropout::Dropout;
 pub use transfer::{ParamShape, TransferReport, param_shapes, transfer_matching};
@@ -34,7 +35,7 @@ use burn::nn::{LayerNorm, Linear};
 use burn::tensor::{Device, Int, Tensor, TensorData};
 
 use attention::MaskTensors;
-use block::{Block, CrossInput, FeedForward};
+use block::{CrossInput, FeedForward};
 use init::Initializer;
 use mask::{KeepMask, Role};
 use recurrent::Recurrent;

@@ -18,6 +18,15 @@ use crate::tasks::{Batch, Rng};
 /// enough that the default batch (64) splits across two cores.
 pub const CHUNK_ROWS: usize = 32;
 
+/// Chunk `index`'s dropout at rate `p` in step `step`: chunk 0 uses the step's own
+/// stream, later chunks their own (both training paths draw from these).
+pub fn chunk_dropout(p: f64, (seed, step): (u64, u64), index: usize) -> Dropout {
+    match p {
+        p if p > 0.0 => Dropout::train(p, Rng::for_step(seed, step, 3 + 1000 * index as u64)),
+        _ => Dropout::off(),
+    }
+}
+
 /// A step's sums over every chunk.
 pub struct ForwardBackward {
     /// `[1]` mean loss over the batch's scored positions (plain tensor).
@@ -44,11 +53,7 @@ pub fn forward_backward(
     let run = |copy: &Transformer, index: usize, start: usize| {
         let rows = chunk_rows.min(batch.batch_size - start);
         let chunk = slice_batch(batch, start, rows);
-        // Chunk 0 uses the step's own dropout stream; later chunks their own.
-        let mut dropout = match dropout {
-            p if p > 0.0 => Dropout::train(p, Rng::for_step(seed, step, 3 + 1000 * index as u64)),
-            _ => Dropout::off(),
-        };
+        let mut dropout = chunk_dropout(dropout, (seed, step), index);
         let (tokens, targets, weights) = batch_tensors(&chunk, device); // [rows, seq] each
         let padding = chunk.has_padding().then_some(&chunk.padding[..]);
         let out = copy.forward(tokens, padding, Capture::default(), &mut dropout); // logits [rows, seq, vocab]

@@ -248,7 +248,7 @@ impl Session {
         let chunk_rows = if self.backend.is_gpu() { batch.batch_size } else { CHUNK_ROWS };
         let fused = self.backend.info.composed_because.is_none();
         let ForwardBackward { loss, correct, grads } = if fused {
-            super::fused::forward_backward(&model, &batch, &self.backend.device, chunk_rows)
+            super::fused::forward_backward(&model, &batch, &self.backend.device, chunk_rows, (seed, step), self.config.model.dropout)
         } else {
             forward_backward(&model, &batch, &self.train_device, chunk_rows, (seed, step), self.config.model.dropout)
         };

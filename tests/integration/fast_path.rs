@@ -249,10 +249,11 @@ fn relative_gap(a: &[f32], b: &[f32]) -> f64 {
     l2(&gap) / l2(a).max(l2(b)).max(f64::MIN_POSITIVE)
 }
 
-/// Every parameter's gradient by id, for comparing two ways of computing a step.
-fn gradients_by_param(model: &attention_workbench::model::Transformer, grads: &burn::optim::GradientsParams) -> Vec<(String, Vec<f32>)> {
+/// Every parameter's gradient by id (None where the step gives it none: a uniform
+/// layer's Q and K), for comparing two ways of computing a step.
+fn gradients_by_param(model: &attention_workbench::model::Transformer, grads: &burn::optim::GradientsParams) -> Vec<(String, Option<Vec<f32>>)> {
     use burn::module::{Module, ModuleVisitor, Param};
-    struct Collect<'a>(&'a burn::optim::GradientsParams, Vec<String>, Vec<(String, Vec<f32>)>);
+    struct Collect<'a>(&'a burn::optim::GradientsParams, Vec<String>, Vec<(String, Option<Vec<f32>>)>);
     impl ModuleVisitor for Collect<'_> {
         fn enter_module(&mut self, name: &str, _: &str) {
             self.1.push(name.to_string());
@@ -262,8 +263,7 @@ fn gradients_by_param(model: &attention_workbench::model::Transformer, grads: &b
         }
         fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
             let path = self.1.join(".");
-            let grad = self.0.get::<D>(param.id).map(values).unwrap_or_else(|| panic!("{path} has no gradient"));
-            self.2.push((path, grad));
+            self.2.push((path, self.0.get::<D>(param.id).map(values)));
         }
     }
     let mut collect = Collect(grads, Vec::new(), Vec::new());
@@ -273,7 +273,7 @@ fn gradients_by_param(model: &attention_workbench::model::Transformer, grads: &b
 
 #[test]
 fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_every_knob_it_accepts() {
-    use attention_workbench::config::{Activation, ExperimentConfig, MaskApplication, MaskKind, MaskReading, PaddingMask, PositionalEncoding};
+    use attention_workbench::config::{Activation, AttentionKind, ExperimentConfig, MaskApplication, MaskKind, MaskReading, PaddingMask, PositionalEncoding};
     use attention_workbench::model::Transformer;
     use attention_workbench::tasks::{Split, TaskConfig, TaskKind};
     use attention_workbench::training::chunks::forward_backward;
@@ -455,7 +455,83 @@ fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_ever
         b.loss_weights[32 * row..64 * row].fill(0.0);
     };
     let keep: fn(&mut attention_workbench::tasks::Batch) = |_| {};
-    let variants = variants.into_iter().map(|(name, edit)| (name, edit, keep)).chain([("the lesson preset with a chunk of rows scored nowhere", (|_| {}) as Edit, unscored_chunk)]);
+    // Dropout and uniform-average attention (issue 26): the masks come from the same
+    // seeded streams on both paths, so the same elements are dropped.
+    let more: Vec<(&str, Edit)> = vec![
+        ("dropout 0.1 on the lesson preset", |c| c.model.dropout = 0.1),
+        ("dropout 0.3, pre-LN, a character model (every position scored)", |c| {
+            c.task = TaskConfig::for_kind(TaskKind::CharLm);
+            c.model.dropout = 0.3;
+            for l in &mut c.model.layers {
+                l.norm = NormPlacement::Pre;
+            }
+        }),
+        ("dropout 0.2, no attention anywhere (rows gathered before the layers)", |c| {
+            c.model.dropout = 0.2;
+            for l in &mut c.model.layers {
+                l.attention = false;
+            }
+        }),
+        ("dropout 0.1, no FFN in the last layer, no residual in the first", |c| {
+            c.model.dropout = 0.1;
+            c.model.layers[1].ffn = false;
+            c.model.layers[0].residual = false;
+        }),
+        ("uniform-average attention in the first layer, softmax in the second", |c| {
+            c.model.layers[0].attention_kind = AttentionKind::UniformAverage;
+        }),
+        ("uniform-average attention in the last layer (only scored queries), rotary positions", |c| {
+            c.model.positional = PositionalEncoding::Rotary;
+            c.model.layers[1].attention_kind = AttentionKind::UniformAverage;
+        }),
+        ("uniform-average everywhere, padded brackets, an ablated head, ALiBi, mask after the softmax", |c| {
+            c.task = TaskConfig::for_kind(TaskKind::Brackets);
+            c.model.positional = PositionalEncoding::Alibi;
+            for l in &mut c.model.layers {
+                l.attention_kind = AttentionKind::UniformAverage;
+                l.mask_application = MaskApplication::MultiplyAfterSoftmax;
+            }
+            c.model.layers[0].ablated_heads = vec![2];
+            c.model.layers[1].diagonal_offset = -1;
+        }),
+        ("uniform-average, key-value lookup (lesson 01's other side), dropout 0.1", |c| {
+            c.task = TaskConfig::for_kind(TaskKind::Lookup);
+            c.model.dropout = 0.1;
+            for l in &mut c.model.layers {
+                l.attention_kind = AttentionKind::UniformAverage;
+            }
+        }),
+        // The encoder–decoder family (lessons 19 and 20).
+        ("encoder–decoder preset on translate: bidirectional encoder, cross-attention, post-LN", |c| {
+            *c = preset("encoder_decoder").unwrap();
+        }),
+        ("encoder–decoder, pre-LN (the encoder's norm and the final norm), two decoder layers, dropout 0.1", |c| {
+            *c = preset("encoder_decoder").unwrap();
+            c.model.layers.push(c.model.layers[0].clone());
+            for l in c.model.layers.iter_mut().chain(&mut c.model.encoder_layers) {
+                l.norm = NormPlacement::Pre;
+            }
+            c.model.dropout = 0.1;
+        }),
+        ("encoder–decoder, uniform-average attention in the decoder (lesson 19's other side)", |c| {
+            *c = preset("encoder_decoder").unwrap();
+            c.model.layers[0].attention_kind = AttentionKind::UniformAverage;
+        }),
+        ("encoder–decoder without cross-attention (nothing reads the encoder, whose dropout masks are still drawn), sinusoidal positions, dropout 0.1", |c| {
+            *c = preset("encoder_decoder").unwrap();
+            c.model.dropout = 0.1;
+            c.model.positional = PositionalEncoding::Sinusoidal;
+            c.model.layers[0].cross_attention = false;
+        }),
+        ("encoder–decoder, rotary positions, two encoder layers, no FFN in the decoder, an ablated cross head", |c| {
+            *c = preset("encoder_decoder").unwrap();
+            c.model.positional = PositionalEncoding::Rotary;
+            c.model.encoder_layers.push(c.model.encoder_layers[0].clone());
+            c.model.layers[0].ffn = false;
+            c.model.layers[0].ablated_heads = vec![1];
+        }),
+    ];
+    let variants = variants.into_iter().chain(more).map(|(name, edit)| (name, edit, keep)).chain([("the lesson preset with a chunk of rows scored nowhere", (|_| {}) as Edit, unscored_chunk)]);
     let device = Device::flex().autodiff();
     for (name, edit, edit_batch) in variants {
         let mut config = preset("lesson").unwrap();
@@ -464,11 +540,12 @@ fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_ever
         let backend = attention_workbench::training::backend::resolve(config.backend);
         assert_eq!(fused::support(&config, backend.kind), Ok(()), "{name}");
         let task = config.task.build().unwrap();
-        let model = perturbed(Transformer::new(&config.model, config.model_vocab_size(task.vocab().len()), 3, &device), 17);
+        let model = perturbed(Transformer::new(&config.model, config.model_vocab_size(task.vocab().len()), 3, &device).with_source_len(task.source_len()), 17);
         let mut batch = task.batch(&mut Rng::new(11), Split::Train, 70); // two full chunks and a short one
         edit_batch(&mut batch);
-        let composed = forward_backward(&model, &batch, &device, 32, (0, 0), 0.0);
-        let fast = fused::forward_backward(&model, &batch, &device.clone().inner(), 32);
+        let p = config.model.dropout;
+        let composed = forward_backward(&model, &batch, &device, 32, (7, 3), p);
+        let fast = fused::forward_backward(&model, &batch, &device.clone().inner(), 32, (7, 3), p);
         let (loss_c, loss_f) = (values(composed.loss)[0], values(fast.loss)[0]);
         assert!(loss_c.is_finite() && (loss_c - loss_f).abs() < 1e-4, "{name}: loss {loss_c} vs {loss_f}");
         assert_eq!(values(composed.correct), values(fast.correct), "{name}: hits");
@@ -477,8 +554,17 @@ fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_ever
         // A gradient that is zero in exact arithmetic (a key's bias: the softmax does
         // not see a shift every score of a row shares) is rounding noise both ways,
         // and compared as that: both below a millionth of the largest gradient.
+        let gc: Vec<(String, Vec<f32>)> = gc
+            .into_iter()
+            .zip(&gf)
+            .filter_map(|((path, a), (_, b))| {
+                assert_eq!(a.is_some(), b.is_some(), "{name}: {path} has a gradient on one path only");
+                a.map(|a| (path, a))
+            })
+            .collect();
+        let gf: Vec<Vec<f32>> = gf.into_iter().filter_map(|(_, b)| b).collect();
         let largest = gc.iter().map(|(_, g)| l2(g)).fold(0.0, f64::max);
-        for ((path, a), (_, b)) in gc.iter().zip(&gf) {
+        for ((path, a), b) in gc.iter().zip(&gf) {
             assert_eq!(a.len(), b.len(), "{name}: {path} has a gradient both ways");
             let noise = 1e-6 * largest;
             if l2(a) < noise && l2(b) < noise {
@@ -503,12 +589,16 @@ fn the_fused_step_says_which_knobs_send_a_run_to_the_composed_path() {
     assert_eq!(support(&config, BackendChoice::Flex), Ok(()));
     assert!(support(&config, BackendChoice::Ndarray).unwrap_err().contains("ndarray"));
     assert!(support(&config, BackendChoice::Gpu).unwrap_err().contains("gpu"));
+    // Dropout and uniform-average attention run fused (issue 26); the convolution does not.
     let mut dropout = config.clone();
     dropout.model.dropout = 0.1;
-    assert!(support(&dropout, BackendChoice::Flex).unwrap_err().contains("dropout"));
+    assert_eq!(support(&dropout, BackendChoice::Flex), Ok(()));
     let mut uniform = config.clone();
     uniform.model.layers[1].attention_kind = AttentionKind::UniformAverage;
-    assert!(support(&uniform, BackendChoice::Flex).unwrap_err().contains("layers[1].attention_kind"));
+    assert_eq!(support(&uniform, BackendChoice::Flex), Ok(()));
+    let mut convolution = config.clone();
+    convolution.model.layers[1].attention_kind = AttentionKind::Convolution;
+    assert!(support(&convolution, BackendChoice::Flex).unwrap_err().contains("layers[1].attention_kind = convolution"));
 }
 
 #[test]
@@ -543,5 +633,55 @@ fn a_session_trains_to_the_same_losses_on_the_fused_and_the_composed_path() {
     let (fused, composed) = (losses(false), losses(true));
     for (step, (f, c)) in fused.iter().zip(&composed).enumerate() {
         assert!((f - c).abs() < 1e-3, "step {}: fused {f} vs composed {c}", step + 1);
+    }
+}
+
+#[test]
+fn every_simd_tier_the_cpu_has_gives_the_portable_tiers_numbers_bit_for_bit() {
+    use attention_workbench::config::{Activation, AttentionKind, ExperimentConfig};
+    use attention_workbench::model::Transformer;
+    use attention_workbench::tasks::{Split, TaskConfig, TaskKind};
+    use attention_workbench::training::fused::{self, SimdTier, use_simd_tier};
+
+    let tiers: Vec<SimdTier> = SimdTier::ALL.into_iter().filter(|t| *t <= SimdTier::detected()).collect();
+    eprintln!("comparing {:?} with the portable tier", &tiers[1..]);
+    type Edit = fn(&mut ExperimentConfig);
+    let configs: Vec<(&str, Edit)> = vec![
+        ("lesson preset, dropout 0.1", |c| c.model.dropout = 0.1),
+        ("character model, pre-LN, GPT-2's GELU, d_k = 12", |c| {
+            c.task = TaskConfig::for_kind(TaskKind::CharLm);
+            c.model.d_model = 36;
+            for l in &mut c.model.layers {
+                l.heads = 3;
+                l.norm = NormPlacement::Pre;
+                l.activation = Activation::GeluTanh;
+            }
+        }),
+        ("encoder–decoder, uniform attention in the decoder", |c| {
+            *c = preset("encoder_decoder").unwrap();
+            c.model.layers[0].attention_kind = AttentionKind::UniformAverage;
+        }),
+    ];
+    let device = Device::flex().autodiff();
+    for (name, edit) in configs {
+        let mut config = preset("lesson").unwrap();
+        config.task = TaskConfig::for_kind(TaskKind::Reverse);
+        edit(&mut config);
+        let task = config.task.build().unwrap();
+        let model = perturbed(Transformer::new(&config.model, config.model_vocab_size(task.vocab().len()), 3, &device).with_source_len(task.source_len()), 5);
+        let batch = task.batch(&mut Rng::new(2), Split::Train, 40);
+        let run = |tier: SimdTier| {
+            assert_eq!(use_simd_tier(tier), tier);
+            let out = fused::forward_backward(&model, &batch, &device.clone().inner(), 32, (1, 2), config.model.dropout);
+            let grads: Vec<Option<Vec<f32>>> = gradients_by_param(&model, &out.grads).into_iter().map(|(_, g)| g).collect();
+            (values(out.loss), grads)
+        };
+        let portable = run(SimdTier::Portable);
+        assert!(portable.0[0].is_finite(), "{name}");
+        for &tier in &tiers[1..] {
+            let other = run(tier);
+            assert_eq!(other.0, portable.0, "{name}: loss on {tier:?}");
+            assert!(other.1 == portable.1, "{name}: a gradient differs on {tier:?}");
+        }
     }
 }

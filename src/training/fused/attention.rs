@@ -258,6 +258,9 @@ pub struct CoreInputs<'a> {
     /// ALiBi's slope per head, when the layer uses it: m_h · |i - j| is taken off
     /// every score (a constant, so the backward pass is unchanged).
     pub alibi: Option<&'a [f32]>,
+    /// Uniform-average attention: P is 1/count on the visible keys (q and k are
+    /// empty and unused; nothing flows back to them).
+    pub uniform: bool,
 }
 
 /// The context (`[queries, d_model]`, arriving zeroed).
@@ -269,7 +272,7 @@ pub fn forward(inputs: &CoreInputs, context: &mut [f32]) -> CoreCache {
 
 simd_fn! {
     fn forward_loops(inputs: &CoreInputs, context: &mut [f32], p: &mut [f32]) {
-        let CoreInputs { q, k, v, mask, dims, queries, scale, application, ablated, alibi } = *inputs;
+        let CoreInputs { k, v, mask, dims, queries, scale, application, ablated, uniform, .. } = *inputs;
         let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
         let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
         let mut kt = vec![0.0f32; dk * padded];
@@ -279,25 +282,19 @@ simd_fn! {
                 if ablated.contains(&h) {
                     continue; // its output is zeroed, so nothing downstream reads P
                 }
-                head_transposed(k, dims, b, h, &mut kt);
+                if !uniform {
+                    head_transposed(k, dims, b, h, &mut kt);
+                }
                 for s in first..end {
                     let i = queries[s] % seq;
                     let r = rows.row(b, i, seq);
                     let Some((lo, hi)) = rows.spans[r] else { continue }; // no key: weights stay 0
-                    let (start, end) = block_range(lo, hi, dims, application);
                     let row = &mut p[dims.p_at(s, h)..][..padded];
-                    let scores = &mut row[start..end];
-                    let qi = &q[s * d + h * dk..][..dk];
-                    blocked_products(scores, qi, factor, &kt, padded, start);
-                    if let Some(slopes) = alibi {
-                        let m = slopes[h];
-                        for (j, score) in (start..end.min(seq)).zip(scores.iter_mut()) {
-                            *score -= m * i.abs_diff(j) as f32;
-                        }
+                    if uniform {
+                        uniform_row(&rows.keep[r * padded + lo..r * padded + hi], &mut row[lo..hi]);
+                    } else {
+                        softmax_row(inputs, &rows, (s, h, i, r), factor, &kt, row);
                     }
-                    // Keys that take no part get -inf, so exactly 0 after the softmax.
-                    mul_add_blocks(scores, None, Some(&rows.bias[r * padded + start..r * padded + end]));
-                    softmax_blocks(scores);
                     let keep = &rows.keep[r * padded..][..padded];
                     let row = &row[..];
                     let terms = (lo..hi).map(|j| (row[j] * keep[j], (b * seq + j) * d + h * dk));
@@ -313,11 +310,41 @@ simd_fn! {
     }
 }
 
+/// 1/count on the visible keys of a row (`keep` holds 1/0), as `KeepMask::uniform_weights`.
+#[inline(always)]
+fn uniform_row(keep: &[f32], row: &mut [f32]) {
+    let count = keep.iter().filter(|k| **k != 0.0).count();
+    let w = 1.0 / count as f32; // the span holds at least one visible key
+    row.iter_mut().zip(keep).for_each(|(p, k)| *p = if *k != 0.0 { w } else { 0.0 });
+}
+
+/// Query `s` (position `i`, mask row `r`) of head `h`: its scores over the
+/// computed blocks (keys from the transposed head `kt`), then their softmax, into
+/// `row` (`[padded]`).
+#[inline(always)]
+fn softmax_row(inputs: &CoreInputs, rows: &MaskRows, (s, h, i, r): (usize, usize, usize, usize), factor: f32, kt: &[f32], row: &mut [f32]) {
+    let CoreInputs { q, dims, application, alibi, .. } = *inputs;
+    let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
+    let Some((lo, hi)) = rows.spans[r] else { return };
+    let (start, end) = block_range(lo, hi, dims, application);
+    let scores = &mut row[start..end];
+    blocked_products(scores, &q[s * d + h * dk..][..dk], factor, kt, padded, start);
+    if let Some(slopes) = alibi {
+        let m = slopes[h];
+        for (j, score) in (start..end.min(seq)).zip(scores.iter_mut()) {
+            *score -= m * i.abs_diff(j) as f32;
+        }
+    }
+    // Keys that take no part get -inf, so exactly 0 after the softmax.
+    mul_add_blocks(scores, None, Some(&rows.bias[r * padded + start..r * padded + end]));
+    softmax_blocks(scores);
+}
+
 simd_fn! {
     /// Gradients of q (`[queries, d_model]`) and k, v (`[rows·seq, d_model]`), arriving
     /// zeroed, from the context's (`[queries, d_model]`).
     fn backward(inputs: &CoreInputs, cache: &CoreCache, d_context: &[f32], dq: &mut [f32], dk_out: &mut [f32], dv: &mut [f32]) {
-        let CoreInputs { q, k, v, mask, dims, queries, scale, application, ablated, .. } = *inputs;
+        let CoreInputs { q, k, v, mask, dims, queries, scale, application, ablated, uniform, .. } = *inputs;
         let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
         let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
         let mut vt = vec![0.0f32; dk * padded];
@@ -331,7 +358,9 @@ simd_fn! {
                 if ablated.contains(&h) {
                     continue; // zeroed output: no gradient reaches Q, K or V
                 }
-                head_transposed(v, dims, b, h, &mut vt);
+                if !uniform {
+                    head_transposed(v, dims, b, h, &mut vt);
+                }
                 ds_block[..(end - first) * padded].fill(0.0);
                 pe_block[..(end - first) * padded].fill(0.0);
                 computed[..end - first].fill((0, 0));
@@ -346,14 +375,17 @@ simd_fn! {
                     let dctx = &d_context[s * d + h * dk..][..dk];
                     let local = (s - first) * padded;
                     computed[s - first] = (start, stop);
+                    let pe = &mut pe_block[local + start..local + stop];
+                    pe.copy_from_slice(&p[start..stop]);
+                    mul_add_blocks(pe, Some(&keep[start..stop]), None);
+                    if uniform {
+                        continue; // fixed weights: only V gets a gradient
+                    }
                     // dP = dcontext · Vᵀ, only through visible keys (the context used
                     // the weights P ⊙ keep).
                     let dp = &mut ds_block[local + start..local + stop];
                     blocked_products(dp, dctx, 1.0, &vt, padded, start);
                     mul_add_blocks(dp, Some(&keep[start..stop]), None);
-                    let pe = &mut pe_block[local + start..local + stop];
-                    pe.copy_from_slice(&p[start..stop]);
-                    mul_add_blocks(pe, Some(&keep[start..stop]), None);
                     // Softmax backward: dS = P ⊙ (dP - Σ P dP), then the scaling.
                     let dot = dot_blocks(&p[start..stop], dp);
                     for (g, &pj) in dp.iter_mut().zip(&p[start..stop]) {
@@ -380,11 +412,17 @@ simd_fn! {
                     let ds_terms = (first..end).filter(reaches).map(|s| (ds_block[(s - first) * padded + j], s * d + h * dk));
                     let pe_terms = (first..end).filter(reaches).map(|s| (pe_block[(s - first) * padded + j], s * d + h * dk));
                     if dk == 16 {
-                        weighted_rows::<16>(dk, ds_terms, q, &mut dk_out[at..at + dk]);
                         weighted_rows::<16>(dk, pe_terms, d_context, &mut dv[at..at + dk]);
                     } else {
-                        weighted_rows::<0>(dk, ds_terms, q, &mut dk_out[at..at + dk]);
                         weighted_rows::<0>(dk, pe_terms, d_context, &mut dv[at..at + dk]);
+                    }
+                    if uniform {
+                        continue;
+                    }
+                    if dk == 16 {
+                        weighted_rows::<16>(dk, ds_terms, q, &mut dk_out[at..at + dk]);
+                    } else {
+                        weighted_rows::<0>(dk, ds_terms, q, &mut dk_out[at..at + dk]);
                     }
                 }
             }

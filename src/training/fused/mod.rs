@@ -18,11 +18,12 @@ mod pass;
 use burn::tensor::{Device, Tensor, TensorData};
 use rayon::prelude::*;
 
-use super::chunks::{ForwardBackward, slice_batch};
+use super::chunks::{ForwardBackward, chunk_dropout, slice_batch};
 use crate::config::{AttentionKind, BackendChoice, ExperimentConfig};
 use crate::model::Transformer;
 use crate::tasks::Batch;
 
+pub use kernels::{SimdTier, simd_tier, use_simd_tier};
 pub use params::PlainModel;
 
 /// Whether the fused step can train this experiment: `Err` names the knob that
@@ -31,11 +32,8 @@ pub fn support(config: &ExperimentConfig, backend_used: BackendChoice) -> Result
     if backend_used != BackendChoice::Flex {
         return Err(format!("backend {}", crate::training::backend::name(backend_used)));
     }
-    if config.model.family != crate::config::ModelFamily::Decoder {
+    if config.model.family == crate::config::ModelFamily::Rnn {
         return Err(format!("model.family = {}", config.model.family.name()));
-    }
-    if config.model.dropout > 0.0 {
-        return Err("model.dropout > 0".to_string());
     }
     // The pretrained architectures' extras run composed (they are opened to be read,
     // not trained for speed).
@@ -50,18 +48,22 @@ pub fn support(config: &ExperimentConfig, backend_used: BackendChoice) -> Result
             return Err(knob.to_string());
         }
     }
-    for (index, layer) in config.model.layers.iter().enumerate() {
-        if layer.attention && layer.attention_kind != AttentionKind::Softmax {
-            return Err(format!("model.layers[{index}].attention_kind = {}", layer.attention_kind.name()));
+    let encoder = (config.model.family == crate::config::ModelFamily::EncoderDecoder).then_some(&config.model.encoder_layers);
+    for (stack, layers) in [("layers", Some(&config.model.layers)), ("encoder_layers", encoder)] {
+        for (index, layer) in layers.into_iter().flatten().enumerate() {
+            if layer.attention && layer.attention_kind == AttentionKind::Convolution {
+                return Err(format!("model.{stack}[{index}].attention_kind = {}", layer.attention_kind.name()));
+            }
         }
     }
     Ok(())
 }
 
 /// Forward and backward of `model` on `batch` in chunks of `chunk_rows` rows, on the
-/// rayon pool; the same sums as `chunks::forward_backward`. `device` is the plain
+/// rayon pool; the same sums, and the same dropout masks from the same `(seed,
+/// step)` streams, as `chunks::forward_backward`. `device` is the plain
 /// (non-autodiff) device the gradients are handed back on.
-pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chunk_rows: usize) -> ForwardBackward {
+pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chunk_rows: usize, (seed, step): (u64, u64), dropout: f64) -> ForwardBackward {
     let plain = PlainModel::of(model);
     let total_scored = batch.scored();
     let chunk_rows = chunk_rows.max(1);
@@ -69,10 +71,12 @@ pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chu
     let positional = model.config.positional;
     let results: Vec<pass::ChunkResult> = starts
         .par_iter()
-        .map(|&start| {
+        .enumerate()
+        .map(|(index, &start)| {
             let chunk = slice_batch(batch, start, chunk_rows.min(batch.batch_size - start));
-            let masks = pass::chunk_masks(&model.config, &chunk);
-            pass::run_chunk(&plain, positional, &masks, &chunk, total_scored)
+            let masks = pass::chunk_masks(&model.config, model.source_len, &chunk);
+            let mut dropout = chunk_dropout(dropout, (seed, step), index);
+            pass::run_chunk(&plain, positional, &masks, &chunk, total_scored, &mut dropout)
         })
         .collect();
     let mut results = results.into_iter();

@@ -7,8 +7,8 @@ use burn::nn::{LayerNorm, Linear};
 use burn::optim::GradientsParams;
 use burn::tensor::{Device, Tensor, TensorData};
 
-use crate::config::{Activation, MaskApplication, NormPlacement};
-use crate::model::{InAttention, Transformer};
+use crate::config::{Activation, AttentionKind, MaskApplication, ModelFamily, NormPlacement};
+use crate::model::{Block, InAttention, SelfAttention, Transformer};
 
 /// One parameter tensor: its burn id, shape and row-major values.
 #[derive(Clone)]
@@ -82,6 +82,9 @@ pub struct PlainAttention {
     pub ablated: Vec<usize>,
     /// Rotary or ALiBi positions applied inside the layer.
     pub positions: InAttention,
+    /// Uniform-average attention: every visible key weighs 1/count, so Q and K
+    /// are never computed and get no gradient.
+    pub uniform: bool,
 }
 
 #[derive(Clone)]
@@ -95,6 +98,9 @@ pub struct PlainFfn {
 pub struct PlainLayer {
     pub attention: Option<PlainAttention>,
     pub attention_norm: Option<PlainNorm>,
+    /// Cross-attention over the encoder's output (an encoder–decoder's decoder layers).
+    pub cross: Option<PlainAttention>,
+    pub cross_norm: Option<PlainNorm>,
     pub ffn: Option<PlainFfn>,
     pub ffn_norm: Option<PlainNorm>,
     pub residual: bool,
@@ -108,47 +114,104 @@ pub struct PlainModel {
     pub tok_emb: Plain,
     /// `[max_len, d_model]`, learned positions only.
     pub pos_emb: Option<Plain>,
+    /// The encoder's layers (encoder–decoder family; empty for a decoder).
+    pub encoder: Vec<PlainLayer>,
+    /// The LayerNorm after the encoder, when it has one.
+    pub encoder_norm: Option<PlainNorm>,
     pub layers: Vec<PlainLayer>,
     pub final_norm: Option<PlainNorm>,
     pub head: PlainLinear,
+    /// The encoder–decoder family: the encoder reads the embedded sequence and
+    /// every decoder layer may cross-attend to its output.
+    pub seq2seq: bool,
+}
+
+impl PlainLinear {
+    fn tensors_into<'a>(&'a mut self, out: &mut Vec<&'a mut Plain>) {
+        out.push(&mut self.w);
+        out.extend(self.b.as_mut());
+    }
+}
+
+impl PlainNorm {
+    fn tensors_into<'a>(&'a mut self, out: &mut Vec<&'a mut Plain>) {
+        out.push(&mut self.gamma);
+        out.extend(self.beta.as_mut());
+    }
+}
+
+impl PlainAttention {
+    fn of(a: &SelfAttention) -> Self {
+        Self {
+            q: PlainLinear::of(&a.wq),
+            k: PlainLinear::of(&a.wk),
+            v: PlainLinear::of(&a.wv),
+            o: PlainLinear::of(&a.wo),
+            heads: a.heads,
+            scale: a.scale,
+            application: a.application,
+            ablated: a.ablated.clone(),
+            positions: a.positions,
+            uniform: a.kind == AttentionKind::UniformAverage,
+        }
+    }
+}
+
+impl PlainLayer {
+    /// Its tensors in a fixed order: attention, cross-attention, feed-forward,
+    /// each followed by its norm.
+    fn tensors_into<'a>(&'a mut self, out: &mut Vec<&'a mut Plain>) {
+        for (attention, norm) in [(&mut self.attention, &mut self.attention_norm), (&mut self.cross, &mut self.cross_norm)] {
+            if let Some(a) = attention {
+                for l in [&mut a.q, &mut a.k, &mut a.v, &mut a.o] {
+                    l.tensors_into(out);
+                }
+            }
+            if let Some(n) = norm {
+                n.tensors_into(out);
+            }
+        }
+        if let Some(f) = &mut self.ffn {
+            f.up.tensors_into(out);
+            f.down.tensors_into(out);
+        }
+        if let Some(n) = &mut self.ffn_norm {
+            n.tensors_into(out);
+        }
+    }
+
+    fn of(block: &Block, eps: f32) -> Self {
+        Self {
+            attention: block.attention.as_ref().map(PlainAttention::of),
+            attention_norm: block.attention_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
+            cross: block.cross_attention.as_ref().map(PlainAttention::of),
+            cross_norm: block.cross_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
+            ffn: block.ffn.as_ref().map(|f| PlainFfn {
+                up: PlainLinear::of(&f.up),
+                down: PlainLinear::of(&f.down),
+                activation: f.activation,
+            }),
+            ffn_norm: block.ffn_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
+            residual: block.residual,
+            norm: block.norm,
+        }
+    }
 }
 
 impl PlainModel {
     /// Copy every parameter out of the burn model.
     pub fn of(model: &Transformer) -> Self {
         let eps = model.config.layer_norm_eps as f32;
-        let layers = model
-            .layers
-            .iter()
-            .map(|block| PlainLayer {
-                attention: block.attention.as_ref().map(|a| PlainAttention {
-                    q: PlainLinear::of(&a.wq),
-                    k: PlainLinear::of(&a.wk),
-                    v: PlainLinear::of(&a.wv),
-                    o: PlainLinear::of(&a.wo),
-                    heads: a.heads,
-                    scale: a.scale,
-                    application: a.application,
-                    ablated: a.ablated.clone(),
-                    positions: a.positions,
-                }),
-                attention_norm: block.attention_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
-                ffn: block.ffn.as_ref().map(|f| PlainFfn {
-                    up: PlainLinear::of(&f.up),
-                    down: PlainLinear::of(&f.down),
-                    activation: f.activation,
-                }),
-                ffn_norm: block.ffn_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
-                residual: block.residual,
-                norm: block.norm,
-            })
-            .collect();
+        let layers = model.layers.iter().map(|block| PlainLayer::of(block, eps)).collect();
         Self {
             tok_emb: Plain::of(&model.tok_emb),
             pos_emb: model.pos_emb.as_ref().map(Plain::of),
+            encoder: model.encoder.iter().map(|block| PlainLayer::of(block, eps)).collect(),
+            encoder_norm: model.encoder_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
             layers,
             final_norm: model.final_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
             head: PlainLinear::of(model.head.as_ref().expect("the fused step refuses a tied head (fused::support)")),
+            seq2seq: model.config.family == ModelFamily::EncoderDecoder,
         }
     }
 
@@ -171,38 +234,22 @@ impl PlainModel {
 
     /// Every tensor, always in the same order.
     pub fn tensors_mut(&mut self) -> Vec<&mut Plain> {
-        fn linear<'a>(l: &'a mut PlainLinear, out: &mut Vec<&'a mut Plain>) {
-            out.push(&mut l.w);
-            out.extend(l.b.as_mut());
-        }
-        fn norm<'a>(n: &'a mut PlainNorm, out: &mut Vec<&'a mut Plain>) {
-            out.push(&mut n.gamma);
-            out.extend(n.beta.as_mut());
-        }
         let mut out = vec![&mut self.tok_emb];
         out.extend(self.pos_emb.as_mut());
-        for layer in &mut self.layers {
-            if let Some(a) = &mut layer.attention {
-                for l in [&mut a.q, &mut a.k, &mut a.v, &mut a.o] {
-                    linear(l, &mut out);
-                }
-            }
-            if let Some(n) = &mut layer.attention_norm {
-                norm(n, &mut out);
-            }
-            if let Some(f) = &mut layer.ffn {
-                linear(&mut f.up, &mut out);
-                linear(&mut f.down, &mut out);
-            }
-            if let Some(n) = &mut layer.ffn_norm {
-                norm(n, &mut out);
-            }
+        for layer in self.encoder.iter_mut().chain(&mut self.layers) {
+            layer.tensors_into(&mut out);
         }
-        if let Some(n) = &mut self.final_norm {
-            norm(n, &mut out);
+        for n in [&mut self.encoder_norm, &mut self.final_norm].into_iter().flatten() {
+            n.tensors_into(&mut out);
         }
-        linear(&mut self.head, &mut out);
+        self.head.tensors_into(&mut out);
         out
+    }
+
+    /// Whether the encoder's output reaches the loss: some decoder layer
+    /// cross-attends to it.
+    pub fn encoder_read(&self) -> bool {
+        self.seq2seq && self.layers.iter().any(|l| l.cross.is_some())
     }
 
     /// `self += other`, tensor by tensor (both from the same model).
@@ -212,10 +259,35 @@ impl PlainModel {
         }
     }
 
+    /// The parameters no computation reads (a uniform layer's Q and K): burn's
+    /// autodiff gives them no gradient, and neither does the fused step.
+    fn unread(&mut self) -> Vec<ParamId> {
+        let mut out = Vec::new();
+        if self.seq2seq && !self.encoder_read() {
+            let mut encoder = Vec::new();
+            for layer in &mut self.encoder {
+                layer.tensors_into(&mut encoder);
+            }
+            if let Some(n) = &mut self.encoder_norm {
+                n.tensors_into(&mut encoder);
+            }
+            out.extend(encoder.into_iter().map(|t| t.id));
+        }
+        let units = self.encoder.iter().chain(&self.layers).flat_map(|l| [l.attention.as_ref(), l.cross.as_ref()]);
+        for a in units.flatten().filter(|a| a.uniform) {
+            for l in [&a.q, &a.k] {
+                out.push(l.w.id);
+                out.extend(l.b.as_ref().map(|b| b.id));
+            }
+        }
+        out
+    }
+
     /// These values as burn gradients on `device` (the plain, non-autodiff device).
     pub fn into_gradients(mut self, device: &Device) -> GradientsParams {
         let mut grads = GradientsParams::new();
-        for t in self.tensors_mut() {
+        let unread = self.unread();
+        for t in self.tensors_mut().into_iter().filter(|t| !unread.contains(&t.id)) {
             let data = std::mem::take(&mut t.data);
             match t.shape.len() {
                 1 => grads.register(t.id, Tensor::<1>::from_data(TensorData::new(data, [t.shape[0]]), device)),

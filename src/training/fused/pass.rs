@@ -7,9 +7,9 @@
 use super::attention::{self, CoreCache, CoreInputs, Dims};
 use super::kernels::{add_column_sums, gelu_backward, gelu_forward, gelu_tanh_backward, gelu_tanh_forward, layer_norm_backward, layer_norm_forward, matmul, matmul_new};
 use super::params::{PlainAttention, PlainFfn, PlainLayer, PlainLinear, PlainModel, PlainNorm};
-use crate::config::{Activation, NormPlacement, PositionalEncoding};
-use crate::model::mask::KeepMask;
-use crate::model::InAttention;
+use crate::config::{Activation, ModelFamily, NormPlacement, PositionalEncoding};
+use crate::model::mask::{KeepMask, Role};
+use crate::model::{Dropout, InAttention};
 use crate::model::positional::{alibi_slopes, rotary_tables, rotate, sinusoidal_table};
 use crate::tasks::Batch;
 
@@ -84,13 +84,19 @@ struct SublayerCache {
     norm: Option<NormCache>,
     inner: Inner,
     selected: Option<Vec<usize>>,
+    /// The dropout mask applied to the function's output (its rows), when training
+    /// with dropout.
+    dropped: Option<Vec<f32>>,
 }
 
 /// The function a sublayer wraps. An attention sublayer can be asked for some
 /// positions only (`Some(rows)`): the last attention layer, when the loss reads
 /// only some positions, computes keys and values for all but queries for those.
+/// Cross-attention reads its queries from the sublayer's input and its keys and
+/// values from the encoder's output (`memory`, `[rows·seq, d]`).
 enum Function<'a> {
     Attention(&'a PlainAttention, &'a KeepMask, Option<&'a [usize]>),
+    Cross(&'a PlainAttention, &'a KeepMask, &'a [f32]),
     Ffn(&'a PlainFfn),
 }
 
@@ -98,7 +104,7 @@ impl Function<'_> {
     fn selected(&self) -> Option<&[usize]> {
         match self {
             Function::Attention(_, _, rows) => *rows,
-            Function::Ffn(_) => None,
+            Function::Cross(..) | Function::Ffn(_) => None,
         }
     }
 }
@@ -140,30 +146,8 @@ fn add_rows(dst: &mut [f32], src: &[f32], rows: Option<&[usize]>, d: usize) {
 
 fn function_forward(f: &Function, h: &[f32], rows: usize, seq: usize, d: usize) -> (Vec<f32>, Inner) {
     match f {
-        Function::Attention(a, mask, selected) => {
-            let all: Vec<usize>;
-            let (queries, h_queries) = match selected {
-                Some(list) => (*list, Some(gather(h, list, d))),
-                None => {
-                    all = (0..rows * seq).collect();
-                    (&all[..], None)
-                }
-            };
-            let mut q = linear_forward(&a.q, h_queries.as_deref().unwrap_or(h)); // [queries, d]
-            let (mut k, v) = (linear_forward(&a.k, h), linear_forward(&a.v, h)); // [rows·seq, d] each
-            if a.positions == InAttention::Rotary {
-                let every: Vec<usize> = (0..rows * seq).collect();
-                rotate_heads(&mut q, queries, seq, d, a.heads, false);
-                rotate_heads(&mut k, &every, seq, d, a.heads, false);
-            }
-            let dims = Dims { seq, d_model: d, heads: a.heads };
-            let mut context = vec![0.0; q.len()]; // [queries, d]
-            let slopes = (a.positions == InAttention::Alibi).then(|| alibi_slopes(a.heads));
-            let inputs = CoreInputs { q: &q, k: &k, v: &v, mask, dims, queries, scale: a.scale, application: a.application, ablated: &a.ablated, alibi: slopes.as_deref() };
-            let core = attention::forward(&inputs, &mut context);
-            let out = linear_forward(&a.o, &context); // [queries, d]
-            (out, Inner::Attention { q, k, v, core, context, h_queries })
-        }
+        Function::Attention(a, mask, selected) => attention_forward(a, mask, *selected, h, h, rows, seq, d),
+        Function::Cross(a, mask, memory) => attention_forward(a, mask, None, h, memory, rows, seq, d),
         Function::Ffn(f) => {
             let pre = linear_forward(&f.up, h); // [rows, d_ff]
             let (act, cdf) = match f.activation {
@@ -178,38 +162,51 @@ fn function_forward(f: &Function, h: &[f32], rows: usize, seq: usize, d: usize) 
     }
 }
 
-/// dh (every input row) from d(out); adds the function's parameter gradients into `g`.
+/// Attention with queries from `h` (the `selected` rows, or all) and keys and
+/// values from `source` (`h` itself, or the encoder's output).
 #[allow(clippy::too_many_arguments)]
-fn function_backward(f: &Function, g: &mut PlainLayer, inner: &Inner, h: &[f32], dout: &[f32], rows: usize, seq: usize, d: usize) -> Vec<f32> {
+fn attention_forward(a: &PlainAttention, mask: &KeepMask, selected: Option<&[usize]>, h: &[f32], source: &[f32], rows: usize, seq: usize, d: usize) -> (Vec<f32>, Inner) {
+    let all: Vec<usize>;
+    let (queries, h_queries) = match selected {
+        Some(list) => (list, Some(gather(h, list, d))),
+        None => {
+            all = (0..rows * seq).collect();
+            (&all[..], None)
+        }
+    };
+    // A uniform layer reads neither Q nor K.
+    let (mut q, mut k) = match a.uniform {
+        true => (Vec::new(), Vec::new()),
+        false => (linear_forward(&a.q, h_queries.as_deref().unwrap_or(h)), linear_forward(&a.k, source)), // [queries, d], [rows·seq, d]
+    };
+    let v = linear_forward(&a.v, source); // [rows·seq, d]
+    if a.positions == InAttention::Rotary && !a.uniform {
+        let every: Vec<usize> = (0..rows * seq).collect();
+        rotate_heads(&mut q, queries, seq, d, a.heads, false);
+        rotate_heads(&mut k, &every, seq, d, a.heads, false);
+    }
+    let dims = Dims { seq, d_model: d, heads: a.heads };
+    let mut context = vec![0.0; queries.len() * d]; // [queries, d]
+    let slopes = (a.positions == InAttention::Alibi && !a.uniform).then(|| alibi_slopes(a.heads));
+    let inputs = CoreInputs { q: &q, k: &k, v: &v, mask, dims, queries, scale: a.scale, application: a.application, ablated: &a.ablated, alibi: slopes.as_deref(), uniform: a.uniform };
+    let core = attention::forward(&inputs, &mut context);
+    let out = linear_forward(&a.o, &context); // [queries, d]
+    (out, Inner::Attention { q, k, v, core, context, h_queries })
+}
+
+/// dh (every input row) from d(out); adds the function's parameter gradients into
+/// `g`, and for cross-attention the gradient of the encoder's output into `dmemory`.
+#[allow(clippy::too_many_arguments)]
+fn function_backward(f: &Function, g: &mut PlainLayer, inner: &Inner, h: &[f32], dout: &[f32], dmemory: Option<&mut [f32]>, rows: usize, seq: usize, d: usize) -> Vec<f32> {
     match (f, inner) {
-        (Function::Attention(a, mask, selected), Inner::Attention { q, k, v, core, context, h_queries }) => {
+        (Function::Attention(a, mask, selected), Inner::Attention { .. }) => {
             let ga = g.attention.as_mut().expect("attention gradients");
-            let dcontext = linear_backward(&a.o, &mut ga.o, context, dout, true).expect("dx"); // [queries, d]
-            let dims = Dims { seq, d_model: d, heads: a.heads };
-            let all: Vec<usize>;
-            let queries = match selected {
-                Some(list) => *list,
-                None => {
-                    all = (0..rows * seq).collect();
-                    &all[..]
-                }
-            };
-            let (mut dq, mut dk, mut dv) = (vec![0.0; q.len()], vec![0.0; h.len()], vec![0.0; h.len()]);
-            let slopes = (a.positions == InAttention::Alibi).then(|| alibi_slopes(a.heads));
-            let inputs = CoreInputs { q, k, v, mask, dims, queries, scale: a.scale, application: a.application, ablated: &a.ablated, alibi: slopes.as_deref() };
-            attention::backward(&inputs, core, &dcontext, &mut dq, &mut dk, &mut dv);
-            // The turn is orthogonal: the gradient before it is the gradient after it turned back.
-            if a.positions == InAttention::Rotary {
-                let every: Vec<usize> = (0..rows * seq).collect();
-                rotate_heads(&mut dq, queries, seq, d, a.heads, true);
-                rotate_heads(&mut dk, &every, seq, d, a.heads, true);
-            }
-            let mut dh = linear_backward(&a.k, &mut ga.k, h, &dk, true).expect("dx"); // [rows·seq, d]
-            let dh_v = linear_backward(&a.v, &mut ga.v, h, &dv, true).expect("dx");
-            dh.iter_mut().zip(&dh_v).for_each(|(a, b)| *a += b);
-            let dh_q = linear_backward(&a.q, &mut ga.q, h_queries.as_deref().unwrap_or(h), &dq, true).expect("dx"); // [queries, d]
-            add_rows(&mut dh, &dh_q, *selected, d);
-            dh
+            attention_backward(a, ga, mask, *selected, inner, h, None, dout, (rows, seq, d))
+        }
+        (Function::Cross(a, mask, memory), Inner::Attention { .. }) => {
+            let ga = g.cross.as_mut().expect("cross-attention gradients");
+            let dmemory = dmemory.expect("cross-attention hands back the memory's gradient");
+            attention_backward(a, ga, mask, None, inner, h, Some((memory, dmemory)), dout, (rows, seq, d))
         }
         (Function::Ffn(f), Inner::Ffn { pre, act, cdf }) => {
             let gf = g.ffn.as_mut().expect("ffn gradients");
@@ -230,11 +227,84 @@ fn function_backward(f: &Function, g: &mut PlainLayer, inner: &Inner, h: &[f32],
     }
 }
 
+/// The gradient of attention's query input `h` (every row); with `source` (the
+/// encoder's output and its gradient) the keys' and values' part goes there, else
+/// into the same rows of `h`.
+#[allow(clippy::too_many_arguments)]
+fn attention_backward(
+    a: &PlainAttention,
+    ga: &mut PlainAttention,
+    mask: &KeepMask,
+    selected: Option<&[usize]>,
+    inner: &Inner,
+    h: &[f32],
+    source: Option<(&[f32], &mut [f32])>,
+    dout: &[f32],
+    (rows, seq, d): (usize, usize, usize),
+) -> Vec<f32> {
+    let Inner::Attention { q, k, v, core, context, h_queries } = inner else { unreachable!("an attention cache") };
+    let dcontext = linear_backward(&a.o, &mut ga.o, context, dout, true).expect("dx"); // [queries, d]
+    let dims = Dims { seq, d_model: d, heads: a.heads };
+    let all: Vec<usize>;
+    let queries = match selected {
+        Some(list) => list,
+        None => {
+            all = (0..rows * seq).collect();
+            &all[..]
+        }
+    };
+    let (mut dq, mut dk, mut dv) = (vec![0.0; q.len()], vec![0.0; k.len()], vec![0.0; v.len()]);
+    let slopes = (a.positions == InAttention::Alibi && !a.uniform).then(|| alibi_slopes(a.heads));
+    let inputs = CoreInputs { q, k, v, mask, dims, queries, scale: a.scale, application: a.application, ablated: &a.ablated, alibi: slopes.as_deref(), uniform: a.uniform };
+    attention::backward(&inputs, core, &dcontext, &mut dq, &mut dk, &mut dv);
+    // The turn is orthogonal: the gradient before it is the gradient after it turned back.
+    if a.positions == InAttention::Rotary && !a.uniform {
+        let every: Vec<usize> = (0..rows * seq).collect();
+        rotate_heads(&mut dq, queries, seq, d, a.heads, true);
+        rotate_heads(&mut dk, &every, seq, d, a.heads, true);
+    }
+    let (kv_input, dsource) = match source {
+        Some((memory, dmemory)) => (memory, Some(dmemory)),
+        None => (h, None),
+    };
+    // Keys and values: [rows·seq, d] (a uniform layer has no keys).
+    let dh_v = linear_backward(&a.v, &mut ga.v, kv_input, &dv, true).expect("dx");
+    let dkv = match a.uniform {
+        true => dh_v,
+        false => {
+            let mut dkv = linear_backward(&a.k, &mut ga.k, kv_input, &dk, true).expect("dx");
+            dkv.iter_mut().zip(&dh_v).for_each(|(a, b)| *a += b);
+            dkv
+        }
+    };
+    let mut dh = match dsource {
+        Some(dmemory) => {
+            dmemory.iter_mut().zip(&dkv).for_each(|(m, g)| *m += g);
+            vec![0.0; h.len()]
+        }
+        None => dkv,
+    };
+    if !a.uniform {
+        let dh_q = linear_backward(&a.q, &mut ga.q, h_queries.as_deref().unwrap_or(h), &dq, true).expect("dx"); // [queries, d]
+        add_rows(&mut dh, &dh_q, selected, d);
+    }
+    dh
+}
+
 /// post-LN: y = LN(x + f(x)); pre-LN: y = x + f(LN(x)); none: y = x + f(x)
-/// (without the residual the "x +" disappears). When `f` is asked for some rows
-/// only, `y` holds those rows.
-fn sublayer_forward(x: Vec<f32>, norm: Option<&PlainNorm>, layer: &PlainLayer, f: &Function, rows: usize, seq: usize, d: usize) -> (Vec<f32>, SublayerCache) {
+/// (without the residual the "x +" disappears), with f's output times the dropout
+/// mask `dropped` when there is one. When `f` is asked for some rows only, `y`
+/// holds those rows.
+#[allow(clippy::too_many_arguments)]
+fn sublayer_forward(x: Vec<f32>, norm: Option<&PlainNorm>, layer: &PlainLayer, f: &Function, dropped: Option<Vec<f32>>, rows: usize, seq: usize, d: usize) -> (Vec<f32>, SublayerCache) {
     let selected = f.selected();
+    let function = |h: &[f32]| {
+        let (mut out, inner) = function_forward(f, h, rows, seq, d);
+        if let Some(mask) = &dropped {
+            out.iter_mut().zip(mask).for_each(|(o, m)| *o *= m);
+        }
+        (out, inner)
+    };
     let residual = |out: &mut Vec<f32>, x: &[f32]| {
         if layer.residual {
             match selected {
@@ -243,24 +313,24 @@ fn sublayer_forward(x: Vec<f32>, norm: Option<&PlainNorm>, layer: &PlainLayer, f
             }
         }
     };
-    let keep = |input, norm, inner| SublayerCache { input, norm, inner, selected: selected.map(<[usize]>::to_vec) };
+    let keep = |input, norm, inner, dropped| SublayerCache { input, norm, inner, selected: selected.map(<[usize]>::to_vec), dropped };
     match (layer.norm, norm) {
         (NormPlacement::Pre, Some(n)) => {
             let (h, cache) = norm_forward(n, &x, d);
-            let (mut out, inner) = function_forward(f, &h, rows, seq, d);
+            let (mut out, inner) = function(&h);
             residual(&mut out, &x);
-            (out, keep(h, Some(cache), inner))
+            (out, keep(h, Some(cache), inner, dropped))
         }
         (NormPlacement::Post, Some(n)) => {
-            let (mut z, inner) = function_forward(f, &x, rows, seq, d);
+            let (mut z, inner) = function(&x);
             residual(&mut z, &x);
             let (y, cache) = norm_forward(n, &z, d);
-            (y, keep(x, Some(cache), inner))
+            (y, keep(x, Some(cache), inner, dropped))
         }
         _ => {
-            let (mut out, inner) = function_forward(f, &x, rows, seq, d);
+            let (mut out, inner) = function(&x);
             residual(&mut out, &x);
-            (out, keep(x, None, inner))
+            (out, keep(x, None, inner, dropped))
         }
     }
 }
@@ -282,6 +352,7 @@ fn sublayer_backward(
     layer: &PlainLayer,
     g: &mut PlainLayer,
     f: &Function,
+    dmemory: Option<&mut [f32]>,
     (rows, seq, d): (usize, usize, usize),
 ) -> Vec<f32> {
     let selected = cache.selected.as_deref();
@@ -290,38 +361,144 @@ fn sublayer_backward(
             add_rows(dx, dy, selected, d);
         }
     };
+    // The gradient reaching f's output: through the dropout mask when there is one.
+    fn through_dropout<'a>(dy: &'a [f32], dropped: &Option<Vec<f32>>) -> std::borrow::Cow<'a, [f32]> {
+        match dropped {
+            Some(mask) => std::borrow::Cow::Owned(dy.iter().zip(mask).map(|(g, m)| g * m).collect()),
+            None => std::borrow::Cow::Borrowed(dy),
+        }
+    }
     match (layer.norm, norm, &cache.norm) {
         (NormPlacement::Pre, Some(n), Some(nc)) => {
-            let dh = function_backward(f, g, &cache.inner, &cache.input, &dy, rows, seq, d);
+            let dh = function_backward(f, g, &cache.inner, &cache.input, &through_dropout(&dy, &cache.dropped), dmemory, rows, seq, d);
             let mut dx = norm_backward(n, g_norm(g), nc, &dh, d);
             residual(&mut dx, &dy);
             dx
         }
         (NormPlacement::Post, Some(n), Some(nc)) => {
             let dz = norm_backward(n, g_norm(g), nc, &dy, d);
-            let mut dx = function_backward(f, g, &cache.inner, &cache.input, &dz, rows, seq, d);
+            let mut dx = function_backward(f, g, &cache.inner, &cache.input, &through_dropout(&dz, &cache.dropped), dmemory, rows, seq, d);
             residual(&mut dx, &dz);
             dx
         }
         _ => {
-            let mut dx = function_backward(f, g, &cache.inner, &cache.input, &dy, rows, seq, d);
+            let mut dx = function_backward(f, g, &cache.inner, &cache.input, &through_dropout(&dy, &cache.dropped), dmemory, rows, seq, d);
             residual(&mut dx, &dy);
             dx
         }
     }
 }
 
-/// The layers' masks for this chunk (planted bugs included), one per layer.
-pub fn chunk_masks(config: &crate::config::ModelConfig, chunk: &Batch) -> Vec<KeepMask> {
+/// The chunk's attention masks (planted bugs included): each encoder layer's, each
+/// decoder (or decoder-only) layer's, and each decoder layer's cross-attention's
+/// (encoder–decoder only), in the roles the composed model gives them.
+pub struct ChunkMasks {
+    pub encoder: Vec<KeepMask>,
+    pub decoder: Vec<KeepMask>,
+    pub cross: Vec<KeepMask>,
+}
+
+/// The masks of `config`'s layers for this chunk; `source_len` is the model's.
+pub fn chunk_masks(config: &crate::config::ModelConfig, source_len: usize, chunk: &Batch) -> ChunkMasks {
     let padding = chunk.has_padding().then_some((&chunk.padding[..], chunk.batch_size));
-    config.layers.iter().map(|layer| KeepMask::applied(layer, chunk.seq_len, padding)).collect()
+    let seq = chunk.seq_len;
+    let in_role = |layers: &[crate::config::LayerConfig], role: Role| layers.iter().map(|layer| KeepMask::applied_in(layer, role, seq, padding)).collect();
+    match config.family {
+        ModelFamily::EncoderDecoder => ChunkMasks {
+            encoder: in_role(&config.encoder_layers, Role::Encoder { source_len }),
+            decoder: in_role(&config.layers, Role::DecoderSelf { source_len }),
+            cross: in_role(&config.layers, Role::Cross { source_len }),
+        },
+        _ => ChunkMasks { encoder: Vec::new(), decoder: in_role(&config.layers, Role::Whole), cross: Vec::new() },
+    }
+}
+
+/// `mask` (`[rows·seq, d]`, as `Dropout` draws it) reduced to the listed rows.
+fn mask_rows(mask: Option<Vec<f32>>, rows: Option<&[usize]>, d: usize) -> Option<Vec<f32>> {
+    match rows {
+        Some(list) => mask.map(|m| gather(&m, list, d)),
+        None => mask,
+    }
+}
+
+/// One layer's saved sublayers: attention, cross-attention, feed-forward.
+type LayerCache = [Option<SublayerCache>; 3];
+
+/// A stack of layers as one chunk runs it: the layers, their masks, and for a
+/// decoder the cross-attention masks and the encoder's output. `select_at`: the
+/// layer whose attention computes only the `selected` queries.
+struct Stack<'a> {
+    layers: &'a [PlainLayer],
+    masks: &'a [KeepMask],
+    cross: Option<(&'a [KeepMask], &'a [f32])>,
+    select_at: Option<usize>,
+    selected: Option<&'a [usize]>,
+}
+
+impl<'a> Stack<'a> {
+    /// x (`[rows·seq, d]`, or the selected rows when `x_rows` says so) through every
+    /// layer; each sublayer draws its dropout mask over every position, in the
+    /// composed model's order (attention, cross-attention, feed-forward).
+    fn forward(&self, mut x: Vec<f32>, mut x_rows: Option<&'a [usize]>, dropout: &mut Dropout, (rows, seq, d): (usize, usize, usize)) -> (Vec<f32>, Vec<LayerCache>) {
+        let n = rows * seq;
+        let mut caches = Vec::with_capacity(self.layers.len());
+        for (index, (layer, mask)) in self.layers.iter().zip(self.masks).enumerate() {
+            let mut cache: LayerCache = [None, None, None];
+            if let Some(a) = &layer.attention {
+                let queries = if Some(index) == self.select_at { self.selected } else { None };
+                let dropped = mask_rows(dropout.mask(n * d), queries, d);
+                let (y, c) = sublayer_forward(x, layer.attention_norm.as_ref(), layer, &Function::Attention(a, mask, queries), dropped, rows, seq, d);
+                x = y;
+                x_rows = queries;
+                cache[0] = Some(c);
+            }
+            if let (Some(a), Some((masks, memory))) = (&layer.cross, self.cross) {
+                let dropped = dropout.mask(n * d);
+                let (y, c) = sublayer_forward(x, layer.cross_norm.as_ref(), layer, &Function::Cross(a, &masks[index], memory), dropped, rows, seq, d);
+                x = y;
+                cache[1] = Some(c);
+            }
+            if let Some(f) = &layer.ffn {
+                let dropped = mask_rows(dropout.mask(n * d), x_rows, d);
+                let (y, c) = sublayer_forward(x, layer.ffn_norm.as_ref(), layer, &Function::Ffn(f), dropped, rows, seq, d);
+                x = y;
+                cache[2] = Some(c);
+            }
+            caches.push(cache);
+        }
+        (x, caches)
+    }
+
+    /// dx through every layer in reverse, adding parameter gradients into `grads`
+    /// and cross-attention's gradient of the encoder's output into `dmemory`.
+    fn backward(&self, caches: &[LayerCache], grads: &mut [PlainLayer], mut dx: Vec<f32>, mut dmemory: Option<&mut [f32]>, dims: (usize, usize, usize)) -> Vec<f32> {
+        for (index, (layer, [attention, cross, ffn])) in self.layers.iter().zip(caches).enumerate().rev() {
+            let g = &mut grads[index];
+            if let (Some(f), Some(cache)) = (&layer.ffn, ffn) {
+                dx = sublayer_backward(dx, cache, layer.ffn_norm.as_ref(), |g| g.ffn_norm.as_mut().expect("ffn norm"), layer, g, &Function::Ffn(f), None, dims);
+            }
+            if let (Some(a), Some(cache), Some((masks, memory))) = (&layer.cross, cross, self.cross) {
+                let f = Function::Cross(a, &masks[index], memory);
+                dx = sublayer_backward(dx, cache, layer.cross_norm.as_ref(), |g| g.cross_norm.as_mut().expect("cross norm"), layer, g, &f, dmemory.as_deref_mut(), dims);
+            }
+            if let (Some(a), Some(cache)) = (&layer.attention, attention) {
+                let f = Function::Attention(a, &self.masks[index], cache.selected.as_deref());
+                dx = sublayer_backward(dx, cache, layer.attention_norm.as_ref(), |g| g.attention_norm.as_mut().expect("attention norm"), layer, g, &f, None, dims);
+            }
+        }
+        dx
+    }
 }
 
 /// Forward and backward of one chunk. `total_scored` is the whole batch's scored
-/// count, so the chunks' losses and gradients sum to the batch's mean.
-pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &[KeepMask], chunk: &Batch, total_scored: usize) -> ChunkResult {
+/// count, so the chunks' losses and gradients sum to the batch's mean. `dropout`
+/// draws the chunk's masks in the composed model's order (embedding, the encoder's
+/// layers, then the decoder's, every position), so both paths drop the same
+/// elements.
+pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &ChunkMasks, chunk: &Batch, total_scored: usize, dropout: &mut Dropout) -> ChunkResult {
     let (rows, seq, d, vocab) = (chunk.batch_size, chunk.seq_len, model.d_model(), model.vocab());
     let n = rows * seq;
+    let dims = (rows, seq, d);
     let mut grads = model.zeros_like();
 
     // Embedding: x[r] = tok[token] + pos[position]  -> [rows·seq, d]
@@ -340,38 +517,61 @@ pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &[Ke
             out.iter_mut().zip(pos).for_each(|(o, p)| *o += p);
         }
     }
+    let embedding_dropped = dropout.mask(n * d);
+    if let Some(mask) = &embedding_dropped {
+        x.iter_mut().zip(mask).for_each(|(v, m)| *v *= m);
+    }
 
-    // Only the scored positions' outputs are ever read. Positions are independent
-    // after the last attention layer, so from its queries on only those rows are
-    // computed (all of them when every position is scored).
+    // Only the scored positions' outputs are ever read. In a decoder-only model
+    // positions are independent after the last attention layer, so from its
+    // queries on only those rows are computed (all of them when every position is
+    // scored); an encoder–decoder computes every row and keeps the scored ones for
+    // the head.
     let scored: Vec<usize> = (0..n).filter(|&r| chunk.loss_weights[r] != 0.0).collect();
     if scored.is_empty() {
         return ChunkResult { loss: 0.0, correct: 0.0, grads };
     }
     let selected = (scored.len() < n).then_some(&scored[..]);
+    let seq2seq = model.seq2seq;
     let last_attention = model.layers.iter().rposition(|l| l.attention.is_some());
-    if last_attention.is_none()
-        && let Some(list) = selected
-    {
-        x = gather(&x, list, d); // no attention at all: every layer works row by row
-    }
+    let gather_first = !seq2seq && last_attention.is_none() && selected.is_some(); // every layer works row by row
+    let gather_last = seq2seq && selected.is_some();
 
-    // Layers, keeping each sublayer's cache.
-    let mut caches: Vec<(Option<SublayerCache>, Option<SublayerCache>)> = Vec::with_capacity(model.layers.len());
-    for (index, (layer, mask)) in model.layers.iter().zip(masks).enumerate() {
-        let mut pair = (None, None);
-        if let Some(a) = &layer.attention {
-            let queries = if Some(index) == last_attention { selected } else { None };
-            let (y, cache) = sublayer_forward(x, layer.attention_norm.as_ref(), layer, &Function::Attention(a, mask, queries), rows, seq, d);
-            x = y;
-            pair.0 = Some(cache);
+    // The encoder reads the same embedded sequence; its output is the decoder's memory.
+    let encoder = Stack { layers: &model.encoder, masks: &masks.encoder, cross: None, select_at: None, selected: None };
+    let encoder_read = model.encoder_read();
+    let (memory, encoder_caches, encoder_norm_cache) = if encoder_read {
+        let (m, caches) = encoder.forward(x.clone(), None, dropout, dims);
+        match &model.encoder_norm {
+            Some(norm) => {
+                let (m, cache) = norm_forward(norm, &m, d);
+                (m, caches, Some(cache))
+            }
+            None => (m, caches, None),
         }
-        if let Some(f) = &layer.ffn {
-            let (y, cache) = sublayer_forward(x, layer.ffn_norm.as_ref(), layer, &Function::Ffn(f), rows, seq, d);
-            x = y;
-            pair.1 = Some(cache);
+    } else {
+        // Nothing reads it (no cross-attention), but the composed model still
+        // runs it and draws its dropout masks: draw them too, so the stream agrees.
+        for layer in model.encoder.iter().filter(|_| seq2seq) {
+            for _ in 0..layer.attention.is_some() as usize + layer.ffn.is_some() as usize {
+                dropout.mask(n * d);
+            }
         }
-        caches.push(pair);
+        (Vec::new(), Vec::new(), None)
+    };
+    let decoder = Stack {
+        layers: &model.layers,
+        masks: &masks.decoder,
+        cross: encoder_read.then_some((&masks.cross[..], &memory[..])),
+        select_at: if seq2seq { None } else { last_attention },
+        selected,
+    };
+    if gather_first && let Some(list) = selected {
+        x = gather(&x, list, d);
+    }
+    let (mut x, caches) = decoder.forward(x, selected.filter(|_| gather_first), dropout, dims);
+    if gather_last && let Some(list) = selected {
+        x = gather(&x, list, d);
     }
     let final_cache = model.final_norm.as_ref().map(|n| {
         let (y, cache) = norm_forward(n, &x, d);
@@ -411,23 +611,31 @@ pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &[Ke
     if let (Some(n), Some(cache)) = (&model.final_norm, &final_cache) {
         dx = norm_backward(n, grads.final_norm.as_mut().expect("final norm gradients"), cache, &dx, d);
     }
-    for ((layer, mask), (index, (attn_cache, ffn_cache))) in model.layers.iter().zip(masks).zip(caches.iter().enumerate()).rev() {
-        let g = &mut grads.layers[index];
-        if let (Some(f), Some(cache)) = (&layer.ffn, ffn_cache) {
-            dx = sublayer_backward(dx, cache, layer.ffn_norm.as_ref(), |g| g.ffn_norm.as_mut().expect("ffn norm"), layer, g, &Function::Ffn(f), (rows, seq, d));
+    let expand = |dx: Vec<f32>| match selected {
+        Some(list) => {
+            let mut all = vec![0.0f32; n * d];
+            add_rows(&mut all, &dx, Some(list), d);
+            all
         }
-        if let (Some(a), Some(cache)) = (&layer.attention, attn_cache) {
-            let queries = cache.selected.as_deref();
-            let f = Function::Attention(a, mask, queries);
-            dx = sublayer_backward(dx, cache, layer.attention_norm.as_ref(), |g| g.attention_norm.as_mut().expect("attention norm"), layer, g, &f, (rows, seq, d));
-        }
+        None => dx,
+    };
+    if gather_last {
+        dx = expand(dx);
     }
-    if last_attention.is_none()
-        && let Some(list) = selected
-    {
-        let mut all = vec![0.0f32; n * d];
-        add_rows(&mut all, &dx, Some(list), d);
-        dx = all;
+    let mut dmemory = encoder_read.then(|| vec![0.0f32; n * d]);
+    dx = decoder.backward(&caches, &mut grads.layers, dx, dmemory.as_deref_mut(), dims);
+    if gather_first {
+        dx = expand(dx);
+    }
+    if let Some(mut dm) = dmemory {
+        if let (Some(norm), Some(cache)) = (&model.encoder_norm, &encoder_norm_cache) {
+            dm = norm_backward(norm, grads.encoder_norm.as_mut().expect("encoder norm gradients"), cache, &dm, d);
+        }
+        let dx_encoder = encoder.backward(&encoder_caches, &mut grads.encoder, dm, None, dims);
+        dx.iter_mut().zip(&dx_encoder).for_each(|(a, b)| *a += b);
+    }
+    if let Some(mask) = &embedding_dropped {
+        dx.iter_mut().zip(mask).for_each(|(g, m)| *g *= m);
     }
     for r in 0..n {
         let t = chunk.tokens[r] as usize;
