@@ -48,6 +48,10 @@ pub struct BenchArgs {
     /// ours and print the ratio; needs a Python with torch (it says how to get one).
     #[arg(long)]
     compare_torch: bool,
+    /// With --compare-torch: also run the reference under torch.compile (the
+    /// stronger peer; needs a C++ compiler) and print both ratios.
+    #[arg(long, requires = "compare_torch")]
+    compile: bool,
     /// Train with burn's composed autodiff even where the fused CPU step applies,
     /// to compare the two paths.
     #[arg(long)]
@@ -85,7 +89,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
             warmup: args.warmup,
             repeats: args.repeats,
         };
-        return torch_compare::run(&presets, &counts, timing, args.json);
+        return torch_compare::run(&presets, &counts, timing, args.json, args.compile);
     }
     match args.threads[..] {
         [] => {}

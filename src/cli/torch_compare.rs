@@ -25,6 +25,8 @@ struct Row {
     pub torch_steps_per_s: f64,
     /// The share of the machine other processes used while the reference ran.
     pub torch_other_cpu: f64,
+    /// The reference under torch.compile (steps/s, other processes' share), when asked.
+    pub compiled: Option<(f64, f64)>,
     pub ours_steps_per_s: f64,
     pub backend: String,
 }
@@ -86,7 +88,7 @@ impl Timing {
 }
 
 /// Run the comparison and print the table (or JSON lines).
-pub fn run(presets: &[String], thread_counts: &[usize], timing: Timing, json: bool) -> anyhow::Result<ExitCode> {
+pub fn run(presets: &[String], thread_counts: &[usize], timing: Timing, json: bool, compile: bool) -> anyhow::Result<ExitCode> {
     let Some(python) = find_python() else {
         eprintln!("error: {SETUP}");
         return Ok(ExitCode::from(2));
@@ -94,21 +96,29 @@ pub fn run(presets: &[String], thread_counts: &[usize], timing: Timing, json: bo
     let script = tempfile::Builder::new().prefix("torch_reference").suffix(".py").tempfile()?;
     std::fs::write(script.path(), REFERENCE)?;
     let cpu = cpu_name();
+    let tier = crate::training::fused::simd_tier().name();
     if !json {
-        println!("CPU: {cpu}; PyTorch eager vs attention-workbench, training steps/s on the reverse task (batch 64, sequence 33)");
-        println!("{:<8} {:>7} {:>14} {:>14} {:>7}  backend", "preset", "threads", "PyTorch", "ours", "ratio");
+        let peers = if compile { "PyTorch eager and torch.compile" } else { "PyTorch eager" };
+        println!("CPU: {cpu} (fused loops: {tier}); {peers} vs attention-workbench, training steps/s on the reverse task (batch 64, sequence 33)");
+        if compile {
+            println!("{:<8} {:>7} {:>10} {:>10} {:>10} {:>7} {:>9}  backend", "preset", "threads", "eager", "compiled", "ours", "÷eager", "÷compiled");
+        } else {
+            println!("{:<8} {:>7} {:>14} {:>14} {:>7}  backend", "preset", "threads", "PyTorch", "ours", "ratio");
+        }
     }
     for name in presets {
         let config = crate::config::preset(name).ok_or_else(|| anyhow::anyhow!("unknown preset \"{name}\""))?;
         let model_args = reference_args(&config.model).map_err(|why| anyhow::anyhow!("preset \"{name}\": {why}"))?;
         for &threads in thread_counts {
-            let torch = run_reference(&python, script.path(), &model_args, threads, timing)?;
+            let torch = run_reference(&python, script.path(), &model_args, threads, timing, false)?;
+            let compiled = compile.then(|| run_reference(&python, script.path(), &model_args, threads, timing, true)).transpose()?;
             let ours = run_ours(name, threads, timing)?;
             let row = Row {
                 preset: name.clone(),
                 threads,
                 torch_steps_per_s: torch.0,
                 torch_other_cpu: torch.1,
+                compiled,
                 ours_steps_per_s: ours.0,
                 backend: ours.1,
             };
@@ -128,12 +138,23 @@ fn print_row(row: &Row, cpu: &str, json: bool) {
             "torch_other_cpu_share": row.torch_other_cpu,
             "steps_per_s": row.ours_steps_per_s,
             "ratio": (ratio * 1000.0).round() / 1000.0,
+            "compiled_steps_per_s": row.compiled.map(|c| c.0),
+            "ratio_compiled": row.compiled.map(|c| (row.ours_steps_per_s / c.0 * 1000.0).round() / 1000.0),
             "backend": row.backend,
             "cpu": cpu,
+            "simd": crate::training::fused::simd_tier().name(),
         });
         println!("{line}");
     } else {
-        let busy = if row.torch_other_cpu > 0.05 { "  (the machine was busy: run again)" } else { "" };
+        let other = row.torch_other_cpu.max(row.compiled.map_or(0.0, |c| c.1));
+        let busy = if other > 0.05 { "  (the machine was busy: run again)" } else { "" };
+        if let Some((compiled, _)) = row.compiled {
+            println!(
+                "{:<8} {:>7} {:>10.2} {:>10.2} {:>10.2} {:>7.2} {:>9.2}  {}{busy}",
+                row.preset, row.threads, row.torch_steps_per_s, compiled, row.ours_steps_per_s, ratio, row.ours_steps_per_s / compiled, row.backend
+            );
+            return;
+        }
         println!(
             "{:<8} {:>7} {:>14.2} {:>14.2} {:>7.2}  {}{busy}",
             row.preset, row.threads, row.torch_steps_per_s, row.ours_steps_per_s, ratio, row.backend
@@ -142,10 +163,11 @@ fn print_row(row: &Row, cpu: &str, json: bool) {
 }
 
 /// (median steps/s, other processes' CPU share) from the reference's RESULT line.
-fn run_reference(python: &Path, script: &Path, model_args: &[String], threads: usize, timing: Timing) -> anyhow::Result<(f64, f64)> {
+fn run_reference(python: &Path, script: &Path, model_args: &[String], threads: usize, timing: Timing, compile: bool) -> anyhow::Result<(f64, f64)> {
     let out = Command::new(python)
         .arg(script)
         .args(model_args)
+        .args(compile.then_some("--compile"))
         .arg(format!("--threads={threads}"))
         .args(timing.args())
         .output()?;

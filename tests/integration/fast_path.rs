@@ -637,12 +637,14 @@ fn a_session_trains_to_the_same_losses_on_the_fused_and_the_composed_path() {
 }
 
 #[test]
-fn every_simd_tier_the_cpu_has_gives_the_portable_tiers_numbers_bit_for_bit() {
+fn every_simd_tier_the_cpu_has_gives_the_portable_tiers_numbers() {
     use attention_workbench::config::{Activation, AttentionKind, ExperimentConfig};
     use attention_workbench::model::Transformer;
     use attention_workbench::tasks::{Split, TaskConfig, TaskKind};
     use attention_workbench::training::fused::{self, SimdTier, use_simd_tier};
 
+    // AVX2 gives the portable numbers bit for bit (Rust never fuses a multiply and
+    // an add on its own); AVX-512 within rounding (its own matrix products).
     let tiers: Vec<SimdTier> = SimdTier::ALL.into_iter().filter(|t| *t <= SimdTier::detected()).collect();
     eprintln!("comparing {:?} with the portable tier", &tiers[1..]);
     type Edit = fn(&mut ExperimentConfig);
@@ -680,8 +682,22 @@ fn every_simd_tier_the_cpu_has_gives_the_portable_tiers_numbers_bit_for_bit() {
         assert!(portable.0[0].is_finite(), "{name}");
         for &tier in &tiers[1..] {
             let other = run(tier);
-            assert_eq!(other.0, portable.0, "{name}: loss on {tier:?}");
-            assert!(other.1 == portable.1, "{name}: a gradient differs on {tier:?}");
+            if tier == SimdTier::Avx2 {
+                assert_eq!(other.0, portable.0, "{name}: loss on {tier:?}");
+                assert!(other.1 == portable.1, "{name}: a gradient differs on {tier:?}");
+                continue;
+            }
+            // AVX-512 also runs its own matrix products, which add in another
+            // order: the same numbers up to rounding, per tensor.
+            assert!((other.0[0] - portable.0[0]).abs() < 1e-5 * portable.0[0].abs(), "{name}: loss {} on {tier:?} vs {}", other.0[0], portable.0[0]);
+            for (index, (a, b)) in portable.1.iter().zip(&other.1).enumerate() {
+                let (a, b) = (a.as_ref().map(|a| &a[..]), b.as_ref().map(|b| &b[..]));
+                assert_eq!(a.is_some(), b.is_some(), "{name}: parameter {index} on {tier:?}");
+                if let (Some(a), Some(b)) = (a, b) {
+                    let gap = relative_gap(a, b);
+                    assert!(gap < 1e-5 || l2(a) < 1e-9, "{name}: parameter {index} differs by {gap:.1e} of its size on {tier:?}");
+                }
+            }
         }
     }
 }

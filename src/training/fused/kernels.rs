@@ -36,6 +36,7 @@ pub fn matmul_new(a: &[f32], b: &[f32], (m, k, n): (usize, usize, usize), a_t: b
     // false forces alpha to 0, and its x86 kernels (and gemv/gevv) then only store
     // into the destination, every element of the [m, n] block, never loading it; so
     // all m·n values are set before `set_len`. A gemm upgrade must re-check this.
+    // The AVX-512 products store every tile without reading it (matmul512).
     unsafe {
         gemm_into(c.as_mut_ptr(), a, b, (m, k, n), a_t, b_t, false);
         c.set_len(len);
@@ -43,11 +44,35 @@ pub fn matmul_new(a: &[f32], b: &[f32], (m, k, n): (usize, usize, usize), a_t: b
     c
 }
 
+thread_local! {
+    /// A transposed right-hand side for the AVX-512 products, reused per thread.
+    static TRANSPOSED: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// # Safety
 /// `c` must be valid for writes (and, when `accumulate`, reads) of m·n elements.
 unsafe fn gemm_into(c: *mut f32, a: &[f32], b: &[f32], (m, k, n): (usize, usize, usize), a_t: bool, b_t: bool, accumulate: bool) {
     assert!(a.len() >= m * k && b.len() >= k * n, "matmul: inputs too short");
     if m == 0 || n == 0 {
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if simd_tier() == SimdTier::Avx512 {
+        let a_stride = if a_t { (1, m) } else { (k, 1) };
+        // SAFETY: the tier is only chosen when the CPU has AVX-512 F; the assert
+        // above bounds `a` and `b`; the caller vouches for `c`.
+        unsafe {
+            if b_t {
+                // B stored [n, k]: read it row-major [k, n] from a per-thread copy.
+                TRANSPOSED.with_borrow_mut(|t| {
+                    t.clear();
+                    t.extend((0..k * n).map(|at| b[(at % n) * k + at / n]));
+                    super::matmul512::matmul(c, a, a_stride, t, (m, k, n), accumulate)
+                });
+            } else {
+                super::matmul512::matmul(c, a, a_stride, b, (m, k, n), accumulate);
+            }
+        }
         return;
     }
     let (a_rs, a_cs) = if a_t { (1, m as isize) } else { (k as isize, 1) };
@@ -409,5 +434,38 @@ mod tests {
         let mut c2 = [1.0; 4];
         matmul(&mut c2, &a_t, &b_t, (2, 3, 2), true, true, true);
         assert_eq!(c2, [5.0, 6.0, 11.0, 12.0]);
+    }
+
+    /// Every tier's products (the AVX-512 kernel where the CPU has it, else gemm)
+    /// against a plain triple loop in f64: tails of rows and columns, every
+    /// transpose, accumulating or not.
+    #[test]
+    fn every_tiers_matrix_products_match_a_plain_loop() {
+        let mut rng = crate::tasks::Rng::new(4);
+        let mut random = |len: usize| (0..len).map(|_| rng.uniform(-1.0, 1.0) as f32).collect::<Vec<f32>>();
+        let shapes = [(1, 1, 1), (7, 5, 3), (8, 16, 32), (9, 33, 17), (33, 64, 64), (70, 128, 48), (13, 2112, 40), (64, 20, 100)];
+        for tier in SimdTier::ALL.into_iter().filter(|t| *t <= SimdTier::detected()) {
+            assert_eq!(use_simd_tier(tier), tier);
+            for &(m, k, n) in &shapes {
+                for (a_t, b_t, accumulate) in [(false, false, false), (true, false, true), (false, true, false), (true, true, true)] {
+                    let (a, b, start) = (random(m * k), random(k * n), random(m * n));
+                    let at_a = |i: usize, p: usize| if a_t { a[p * m + i] } else { a[i * k + p] } as f64;
+                    let at_b = |p: usize, j: usize| if b_t { b[j * k + p] } else { b[p * n + j] } as f64;
+                    let mut c = start.clone();
+                    matmul(&mut c, &a, &b, (m, k, n), a_t, b_t, accumulate);
+                    let fresh = matmul_new(&a, &b, (m, k, n), a_t, b_t);
+                    for i in 0..m {
+                        for j in 0..n {
+                            let exact: f64 = (0..k).map(|p| at_a(i, p) * at_b(p, j)).sum();
+                            let scale = (0..k).map(|p| (at_a(i, p) * at_b(p, j)).abs()).sum::<f64>().max(1.0);
+                            let base = if accumulate { start[i * n + j] as f64 } else { 0.0 };
+                            let what = format!("{tier:?} ({m},{k},{n}) a_t {a_t} b_t {b_t} at ({i},{j})");
+                            assert!((c[i * n + j] as f64 - base - exact).abs() < 1e-5 * scale, "{what}: {} vs {}", c[i * n + j], base + exact);
+                            assert!((fresh[i * n + j] as f64 - exact).abs() < 1e-5 * scale, "{what}, new: {} vs {exact}", fresh[i * n + j]);
+                        }
+                    }
+                }
+            }
+        }
     }
 }

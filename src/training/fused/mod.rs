@@ -12,6 +12,8 @@
 
 mod attention;
 mod kernels;
+#[cfg(target_arch = "x86_64")]
+mod matmul512;
 mod params;
 mod pass;
 
