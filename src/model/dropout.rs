@@ -25,10 +25,25 @@ impl Dropout {
     /// 1/(1-p) otherwise; None when off. The fused CPU step draws the same masks
     /// through this, in the same order, so both paths drop the same elements.
     pub fn mask(&mut self, n: usize) -> Option<Vec<f32>> {
-        let rng = self.rng.as_mut().filter(|_| self.prob > 0.0)?;
+        let mut mask = Vec::new();
+        self.mask_into(&mut mask, n).then_some(mask)
+    }
+
+    /// Whether it drops anything (training with p > 0).
+    pub fn is_on(&self) -> bool {
+        self.rng.is_some() && self.prob > 0.0
+    }
+
+    /// `mask`, written into `out` (cleared first); false (and `out` untouched) when off.
+    pub fn mask_into(&mut self, out: &mut Vec<f32>, n: usize) -> bool {
+        let Some(rng) = self.rng.as_mut().filter(|_| self.prob > 0.0) else {
+            return false;
+        };
         let keep = 1.0 - self.prob;
         let scale = (1.0 / keep) as f32;
-        Some((0..n).map(|_| if rng.chance(keep) { scale } else { 0.0 }).collect())
+        out.clear();
+        out.extend((0..n).map(|_| if rng.chance(keep) { scale } else { 0.0 }));
+        true
     }
 
     /// Zero each element with probability p and scale the rest by 1/(1-p).

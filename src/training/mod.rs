@@ -1,6 +1,7 @@
 //! Training: the session (model + optimizer + task stepped by hand), the worker
 //! thread that runs it, and the plain-data events it sends. No egui in here.
 
+pub mod allocations;
 pub mod backend;
 pub mod chunks;
 mod event_queue;

@@ -77,6 +77,8 @@ pub struct Session {
     pub(super) probe: Example,
     history: MetricsHistory,
     timer: StepTimer,
+    /// What the fused CPU step keeps between steps.
+    fused_arena: super::fused::FusedArena,
     /// Gradient norm of each transformer layer ("layer 0", …) at the last applied step.
     last_layer_grad_norms: Vec<(String, f32)>,
     init_report: Option<super::init_from::InitReport>,
@@ -117,6 +119,7 @@ impl Session {
             probe,
             history: MetricsHistory::default(),
             timer: StepTimer::default(),
+            fused_arena: Default::default(),
             last_layer_grad_norms: Vec::new(),
             init_report,
             forced_composed: false,
@@ -248,7 +251,7 @@ impl Session {
         let chunk_rows = if self.backend.is_gpu() { batch.batch_size } else { CHUNK_ROWS };
         let fused = self.backend.info.composed_because.is_none();
         let ForwardBackward { loss, correct, grads } = if fused {
-            super::fused::forward_backward(&model, &batch, &self.backend.device, chunk_rows, (seed, step), self.config.model.dropout)
+            super::fused::forward_backward(&model, &batch, &self.backend.device, chunk_rows, (seed, step), self.config.model.dropout, &mut self.fused_arena)
         } else {
             forward_backward(&model, &batch, &self.train_device, chunk_rows, (seed, step), self.config.model.dropout)
         };

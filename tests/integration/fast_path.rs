@@ -545,7 +545,7 @@ fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_ever
         edit_batch(&mut batch);
         let p = config.model.dropout;
         let composed = forward_backward(&model, &batch, &device, 32, (7, 3), p);
-        let fast = fused::forward_backward(&model, &batch, &device.clone().inner(), 32, (7, 3), p);
+        let fast = fused::forward_backward(&model, &batch, &device.clone().inner(), 32, (7, 3), p, &mut fused::FusedArena::default());
         let (loss_c, loss_f) = (values(composed.loss)[0], values(fast.loss)[0]);
         assert!(loss_c.is_finite() && (loss_c - loss_f).abs() < 1e-4, "{name}: loss {loss_c} vs {loss_f}");
         assert_eq!(values(composed.correct), values(fast.correct), "{name}: hits");
@@ -674,7 +674,7 @@ fn every_simd_tier_the_cpu_has_gives_the_portable_tiers_numbers() {
         let batch = task.batch(&mut Rng::new(2), Split::Train, 40);
         let run = |tier: SimdTier| {
             assert_eq!(use_simd_tier(tier), tier);
-            let out = fused::forward_backward(&model, &batch, &device.clone().inner(), 32, (1, 2), config.model.dropout);
+            let out = fused::forward_backward(&model, &batch, &device.clone().inner(), 32, (1, 2), config.model.dropout, &mut fused::FusedArena::default());
             let grads: Vec<Option<Vec<f32>>> = gradients_by_param(&model, &out.grads).into_iter().map(|(_, g)| g).collect();
             (values(out.loss), grads)
         };

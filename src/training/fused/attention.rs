@@ -10,6 +10,7 @@
 //! row i computes keys 0..=i rounded up to the block).
 
 use super::kernels::{exp, simd_fn};
+use super::scratch::Buf;
 use crate::config::MaskApplication;
 use crate::model::mask::KeepMask;
 
@@ -39,22 +40,22 @@ impl Dims {
 
 /// The queries to compute, grouped by sample: `(b, first, end)` ranges of indices
 /// into the query list, whose entries are chunk positions `b·seq + i` (ascending).
-fn groups(queries: &[usize], seq: usize) -> Vec<(usize, usize, usize)> {
-    let mut out: Vec<(usize, usize, usize)> = Vec::new();
-    for (s, &r) in queries.iter().enumerate() {
-        match out.last_mut() {
-            Some((b, _, end)) if *b == r / seq => *end = s + 1,
-            _ => out.push((r / seq, s, s + 1)),
-        }
-    }
-    out
+fn groups(queries: &[usize], seq: usize) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+    let mut first = 0;
+    std::iter::from_fn(move || {
+        let b = queries.get(first)? / seq;
+        let end = first + queries[first..].iter().take_while(|&&r| r / seq == b).count();
+        let group = (b, first, end);
+        first = end;
+        Some(group)
+    })
 }
 
 /// What the core's forward pass leaves for its backward pass.
 pub struct CoreCache {
     /// `[queries, heads, padded]` softmax output (before × keep); 0 outside the
     /// blocks a row computed.
-    pub p: Vec<f32>,
+    pub p: Buf<f32>,
 }
 
 /// Copy head `h` of row `b` of `x` (`[rows·seq, d_model]`) transposed into `out`
@@ -82,23 +83,27 @@ fn span(keep: &[bool]) -> Option<(usize, usize)> {
 /// the span of visible keys, an additive bias over the padded keys (0 where the key
 /// takes part in the softmax, -inf elsewhere) and the keep-mask as 1/0.
 struct MaskRows {
-    spans: Vec<Option<(usize, usize)>>,
+    /// Per mask row: its span, or `NO_KEY`.
+    spans: Buf<(usize, usize)>,
     /// `[mask_batch, seq, padded]`
-    bias: Vec<f32>,
+    bias: Buf<f32>,
     /// `[mask_batch, seq, padded]`
-    keep: Vec<f32>,
+    keep: Buf<f32>,
     batch: usize,
 }
+
+/// The span of a row that sees no key.
+const NO_KEY: (usize, usize) = (usize::MAX, 0);
 
 impl MaskRows {
     fn new(mask: &KeepMask, dims: Dims, application: MaskApplication) -> Self {
         let (seq, padded) = (dims.seq, dims.padded());
         let rows = mask.batch * seq;
-        let (mut bias, mut keep) = (vec![f32::NEG_INFINITY; rows * padded], vec![0.0; rows * padded]);
-        let mut spans = Vec::with_capacity(rows);
+        let (mut bias, mut keep) = (Buf::filled(rows * padded, f32::NEG_INFINITY), Buf::filled(rows * padded, 0.0));
+        let mut spans = Buf::with_capacity(rows);
         for r in 0..rows {
             let row = &mask.keep[r * seq..][..seq];
-            spans.push(span(row));
+            spans.push(span(row).unwrap_or(NO_KEY));
             for (j, &k) in row.iter().enumerate() {
                 let takes_part = k || application == MaskApplication::MultiplyAfterSoftmax;
                 bias[r * padded + j] = if takes_part { 0.0 } else { f32::NEG_INFINITY };
@@ -106,6 +111,12 @@ impl MaskRows {
             }
         }
         Self { spans, bias, keep, batch: mask.batch }
+    }
+
+    /// Mask row `r`'s visible keys `lo..hi`, or None when it sees none.
+    #[inline(always)]
+    fn span(&self, r: usize) -> Option<(usize, usize)> {
+        Some(self.spans[r]).filter(|s| *s != NO_KEY)
     }
 
     /// Index of row `b`'s query `i` among the mask rows.
@@ -265,7 +276,7 @@ pub struct CoreInputs<'a> {
 
 /// The context (`[queries, d_model]`, arriving zeroed).
 pub fn forward(inputs: &CoreInputs, context: &mut [f32]) -> CoreCache {
-    let mut p = vec![0.0f32; inputs.queries.len() * inputs.dims.heads * inputs.dims.padded()];
+    let mut p = Buf::filled(inputs.queries.len() * inputs.dims.heads * inputs.dims.padded(), 0.0);
     forward_loops(inputs, context, &mut p);
     CoreCache { p }
 }
@@ -275,7 +286,7 @@ simd_fn! {
         let CoreInputs { k, v, mask, dims, queries, scale, application, ablated, uniform, .. } = *inputs;
         let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
         let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
-        let mut kt = vec![0.0f32; dk * padded];
+        let mut kt = Buf::filled(dk * padded, 0.0);
         let rows = MaskRows::new(mask, dims, application);
         for (b, first, end) in groups(queries, seq) {
             for h in 0..dims.heads {
@@ -288,7 +299,7 @@ simd_fn! {
                 for s in first..end {
                     let i = queries[s] % seq;
                     let r = rows.row(b, i, seq);
-                    let Some((lo, hi)) = rows.spans[r] else { continue }; // no key: weights stay 0
+                    let Some((lo, hi)) = rows.span(r) else { continue }; // no key: weights stay 0
                     let row = &mut p[dims.p_at(s, h)..][..padded];
                     if uniform {
                         uniform_row(&rows.keep[r * padded + lo..r * padded + hi], &mut row[lo..hi]);
@@ -325,7 +336,7 @@ fn uniform_row(keep: &[f32], row: &mut [f32]) {
 fn softmax_row(inputs: &CoreInputs, rows: &MaskRows, (s, h, i, r): (usize, usize, usize, usize), factor: f32, kt: &[f32], row: &mut [f32]) {
     let CoreInputs { q, dims, application, alibi, .. } = *inputs;
     let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
-    let Some((lo, hi)) = rows.spans[r] else { return };
+    let Some((lo, hi)) = rows.span(r) else { return };
     let (start, end) = block_range(lo, hi, dims, application);
     let scores = &mut row[start..end];
     blocked_products(scores, &q[s * d + h * dk..][..dk], factor, kt, padded, start);
@@ -347,11 +358,11 @@ simd_fn! {
         let CoreInputs { q, k, v, mask, dims, queries, scale, application, ablated, uniform, .. } = *inputs;
         let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
         let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
-        let mut vt = vec![0.0f32; dk * padded];
+        let mut vt = Buf::filled(dk * padded, 0.0);
         // Per (sample, head): dS and P ⊙ keep of its queries, `[queries of b, padded]`.
-        let (mut ds_block, mut pe_block) = (vec![0.0f32; seq * padded], vec![0.0f32; seq * padded]);
+        let (mut ds_block, mut pe_block) = (Buf::filled(seq * padded, 0.0), Buf::filled(seq * padded, 0.0));
         // Per query of the block: the keys its row computed (empty when none).
-        let mut computed = vec![(0usize, 0usize); seq];
+        let mut computed = Buf::filled(seq, (0usize, 0usize));
         let rows = MaskRows::new(mask, dims, application);
         for (b, first, end) in groups(queries, seq) {
             for h in 0..dims.heads {
@@ -368,7 +379,7 @@ simd_fn! {
                 for s in first..end {
                     let i = queries[s] % seq;
                     let r = rows.row(b, i, seq);
-                    let Some((lo, hi)) = rows.spans[r] else { continue }; // zero weights, zero gradient
+                    let Some((lo, hi)) = rows.span(r) else { continue }; // zero weights, zero gradient
                     let (start, stop) = block_range(lo, hi, dims, application);
                     let p = &cache.p[dims.p_at(s, h)..][..padded];
                     let keep = &rows.keep[r * padded..][..padded];

@@ -4,6 +4,8 @@
 //! AVX2 + FMA and for any CPU, and the widest the CPU has is chosen at run time,
 //! so they vectorise without asking the user to build for their CPU.
 
+use super::scratch::Buf;
+
 
 /// `c = (accumulate ? c : 0) + op(a) · op(b)` with `op(a)`: `[m, k]` and `op(b)`:
 /// `[k, n]`. `a` is stored `[m, k]`, or `[k, m]` when `a_t`; `b` is stored `[k, n]`,
@@ -21,17 +23,17 @@ pub fn matmul(c: &mut [f32], a: &[f32], b: &[f32], (m, k, n): (usize, usize, usi
     unsafe { gemm_into(c.as_mut_ptr(), a, b, (m, k, n), a_t, b_t, accumulate) }
 }
 
-/// `op(a) · op(b)` as a new `[m, n]` vector, written once (not zeroed first on
+/// `op(a) · op(b)` as a new `[m, n]` buffer, written once (not zeroed first on
 /// x86-64).
-pub fn matmul_new(a: &[f32], b: &[f32], (m, k, n): (usize, usize, usize), a_t: bool, b_t: bool) -> Vec<f32> {
+pub fn matmul_new(a: &[f32], b: &[f32], (m, k, n): (usize, usize, usize), a_t: bool, b_t: bool) -> Buf<f32> {
     let len = m.checked_mul(n).expect("matmul: output size overflows");
     if k == 0 || len == 0 || !cfg!(target_arch = "x86_64") {
         // Elsewhere gemm may have kernels (Apple AMX) that read the destination.
-        let mut c = vec![0.0; len];
+        let mut c = Buf::filled(len, 0.0);
         matmul(&mut c, a, b, (m, k, n), a_t, b_t, false);
         return c;
     }
-    let mut c = Vec::with_capacity(len);
+    let mut c = Buf::with_capacity(len);
     // SAFETY: the capacity is m·n. On x86-64, gemm 0.19 (pinned) with `accumulate`
     // false forces alpha to 0, and its x86 kernels (and gemv/gevv) then only store
     // into the destination, every element of the [m, n] block, never loading it; so
@@ -66,7 +68,12 @@ unsafe fn gemm_into(c: *mut f32, a: &[f32], b: &[f32], (m, k, n): (usize, usize,
                 // B stored [n, k]: read it row-major [k, n] from a per-thread copy.
                 TRANSPOSED.with_borrow_mut(|t| {
                     t.clear();
-                    t.extend((0..k * n).map(|at| b[(at % n) * k + at / n]));
+                    t.resize(k * n, 0.0);
+                    for (j, row) in b.chunks_exact(k).take(n).enumerate() {
+                        for (p, &v) in row.iter().enumerate() {
+                            t[p * n + j] = v;
+                        }
+                    }
                     super::matmul512::matmul(c, a, a_stride, t, (m, k, n), accumulate)
                 });
             } else {
@@ -241,8 +248,8 @@ pub fn erf(x: f32) -> f32 {
 }
 
 /// Exact GELU: returns `(x Φ(x), Φ(x))`; the backward pass reuses Φ(x).
-pub fn gelu_forward(pre: &[f32]) -> (Vec<f32>, Vec<f32>) {
-    let (mut act, mut cdf) = (Vec::with_capacity(pre.len()), Vec::with_capacity(pre.len()));
+pub fn gelu_forward(pre: &[f32]) -> (Buf<f32>, Buf<f32>) {
+    let (mut act, mut cdf) = (Buf::with_capacity(pre.len()), Buf::with_capacity(pre.len()));
     gelu_into(pre, &mut act, &mut cdf);
     (act, cdf)
 }
@@ -279,9 +286,9 @@ simd_fn! {
 
 /// GELU by its tanh approximation (GPT-2's): returns `(0.5 x (1 + t), t)` with
 /// t = tanh(√(2/π) (x + 0.044715 x³)); the backward pass reuses t.
-pub fn gelu_tanh_forward(pre: &[f32]) -> (Vec<f32>, Vec<f32>) {
-    let t: Vec<f32> = pre.iter().map(|&x| (GELU_TANH_C * (x + 0.044_715 * x * x * x)).tanh()).collect();
-    let act = pre.iter().zip(&t).map(|(&x, &t)| 0.5 * x * (1.0 + t)).collect();
+pub fn gelu_tanh_forward(pre: &[f32]) -> (Buf<f32>, Buf<f32>) {
+    let t = Buf::collect(pre.iter().map(|&x| (GELU_TANH_C * (x + 0.044_715 * x * x * x)).tanh()));
+    let act = Buf::collect(pre.iter().zip(t.iter()).map(|(&x, &t)| 0.5 * x * (1.0 + t)));
     (act, t)
 }
 

@@ -16,6 +16,8 @@ mod kernels;
 mod matmul512;
 mod params;
 mod pass;
+mod scratch;
+mod tables;
 
 use burn::tensor::{Device, Tensor, TensorData};
 use rayon::prelude::*;
@@ -24,6 +26,7 @@ use super::chunks::{ForwardBackward, chunk_dropout, slice_batch};
 use crate::config::{AttentionKind, BackendChoice, ExperimentConfig};
 use crate::model::Transformer;
 use crate::tasks::Batch;
+use tables::Tables;
 
 pub use kernels::{SimdTier, simd_tier, use_simd_tier};
 pub use params::PlainModel;
@@ -61,38 +64,116 @@ pub fn support(config: &ExperimentConfig, backend_used: BackendChoice) -> Result
     Ok(())
 }
 
+/// What the fused step keeps between steps, sized once per configuration: the
+/// position tables and one gradient buffer per chunk (the buffers each chunk's
+/// pass borrows live in per-thread pools, `scratch`).
+#[derive(Default)]
+pub struct FusedArena {
+    tables: Option<Tables>,
+    grads: Vec<PlainModel>,
+}
+
 /// Forward and backward of `model` on `batch` in chunks of `chunk_rows` rows, on the
 /// rayon pool; the same sums, and the same dropout masks from the same `(seed,
 /// step)` streams, as `chunks::forward_backward`. `device` is the plain
 /// (non-autodiff) device the gradients are handed back on.
-pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chunk_rows: usize, (seed, step): (u64, u64), dropout: f64) -> ForwardBackward {
+#[allow(clippy::too_many_arguments)]
+pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chunk_rows: usize, (seed, step): (u64, u64), dropout: f64, arena: &mut FusedArena) -> ForwardBackward {
     let plain = PlainModel::of(model);
     let total_scored = batch.scored();
     let chunk_rows = chunk_rows.max(1);
     let starts: Vec<usize> = (0..batch.batch_size).step_by(chunk_rows).collect();
     let positional = model.config.positional;
+    if !arena.tables.as_ref().is_some_and(|t| t.fit(&plain, positional, batch.seq_len)) {
+        arena.tables = Some(Tables::new(&plain, positional, batch.seq_len));
+    }
+    let tables = arena.tables.as_ref().expect("tables set just above");
+    if arena.grads.len() != starts.len() || !arena.grads.iter().all(|g| g.same_layout(&plain)) {
+        arena.grads = starts.iter().map(|_| plain.zeros_like()).collect();
+    }
     let results: Vec<pass::ChunkResult> = starts
         .par_iter()
+        .zip(arena.grads.par_iter_mut())
         .enumerate()
-        .map(|(index, &start)| {
+        .map(|(index, (&start, grads))| {
+            grads.fill_zero();
             let chunk = slice_batch(batch, start, chunk_rows.min(batch.batch_size - start));
             let masks = pass::chunk_masks(&model.config, model.source_len, &chunk);
             let mut dropout = chunk_dropout(dropout, (seed, step), index);
-            pass::run_chunk(&plain, positional, &masks, &chunk, total_scored, &mut dropout)
+            pass::run_chunk(&plain, tables, &masks, &chunk, total_scored, &mut dropout, grads)
         })
         .collect();
-    let mut results = results.into_iter();
-    let first = results.next().expect("a batch has at least one row");
-    let (mut loss, mut correct, mut grads) = (first.loss, first.correct, first.grads);
-    for mut next in results {
-        loss += next.loss;
-        correct += next.correct;
-        grads.add(&mut next.grads);
+    let (loss, correct) = results.iter().fold((0.0, 0.0), |(l, c), r| (l + r.loss, c + r.correct));
+    let (first, rest) = arena.grads.split_first_mut().expect("a batch has at least one row");
+    for next in rest {
+        first.add(next);
     }
     let scalar = |v: f32| Tensor::<1>::from_data(TensorData::new(vec![v], [1]), device); // [1]
     ForwardBackward {
         loss: scalar(loss),
         correct: scalar(correct),
-        grads: grads.into_gradients(device),
+        grads: first.to_gradients(device),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{ExperimentConfig, PositionalEncoding, preset};
+    use crate::tasks::{Rng, Split, TaskConfig, TaskKind};
+    use crate::training::allocations;
+
+    /// A chunk's forward and backward pass, over 100 steps of batches it has seen
+    /// before (the steady state), allocates nothing: every buffer comes back from
+    /// the pools.
+    #[test]
+    fn a_chunks_pass_allocates_nothing_in_the_steady_state() {
+        type Edit = fn(&mut ExperimentConfig);
+        let configs: [(&str, Edit); 3] = [
+            ("the lesson preset on reverse", |_| {}),
+            ("dropout 0.1, rotary and ALiBi-free pre-LN on the character model", |c| {
+                c.task = TaskConfig::for_kind(TaskKind::CharLm);
+                c.model.dropout = 0.1;
+                c.model.positional = PositionalEncoding::Rotary;
+                for l in &mut c.model.layers {
+                    l.norm = crate::config::NormPlacement::Pre;
+                }
+            }),
+            ("the encoder–decoder on translate (padded, scored counts vary)", |c| *c = preset("encoder_decoder").unwrap()),
+        ];
+        for (name, edit) in configs {
+            let mut config = preset("lesson").unwrap();
+            config.task = TaskConfig::for_kind(TaskKind::Reverse);
+            edit(&mut config);
+            let task = config.task.build().unwrap();
+            let device = Device::flex();
+            let model = Transformer::new(&config.model, config.model_vocab_size(task.vocab().len()), 1, &device).with_source_len(task.source_len());
+            let plain = PlainModel::of(&model);
+            let mut rng = Rng::new(3);
+            let batches: Vec<(Batch, pass::ChunkMasks)> = (0..100)
+                .map(|_| {
+                    let batch = task.batch(&mut rng, Split::Train, 32);
+                    let masks = pass::chunk_masks(&model.config, model.source_len, &batch);
+                    (batch, masks)
+                })
+                .collect();
+            let tables = Tables::new(&plain, config.model.positional, batches[0].0.seq_len);
+            let mut grads = plain.zeros_like();
+            let mut losses = Vec::with_capacity(200);
+            let pass = |grads: &mut PlainModel, losses: &mut Vec<f32>| {
+                for (step, (batch, masks)) in batches.iter().enumerate() {
+                    grads.fill_zero();
+                    let mut dropout = chunk_dropout(config.model.dropout, (0, step as u64), 0);
+                    losses.push(pass::run_chunk(&plain, &tables, masks, batch, batch.scored(), &mut dropout, grads).loss);
+                }
+            };
+            pass(&mut grads, &mut losses); // fills the pools
+            let before = allocations::on_this_thread();
+            pass(&mut grads, &mut losses);
+            let made = allocations::on_this_thread() - before;
+            assert_eq!(made, 0, "{name}: {made} allocations in 100 steps");
+            assert!(losses.iter().all(|l| l.is_finite() && *l > 0.0), "{name}: the steps computed losses");
+            assert_eq!(losses[..100], losses[100..], "{name}: the second pass repeats the first");
+        }
     }
 }

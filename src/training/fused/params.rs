@@ -252,6 +252,76 @@ impl PlainModel {
         self.seq2seq && self.layers.iter().any(|l| l.cross.is_some())
     }
 
+    /// Every value set to 0 (a gradient accumulator, emptied for the next step).
+    pub fn fill_zero(&mut self) {
+        // Layer by layer, so emptying the buffers allocates nothing.
+        let zero = |l: &mut PlainLinear| {
+            l.w.data.fill(0.0);
+            l.b.iter_mut().for_each(|b| b.data.fill(0.0));
+        };
+        let zero_norm = |n: &mut PlainNorm| {
+            n.gamma.data.fill(0.0);
+            n.beta.iter_mut().for_each(|b| b.data.fill(0.0));
+        };
+        self.tok_emb.data.fill(0.0);
+        self.pos_emb.iter_mut().for_each(|p| p.data.fill(0.0));
+        for layer in self.encoder.iter_mut().chain(&mut self.layers) {
+            for a in [&mut layer.attention, &mut layer.cross].into_iter().flatten() {
+                [&mut a.q, &mut a.k, &mut a.v, &mut a.o].into_iter().for_each(zero);
+            }
+            if let Some(f) = &mut layer.ffn {
+                zero(&mut f.up);
+                zero(&mut f.down);
+            }
+            [&mut layer.attention_norm, &mut layer.cross_norm, &mut layer.ffn_norm].into_iter().flatten().for_each(zero_norm);
+        }
+        [&mut self.encoder_norm, &mut self.final_norm].into_iter().flatten().for_each(zero_norm);
+        zero(&mut self.head);
+    }
+
+    /// Whether `other` has the same tensors (ids and shapes) in the same order.
+    pub fn same_layout(&self, other: &PlainModel) -> bool {
+        let layout = |m: &PlainModel| {
+            let mut ids = Vec::new();
+            m.visit(&mut |t: &Plain| ids.push((t.id, t.shape.clone())));
+            ids
+        };
+        layout(self) == layout(other)
+    }
+
+    /// Every tensor, read-only, in the order of `tensors_mut`.
+    fn visit(&self, f: &mut impl FnMut(&Plain)) {
+        let linear = |l: &PlainLinear, f: &mut dyn FnMut(&Plain)| {
+            f(&l.w);
+            l.b.iter().for_each(&mut *f);
+        };
+        let norm = |n: &PlainNorm, f: &mut dyn FnMut(&Plain)| {
+            f(&n.gamma);
+            n.beta.iter().for_each(&mut *f);
+        };
+        f(&self.tok_emb);
+        self.pos_emb.iter().for_each(&mut *f);
+        for layer in self.encoder.iter().chain(&self.layers) {
+            for (attention, attention_norm) in [(&layer.attention, &layer.attention_norm), (&layer.cross, &layer.cross_norm)] {
+                if let Some(a) = attention {
+                    for l in [&a.q, &a.k, &a.v, &a.o] {
+                        linear(l, f);
+                    }
+                }
+                attention_norm.iter().for_each(|n| norm(n, f));
+            }
+            if let Some(ffn) = &layer.ffn {
+                linear(&ffn.up, f);
+                linear(&ffn.down, f);
+            }
+            layer.ffn_norm.iter().for_each(|n| norm(n, f));
+        }
+        for n in [&self.encoder_norm, &self.final_norm].into_iter().flatten() {
+            norm(n, f);
+        }
+        linear(&self.head, f);
+    }
+
     /// `self += other`, tensor by tensor (both from the same model).
     pub fn add(&mut self, other: &mut PlainModel) {
         for (a, b) in self.tensors_mut().into_iter().zip(other.tensors_mut()) {
@@ -283,12 +353,13 @@ impl PlainModel {
         out
     }
 
-    /// These values as burn gradients on `device` (the plain, non-autodiff device).
-    pub fn into_gradients(mut self, device: &Device) -> GradientsParams {
+    /// A copy of these values as burn gradients on `device` (the plain,
+    /// non-autodiff device); burn keeps the copies, the buffers stay for the next step.
+    pub fn to_gradients(&mut self, device: &Device) -> GradientsParams {
         let mut grads = GradientsParams::new();
         let unread = self.unread();
         for t in self.tensors_mut().into_iter().filter(|t| !unread.contains(&t.id)) {
-            let data = std::mem::take(&mut t.data);
+            let data = t.data.clone();
             match t.shape.len() {
                 1 => grads.register(t.id, Tensor::<1>::from_data(TensorData::new(data, [t.shape[0]]), device)),
                 2 => grads.register(t.id, Tensor::<2>::from_data(TensorData::new(data, [t.shape[0], t.shape[1]]), device)),

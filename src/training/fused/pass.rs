@@ -7,49 +7,52 @@
 use super::attention::{self, CoreCache, CoreInputs, Dims};
 use super::kernels::{add_column_sums, gelu_backward, gelu_forward, gelu_tanh_backward, gelu_tanh_forward, layer_norm_backward, layer_norm_forward, matmul, matmul_new};
 use super::params::{PlainAttention, PlainFfn, PlainLayer, PlainLinear, PlainModel, PlainNorm};
-use crate::config::{Activation, ModelFamily, NormPlacement, PositionalEncoding};
+use crate::config::{Activation, ModelFamily, NormPlacement};
 use crate::model::mask::{KeepMask, Role};
 use crate::model::{Dropout, InAttention};
-use crate::model::positional::{alibi_slopes, rotary_tables, rotate, sinusoidal_table};
+use super::scratch::{Buf, iota};
+use super::tables::Tables;
+use crate::model::positional::rotate;
 use crate::tasks::Batch;
 
-
-/// A chunk's contribution to the step.
+/// A chunk's contribution to the step (its gradients go into the caller's buffers).
 pub struct ChunkResult {
     /// Σ over the chunk's scored positions of w · (−log p(target)) / `total_scored`.
     pub loss: f32,
     /// Σ of w over scored positions predicted right.
     pub correct: f32,
-    pub grads: PlainModel,
 }
 
 /// One LayerNorm application's saved values.
 struct NormCache {
-    xhat: Vec<f32>,
-    rstd: Vec<f32>,
+    xhat: Buf<f32>,
+    rstd: Buf<f32>,
 }
 
-fn norm_forward(norm: &PlainNorm, x: &[f32], d: usize) -> (Vec<f32>, NormCache) {
+fn norm_forward(norm: &PlainNorm, x: &[f32], d: usize) -> (Buf<f32>, NormCache) {
     let rows = x.len() / d;
-    let (mut y, mut xhat, mut rstd) = (vec![0.0; x.len()], vec![0.0; x.len()], vec![0.0; rows]);
+    let (mut y, mut xhat, mut rstd) = (Buf::filled(x.len(), 0.0), Buf::filled(x.len(), 0.0), Buf::filled(rows, 0.0));
     layer_norm_forward(x, d, norm.eps, &norm.gamma.data, norm.beta.as_ref().map(|b| &b.data[..]), &mut y, &mut xhat, &mut rstd);
     (y, NormCache { xhat, rstd })
 }
 
 /// dx of a LayerNorm from dy; adds its parameters' gradients into `g`.
-fn norm_backward(norm: &PlainNorm, g: &mut PlainNorm, cache: &NormCache, dy: &[f32], d: usize) -> Vec<f32> {
-    let mut dx = vec![0.0; dy.len()];
+fn norm_backward(norm: &PlainNorm, g: &mut PlainNorm, cache: &NormCache, dy: &[f32], d: usize) -> Buf<f32> {
+    let mut dx = Buf::filled(dy.len(), 0.0);
     layer_norm_backward(dy, &cache.xhat, &cache.rstd, d, &norm.gamma.data, &mut g.gamma.data, g.beta.as_mut().map(|b| &mut b.data[..]), &mut dx);
     dx
 }
 
 /// `x · W + b`: `[rows, d_in]` → `[rows, d_out]`.
-fn linear_forward(l: &PlainLinear, x: &[f32]) -> Vec<f32> {
+fn linear_forward(l: &PlainLinear, x: &[f32]) -> Buf<f32> {
     let (d_in, d_out) = (l.d_in(), l.d_out());
     let rows = x.len() / d_in;
     match &l.b {
         Some(b) => {
-            let mut y = b.data.repeat(rows);
+            let mut y = Buf::with_capacity(rows * d_out);
+            for _ in 0..rows {
+                y.extend_from_slice(&b.data);
+            }
             matmul(&mut y, x, &l.w.data, (rows, d_in, d_out), false, false, true);
             y
         }
@@ -58,7 +61,7 @@ fn linear_forward(l: &PlainLinear, x: &[f32]) -> Vec<f32> {
 }
 
 /// Adds `xᵀ dy` and Σ dy into `g`; returns `dy Wᵀ` when `want_dx`.
-fn linear_backward(l: &PlainLinear, g: &mut PlainLinear, x: &[f32], dy: &[f32], want_dx: bool) -> Option<Vec<f32>> {
+fn linear_backward(l: &PlainLinear, g: &mut PlainLinear, x: &[f32], dy: &[f32], want_dx: bool) -> Option<Buf<f32>> {
     let (d_in, d_out) = (l.d_in(), l.d_out());
     let rows = x.len() / d_in;
     matmul(&mut g.w.data, x, dy, (d_in, rows, d_out), true, false, true);
@@ -72,21 +75,21 @@ fn linear_backward(l: &PlainLinear, g: &mut PlainLinear, x: &[f32], dy: &[f32], 
 enum Inner {
     /// `q` and `context` hold the listed queries' rows only (`h_queries` is their
     /// input rows when that is not every row).
-    Attention { q: Vec<f32>, k: Vec<f32>, v: Vec<f32>, core: CoreCache, context: Vec<f32>, h_queries: Option<Vec<f32>> },
+    Attention { q: Buf<f32>, k: Buf<f32>, v: Buf<f32>, core: CoreCache, context: Buf<f32>, h_queries: Option<Buf<f32>> },
     /// `cdf` is Φ(pre) for GELU (its backward reuses it).
-    Ffn { pre: Vec<f32>, act: Vec<f32>, cdf: Vec<f32> },
+    Ffn { pre: Buf<f32>, act: Buf<f32>, cdf: Buf<f32> },
 }
 
 /// One sublayer's saved values: the function's input, its norm, its internals, and
 /// the rows it produced when only some are needed.
 struct SublayerCache {
-    input: Vec<f32>,
+    input: Buf<f32>,
     norm: Option<NormCache>,
     inner: Inner,
-    selected: Option<Vec<usize>>,
+    selected: Option<Buf<usize>>,
     /// The dropout mask applied to the function's output (its rows), when training
     /// with dropout.
-    dropped: Option<Vec<f32>>,
+    dropped: Option<Buf<f32>>,
 }
 
 /// The function a sublayer wraps. An attention sublayer can be asked for some
@@ -95,15 +98,15 @@ struct SublayerCache {
 /// Cross-attention reads its queries from the sublayer's input and its keys and
 /// values from the encoder's output (`memory`, `[rows·seq, d]`).
 enum Function<'a> {
-    Attention(&'a PlainAttention, &'a KeepMask, Option<&'a [usize]>),
-    Cross(&'a PlainAttention, &'a KeepMask, &'a [f32]),
+    Attention(&'a PlainAttention, &'a KeepMask, Option<&'a [usize]>, &'a Tables),
+    Cross(&'a PlainAttention, &'a KeepMask, &'a [f32], &'a Tables),
     Ffn(&'a PlainFfn),
 }
 
 impl Function<'_> {
     fn selected(&self) -> Option<&[usize]> {
         match self {
-            Function::Attention(_, _, rows) => *rows,
+            Function::Attention(_, _, rows, _) => *rows,
             Function::Cross(..) | Function::Ffn(_) => None,
         }
     }
@@ -111,9 +114,9 @@ impl Function<'_> {
 
 /// Turn every head of each row of `x` (`[list, d]`, row s at chunk position
 /// `positions[s]`, so at position `positions[s] % seq`) by its rotary angles, or back.
-fn rotate_heads(x: &mut [f32], positions: &[usize], seq: usize, d: usize, heads: usize, inverse: bool) {
+fn rotate_heads(x: &mut [f32], positions: &[usize], tables: &Tables, (seq, d, heads): (usize, usize, usize), inverse: bool) {
     let d_k = d / heads;
-    let (cos, sin) = rotary_tables(0..seq, d_k); // [seq, d_k/2] each
+    let (cos, sin) = tables.rotary(d_k); // [seq, d_k/2] each
     let half = d_k / 2;
     for (row, &r) in x.chunks_exact_mut(d).zip(positions) {
         let p = r % seq;
@@ -124,8 +127,8 @@ fn rotate_heads(x: &mut [f32], positions: &[usize], seq: usize, d: usize, heads:
 }
 
 /// The listed rows of `x` (`[rows, d]` → `[list, d]`).
-fn gather(x: &[f32], rows: &[usize], d: usize) -> Vec<f32> {
-    let mut out = Vec::with_capacity(rows.len() * d);
+fn gather(x: &[f32], rows: &[usize], d: usize) -> Buf<f32> {
+    let mut out = Buf::with_capacity(rows.len() * d);
     for &r in rows {
         out.extend_from_slice(&x[r * d..(r + 1) * d]);
     }
@@ -144,17 +147,17 @@ fn add_rows(dst: &mut [f32], src: &[f32], rows: Option<&[usize]>, d: usize) {
     }
 }
 
-fn function_forward(f: &Function, h: &[f32], rows: usize, seq: usize, d: usize) -> (Vec<f32>, Inner) {
+fn function_forward(f: &Function, h: &[f32], rows: usize, seq: usize, d: usize) -> (Buf<f32>, Inner) {
     match f {
-        Function::Attention(a, mask, selected) => attention_forward(a, mask, *selected, h, h, rows, seq, d),
-        Function::Cross(a, mask, memory) => attention_forward(a, mask, None, h, memory, rows, seq, d),
+        Function::Attention(a, mask, selected, tables) => attention_forward(a, mask, *selected, tables, h, h, rows, seq, d),
+        Function::Cross(a, mask, memory, tables) => attention_forward(a, mask, None, tables, h, memory, rows, seq, d),
         Function::Ffn(f) => {
             let pre = linear_forward(&f.up, h); // [rows, d_ff]
             let (act, cdf) = match f.activation {
                 Activation::Gelu => gelu_forward(&pre),
                 Activation::GeluTanh => gelu_tanh_forward(&pre),
-                Activation::Relu => (pre.iter().map(|v| v.max(0.0)).collect(), Vec::new()),
-                Activation::None => (pre.clone(), Vec::new()),
+                Activation::Relu => (Buf::collect(pre.iter().map(|v| v.max(0.0))), Buf::empty()),
+                Activation::None => (Buf::copy_of(&pre), Buf::empty()),
             };
             let out = linear_forward(&f.down, &act); // [rows, d]
             (out, Inner::Ffn { pre, act, cdf })
@@ -165,30 +168,30 @@ fn function_forward(f: &Function, h: &[f32], rows: usize, seq: usize, d: usize) 
 /// Attention with queries from `h` (the `selected` rows, or all) and keys and
 /// values from `source` (`h` itself, or the encoder's output).
 #[allow(clippy::too_many_arguments)]
-fn attention_forward(a: &PlainAttention, mask: &KeepMask, selected: Option<&[usize]>, h: &[f32], source: &[f32], rows: usize, seq: usize, d: usize) -> (Vec<f32>, Inner) {
-    let all: Vec<usize>;
+fn attention_forward(a: &PlainAttention, mask: &KeepMask, selected: Option<&[usize]>, tables: &Tables, h: &[f32], source: &[f32], rows: usize, seq: usize, d: usize) -> (Buf<f32>, Inner) {
+    let all: Buf<usize>;
     let (queries, h_queries) = match selected {
         Some(list) => (list, Some(gather(h, list, d))),
         None => {
-            all = (0..rows * seq).collect();
+            all = iota(rows * seq);
             (&all[..], None)
         }
     };
     // A uniform layer reads neither Q nor K.
     let (mut q, mut k) = match a.uniform {
-        true => (Vec::new(), Vec::new()),
-        false => (linear_forward(&a.q, h_queries.as_deref().unwrap_or(h)), linear_forward(&a.k, source)), // [queries, d], [rows·seq, d]
+        true => (Buf::empty(), Buf::empty()),
+        false => (linear_forward(&a.q, h_queries.as_ref().map_or(h, |q| &q[..])), linear_forward(&a.k, source)), // [queries, d], [rows·seq, d]
     };
     let v = linear_forward(&a.v, source); // [rows·seq, d]
     if a.positions == InAttention::Rotary && !a.uniform {
-        let every: Vec<usize> = (0..rows * seq).collect();
-        rotate_heads(&mut q, queries, seq, d, a.heads, false);
-        rotate_heads(&mut k, &every, seq, d, a.heads, false);
+        let every: Buf<usize> = iota(rows * seq);
+        rotate_heads(&mut q, queries, tables, (seq, d, a.heads), false);
+        rotate_heads(&mut k, &every, tables, (seq, d, a.heads), false);
     }
     let dims = Dims { seq, d_model: d, heads: a.heads };
-    let mut context = vec![0.0; queries.len() * d]; // [queries, d]
-    let slopes = (a.positions == InAttention::Alibi && !a.uniform).then(|| alibi_slopes(a.heads));
-    let inputs = CoreInputs { q: &q, k: &k, v: &v, mask, dims, queries, scale: a.scale, application: a.application, ablated: &a.ablated, alibi: slopes.as_deref(), uniform: a.uniform };
+    let mut context = Buf::filled(queries.len() * d, 0.0); // [queries, d]
+    let slopes = (a.positions == InAttention::Alibi && !a.uniform).then(|| tables.alibi(a.heads));
+    let inputs = CoreInputs { q: &q, k: &k, v: &v, mask, dims, queries, scale: a.scale, application: a.application, ablated: &a.ablated, alibi: slopes, uniform: a.uniform };
     let core = attention::forward(&inputs, &mut context);
     let out = linear_forward(&a.o, &context); // [queries, d]
     (out, Inner::Attention { q, k, v, core, context, h_queries })
@@ -197,16 +200,16 @@ fn attention_forward(a: &PlainAttention, mask: &KeepMask, selected: Option<&[usi
 /// dh (every input row) from d(out); adds the function's parameter gradients into
 /// `g`, and for cross-attention the gradient of the encoder's output into `dmemory`.
 #[allow(clippy::too_many_arguments)]
-fn function_backward(f: &Function, g: &mut PlainLayer, inner: &Inner, h: &[f32], dout: &[f32], dmemory: Option<&mut [f32]>, rows: usize, seq: usize, d: usize) -> Vec<f32> {
+fn function_backward(f: &Function, g: &mut PlainLayer, inner: &Inner, h: &[f32], dout: &[f32], dmemory: Option<&mut [f32]>, rows: usize, seq: usize, d: usize) -> Buf<f32> {
     match (f, inner) {
-        (Function::Attention(a, mask, selected), Inner::Attention { .. }) => {
+        (Function::Attention(a, mask, selected, tables), Inner::Attention { .. }) => {
             let ga = g.attention.as_mut().expect("attention gradients");
-            attention_backward(a, ga, mask, *selected, inner, h, None, dout, (rows, seq, d))
+            attention_backward(a, ga, (mask, *selected, tables), inner, h, None, dout, (rows, seq, d))
         }
-        (Function::Cross(a, mask, memory), Inner::Attention { .. }) => {
+        (Function::Cross(a, mask, memory, tables), Inner::Attention { .. }) => {
             let ga = g.cross.as_mut().expect("cross-attention gradients");
             let dmemory = dmemory.expect("cross-attention hands back the memory's gradient");
-            attention_backward(a, ga, mask, None, inner, h, Some((memory, dmemory)), dout, (rows, seq, d))
+            attention_backward(a, ga, (mask, None, tables), inner, h, Some((memory, dmemory)), dout, (rows, seq, d))
         }
         (Function::Ffn(f), Inner::Ffn { pre, act, cdf }) => {
             let gf = g.ffn.as_mut().expect("ffn gradients");
@@ -234,34 +237,33 @@ fn function_backward(f: &Function, g: &mut PlainLayer, inner: &Inner, h: &[f32],
 fn attention_backward(
     a: &PlainAttention,
     ga: &mut PlainAttention,
-    mask: &KeepMask,
-    selected: Option<&[usize]>,
+    (mask, selected, tables): (&KeepMask, Option<&[usize]>, &Tables),
     inner: &Inner,
     h: &[f32],
     source: Option<(&[f32], &mut [f32])>,
     dout: &[f32],
     (rows, seq, d): (usize, usize, usize),
-) -> Vec<f32> {
+) -> Buf<f32> {
     let Inner::Attention { q, k, v, core, context, h_queries } = inner else { unreachable!("an attention cache") };
     let dcontext = linear_backward(&a.o, &mut ga.o, context, dout, true).expect("dx"); // [queries, d]
     let dims = Dims { seq, d_model: d, heads: a.heads };
-    let all: Vec<usize>;
+    let all: Buf<usize>;
     let queries = match selected {
         Some(list) => list,
         None => {
-            all = (0..rows * seq).collect();
+            all = iota(rows * seq);
             &all[..]
         }
     };
-    let (mut dq, mut dk, mut dv) = (vec![0.0; q.len()], vec![0.0; k.len()], vec![0.0; v.len()]);
-    let slopes = (a.positions == InAttention::Alibi && !a.uniform).then(|| alibi_slopes(a.heads));
-    let inputs = CoreInputs { q, k, v, mask, dims, queries, scale: a.scale, application: a.application, ablated: &a.ablated, alibi: slopes.as_deref(), uniform: a.uniform };
+    let (mut dq, mut dk, mut dv) = (Buf::filled(q.len(), 0.0), Buf::filled(k.len(), 0.0), Buf::filled(v.len(), 0.0));
+    let slopes = (a.positions == InAttention::Alibi && !a.uniform).then(|| tables.alibi(a.heads));
+    let inputs = CoreInputs { q, k, v, mask, dims, queries, scale: a.scale, application: a.application, ablated: &a.ablated, alibi: slopes, uniform: a.uniform };
     attention::backward(&inputs, core, &dcontext, &mut dq, &mut dk, &mut dv);
     // The turn is orthogonal: the gradient before it is the gradient after it turned back.
     if a.positions == InAttention::Rotary && !a.uniform {
-        let every: Vec<usize> = (0..rows * seq).collect();
-        rotate_heads(&mut dq, queries, seq, d, a.heads, true);
-        rotate_heads(&mut dk, &every, seq, d, a.heads, true);
+        let every: Buf<usize> = iota(rows * seq);
+        rotate_heads(&mut dq, queries, tables, (seq, d, a.heads), true);
+        rotate_heads(&mut dk, &every, tables, (seq, d, a.heads), true);
     }
     let (kv_input, dsource) = match source {
         Some((memory, dmemory)) => (memory, Some(dmemory)),
@@ -280,12 +282,12 @@ fn attention_backward(
     let mut dh = match dsource {
         Some(dmemory) => {
             dmemory.iter_mut().zip(&dkv).for_each(|(m, g)| *m += g);
-            vec![0.0; h.len()]
+            Buf::filled(h.len(), 0.0)
         }
         None => dkv,
     };
     if !a.uniform {
-        let dh_q = linear_backward(&a.q, &mut ga.q, h_queries.as_deref().unwrap_or(h), &dq, true).expect("dx"); // [queries, d]
+        let dh_q = linear_backward(&a.q, &mut ga.q, h_queries.as_ref().map_or(h, |q| &q[..]), &dq, true).expect("dx"); // [queries, d]
         add_rows(&mut dh, &dh_q, selected, d);
     }
     dh
@@ -296,7 +298,7 @@ fn attention_backward(
 /// mask `dropped` when there is one. When `f` is asked for some rows only, `y`
 /// holds those rows.
 #[allow(clippy::too_many_arguments)]
-fn sublayer_forward(x: Vec<f32>, norm: Option<&PlainNorm>, layer: &PlainLayer, f: &Function, dropped: Option<Vec<f32>>, rows: usize, seq: usize, d: usize) -> (Vec<f32>, SublayerCache) {
+fn sublayer_forward(x: Buf<f32>, norm: Option<&PlainNorm>, layer: &PlainLayer, f: &Function, dropped: Option<Buf<f32>>, rows: usize, seq: usize, d: usize) -> (Buf<f32>, SublayerCache) {
     let selected = f.selected();
     let function = |h: &[f32]| {
         let (mut out, inner) = function_forward(f, h, rows, seq, d);
@@ -305,7 +307,7 @@ fn sublayer_forward(x: Vec<f32>, norm: Option<&PlainNorm>, layer: &PlainLayer, f
         }
         (out, inner)
     };
-    let residual = |out: &mut Vec<f32>, x: &[f32]| {
+    let residual = |out: &mut Buf<f32>, x: &[f32]| {
         if layer.residual {
             match selected {
                 Some(list) => add_rows_from(out, x, list, d),
@@ -313,7 +315,7 @@ fn sublayer_forward(x: Vec<f32>, norm: Option<&PlainNorm>, layer: &PlainLayer, f
             }
         }
     };
-    let keep = |input, norm, inner, dropped| SublayerCache { input, norm, inner, selected: selected.map(<[usize]>::to_vec), dropped };
+    let keep = |input, norm, inner, dropped| SublayerCache { input, norm, inner, selected: selected.map(Buf::copy_of), dropped };
     match (layer.norm, norm) {
         (NormPlacement::Pre, Some(n)) => {
             let (h, cache) = norm_forward(n, &x, d);
@@ -345,7 +347,7 @@ fn add_rows_from(out: &mut [f32], x: &[f32], list: &[usize], d: usize) {
 /// dx of a sublayer (every input row) from dy (the rows it produced).
 #[allow(clippy::too_many_arguments)]
 fn sublayer_backward(
-    dy: Vec<f32>,
+    dy: Buf<f32>,
     cache: &SublayerCache,
     norm: Option<&PlainNorm>,
     g_norm: impl FnOnce(&mut PlainLayer) -> &mut PlainNorm,
@@ -354,35 +356,32 @@ fn sublayer_backward(
     f: &Function,
     dmemory: Option<&mut [f32]>,
     (rows, seq, d): (usize, usize, usize),
-) -> Vec<f32> {
-    let selected = cache.selected.as_deref();
-    let residual = |dx: &mut Vec<f32>, dy: &[f32]| {
+) -> Buf<f32> {
+    let selected = cache.selected.as_ref().map(|s| &s[..]);
+    let residual = |dx: &mut Buf<f32>, dy: &[f32]| {
         if layer.residual {
             add_rows(dx, dy, selected, d);
         }
     };
     // The gradient reaching f's output: through the dropout mask when there is one.
-    fn through_dropout<'a>(dy: &'a [f32], dropped: &Option<Vec<f32>>) -> std::borrow::Cow<'a, [f32]> {
-        match dropped {
-            Some(mask) => std::borrow::Cow::Owned(dy.iter().zip(mask).map(|(g, m)| g * m).collect()),
-            None => std::borrow::Cow::Borrowed(dy),
-        }
+    fn through_dropout(dy: &[f32], dropped: &Option<Buf<f32>>) -> Option<Buf<f32>> {
+        dropped.as_ref().map(|mask| Buf::collect(dy.iter().zip(mask.iter()).map(|(g, m)| g * m)))
     }
     match (layer.norm, norm, &cache.norm) {
         (NormPlacement::Pre, Some(n), Some(nc)) => {
-            let dh = function_backward(f, g, &cache.inner, &cache.input, &through_dropout(&dy, &cache.dropped), dmemory, rows, seq, d);
+            let dh = function_backward(f, g, &cache.inner, &cache.input, through_dropout(&dy, &cache.dropped).as_deref().map_or(&dy[..], |g| &g[..]), dmemory, rows, seq, d);
             let mut dx = norm_backward(n, g_norm(g), nc, &dh, d);
             residual(&mut dx, &dy);
             dx
         }
         (NormPlacement::Post, Some(n), Some(nc)) => {
             let dz = norm_backward(n, g_norm(g), nc, &dy, d);
-            let mut dx = function_backward(f, g, &cache.inner, &cache.input, &through_dropout(&dz, &cache.dropped), dmemory, rows, seq, d);
+            let mut dx = function_backward(f, g, &cache.inner, &cache.input, through_dropout(&dz, &cache.dropped).as_deref().map_or(&dz[..], |g| &g[..]), dmemory, rows, seq, d);
             residual(&mut dx, &dz);
             dx
         }
         _ => {
-            let mut dx = function_backward(f, g, &cache.inner, &cache.input, &through_dropout(&dy, &cache.dropped), dmemory, rows, seq, d);
+            let mut dx = function_backward(f, g, &cache.inner, &cache.input, through_dropout(&dy, &cache.dropped).as_deref().map_or(&dy[..], |g| &g[..]), dmemory, rows, seq, d);
             residual(&mut dx, &dy);
             dx
         }
@@ -414,7 +413,7 @@ pub fn chunk_masks(config: &crate::config::ModelConfig, source_len: usize, chunk
 }
 
 /// `mask` (`[rows·seq, d]`, as `Dropout` draws it) reduced to the listed rows.
-fn mask_rows(mask: Option<Vec<f32>>, rows: Option<&[usize]>, d: usize) -> Option<Vec<f32>> {
+fn mask_rows(mask: Option<Buf<f32>>, rows: Option<&[usize]>, d: usize) -> Option<Buf<f32>> {
     match rows {
         Some(list) => mask.map(|m| gather(&m, list, d)),
         None => mask,
@@ -433,33 +432,59 @@ struct Stack<'a> {
     cross: Option<(&'a [KeepMask], &'a [f32])>,
     select_at: Option<usize>,
     selected: Option<&'a [usize]>,
+    tables: &'a Tables,
+}
+
+thread_local! {
+    /// Emptied lists of layer caches, reused from step to step.
+    static CACHE_LISTS: std::cell::RefCell<Vec<Vec<LayerCache>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// An empty list of layer caches (from this thread's pool when it has one).
+fn cache_list() -> Vec<LayerCache> {
+    CACHE_LISTS.with_borrow_mut(|lists| lists.pop()).unwrap_or_default()
+}
+
+/// Give a list back: its caches' buffers go back to their pools, the list to its own.
+fn give_back(mut list: Vec<LayerCache>) {
+    list.clear();
+    let _ = CACHE_LISTS.try_with(|lists| lists.borrow_mut().push(list));
+}
+
+/// The next dropout mask of `len` values, when training with dropout.
+fn draw(dropout: &mut Dropout, len: usize) -> Option<Buf<f32>> {
+    dropout.is_on().then(|| {
+        let mut mask = Buf::with_capacity(len);
+        dropout.mask_into(&mut mask, len);
+        mask
+    })
 }
 
 impl<'a> Stack<'a> {
     /// x (`[rows·seq, d]`, or the selected rows when `x_rows` says so) through every
     /// layer; each sublayer draws its dropout mask over every position, in the
     /// composed model's order (attention, cross-attention, feed-forward).
-    fn forward(&self, mut x: Vec<f32>, mut x_rows: Option<&'a [usize]>, dropout: &mut Dropout, (rows, seq, d): (usize, usize, usize)) -> (Vec<f32>, Vec<LayerCache>) {
+    fn forward(&self, mut x: Buf<f32>, mut x_rows: Option<&'a [usize]>, dropout: &mut Dropout, (rows, seq, d): (usize, usize, usize)) -> (Buf<f32>, Vec<LayerCache>) {
         let n = rows * seq;
-        let mut caches = Vec::with_capacity(self.layers.len());
+        let mut caches = cache_list();
         for (index, (layer, mask)) in self.layers.iter().zip(self.masks).enumerate() {
             let mut cache: LayerCache = [None, None, None];
             if let Some(a) = &layer.attention {
                 let queries = if Some(index) == self.select_at { self.selected } else { None };
-                let dropped = mask_rows(dropout.mask(n * d), queries, d);
-                let (y, c) = sublayer_forward(x, layer.attention_norm.as_ref(), layer, &Function::Attention(a, mask, queries), dropped, rows, seq, d);
+                let dropped = mask_rows(draw(dropout, n * d), queries, d);
+                let (y, c) = sublayer_forward(x, layer.attention_norm.as_ref(), layer, &Function::Attention(a, mask, queries, self.tables), dropped, rows, seq, d);
                 x = y;
                 x_rows = queries;
                 cache[0] = Some(c);
             }
             if let (Some(a), Some((masks, memory))) = (&layer.cross, self.cross) {
-                let dropped = dropout.mask(n * d);
-                let (y, c) = sublayer_forward(x, layer.cross_norm.as_ref(), layer, &Function::Cross(a, &masks[index], memory), dropped, rows, seq, d);
+                let dropped = draw(dropout, n * d);
+                let (y, c) = sublayer_forward(x, layer.cross_norm.as_ref(), layer, &Function::Cross(a, &masks[index], memory, self.tables), dropped, rows, seq, d);
                 x = y;
                 cache[1] = Some(c);
             }
             if let Some(f) = &layer.ffn {
-                let dropped = mask_rows(dropout.mask(n * d), x_rows, d);
+                let dropped = mask_rows(draw(dropout, n * d), x_rows, d);
                 let (y, c) = sublayer_forward(x, layer.ffn_norm.as_ref(), layer, &Function::Ffn(f), dropped, rows, seq, d);
                 x = y;
                 cache[2] = Some(c);
@@ -471,18 +496,18 @@ impl<'a> Stack<'a> {
 
     /// dx through every layer in reverse, adding parameter gradients into `grads`
     /// and cross-attention's gradient of the encoder's output into `dmemory`.
-    fn backward(&self, caches: &[LayerCache], grads: &mut [PlainLayer], mut dx: Vec<f32>, mut dmemory: Option<&mut [f32]>, dims: (usize, usize, usize)) -> Vec<f32> {
+    fn backward(&self, caches: &[LayerCache], grads: &mut [PlainLayer], mut dx: Buf<f32>, mut dmemory: Option<&mut [f32]>, dims: (usize, usize, usize)) -> Buf<f32> {
         for (index, (layer, [attention, cross, ffn])) in self.layers.iter().zip(caches).enumerate().rev() {
             let g = &mut grads[index];
             if let (Some(f), Some(cache)) = (&layer.ffn, ffn) {
                 dx = sublayer_backward(dx, cache, layer.ffn_norm.as_ref(), |g| g.ffn_norm.as_mut().expect("ffn norm"), layer, g, &Function::Ffn(f), None, dims);
             }
             if let (Some(a), Some(cache), Some((masks, memory))) = (&layer.cross, cross, self.cross) {
-                let f = Function::Cross(a, &masks[index], memory);
+                let f = Function::Cross(a, &masks[index], memory, self.tables);
                 dx = sublayer_backward(dx, cache, layer.cross_norm.as_ref(), |g| g.cross_norm.as_mut().expect("cross norm"), layer, g, &f, dmemory.as_deref_mut(), dims);
             }
             if let (Some(a), Some(cache)) = (&layer.attention, attention) {
-                let f = Function::Attention(a, &self.masks[index], cache.selected.as_deref());
+                let f = Function::Attention(a, &self.masks[index], cache.selected.as_ref().map(|s| &s[..]), self.tables);
                 dx = sublayer_backward(dx, cache, layer.attention_norm.as_ref(), |g| g.attention_norm.as_mut().expect("attention norm"), layer, g, &f, None, dims);
             }
         }
@@ -495,15 +520,18 @@ impl<'a> Stack<'a> {
 /// draws the chunk's masks in the composed model's order (embedding, the encoder's
 /// layers, then the decoder's, every position), so both paths drop the same
 /// elements.
-pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &ChunkMasks, chunk: &Batch, total_scored: usize, dropout: &mut Dropout) -> ChunkResult {
+/// Its gradients are added into `grads` (the model's layout). Every buffer it uses
+/// is on loan from its thread's pools (`scratch`), so in the steady state it
+/// allocates nothing.
+#[allow(clippy::too_many_arguments)]
+pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk: &Batch, total_scored: usize, dropout: &mut Dropout, grads: &mut PlainModel) -> ChunkResult {
     let (rows, seq, d, vocab) = (chunk.batch_size, chunk.seq_len, model.d_model(), model.vocab());
     let n = rows * seq;
     let dims = (rows, seq, d);
-    let mut grads = model.zeros_like();
 
     // Embedding: x[r] = tok[token] + pos[position]  -> [rows·seq, d]
-    let mut x = vec![0.0f32; n * d];
-    let sinusoid = (positional == PositionalEncoding::Sinusoidal).then(|| sinusoidal_table(seq, d));
+    let mut x = Buf::filled(n * d, 0.0);
+    let sinusoid = &tables.sinusoid;
     for r in 0..n {
         let t = chunk.tokens[r] as usize;
         let out = &mut x[r * d..(r + 1) * d];
@@ -517,7 +545,7 @@ pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &Chu
             out.iter_mut().zip(pos).for_each(|(o, p)| *o += p);
         }
     }
-    let embedding_dropped = dropout.mask(n * d);
+    let embedding_dropped = draw(dropout, n * d);
     if let Some(mask) = &embedding_dropped {
         x.iter_mut().zip(mask).for_each(|(v, m)| *v *= m);
     }
@@ -527,9 +555,9 @@ pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &Chu
     // queries on only those rows are computed (all of them when every position is
     // scored); an encoder–decoder computes every row and keeps the scored ones for
     // the head.
-    let scored: Vec<usize> = (0..n).filter(|&r| chunk.loss_weights[r] != 0.0).collect();
+    let scored = Buf::collect((0..n).filter(|&r| chunk.loss_weights[r] != 0.0));
     if scored.is_empty() {
-        return ChunkResult { loss: 0.0, correct: 0.0, grads };
+        return ChunkResult { loss: 0.0, correct: 0.0 };
     }
     let selected = (scored.len() < n).then_some(&scored[..]);
     let seq2seq = model.seq2seq;
@@ -538,10 +566,10 @@ pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &Chu
     let gather_last = seq2seq && selected.is_some();
 
     // The encoder reads the same embedded sequence; its output is the decoder's memory.
-    let encoder = Stack { layers: &model.encoder, masks: &masks.encoder, cross: None, select_at: None, selected: None };
+    let encoder = Stack { layers: &model.encoder, masks: &masks.encoder, cross: None, select_at: None, selected: None, tables };
     let encoder_read = model.encoder_read();
     let (memory, encoder_caches, encoder_norm_cache) = if encoder_read {
-        let (m, caches) = encoder.forward(x.clone(), None, dropout, dims);
+        let (m, caches) = encoder.forward(Buf::copy_of(&x), None, dropout, dims);
         match &model.encoder_norm {
             Some(norm) => {
                 let (m, cache) = norm_forward(norm, &m, d);
@@ -554,10 +582,10 @@ pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &Chu
         // runs it and draws its dropout masks: draw them too, so the stream agrees.
         for layer in model.encoder.iter().filter(|_| seq2seq) {
             for _ in 0..layer.attention.is_some() as usize + layer.ffn.is_some() as usize {
-                dropout.mask(n * d);
+                drop(draw(dropout, n * d));
             }
         }
-        (Vec::new(), Vec::new(), None)
+        (Buf::empty(), cache_list(), None)
     };
     let decoder = Stack {
         layers: &model.layers,
@@ -565,6 +593,7 @@ pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &Chu
         cross: encoder_read.then_some((&masks.cross[..], &memory[..])),
         select_at: if seq2seq { None } else { last_attention },
         selected,
+        tables,
     };
     if gather_first && let Some(list) = selected {
         x = gather(&x, list, d);
@@ -583,7 +612,7 @@ pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &Chu
 
     // Masked cross-entropy and its gradient.
     let (mut loss, mut correct) = (0.0f64, 0.0f32);
-    let mut dlogits = vec![0.0f32; out_rows.len() * vocab];
+    let mut dlogits = Buf::filled(out_rows.len() * vocab, 0.0);
     let denominator = total_scored.max(1) as f32;
     for (s, &r) in out_rows.iter().enumerate() {
         let w = chunk.loss_weights[r];
@@ -611,9 +640,9 @@ pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &Chu
     if let (Some(n), Some(cache)) = (&model.final_norm, &final_cache) {
         dx = norm_backward(n, grads.final_norm.as_mut().expect("final norm gradients"), cache, &dx, d);
     }
-    let expand = |dx: Vec<f32>| match selected {
+    let expand = |dx: Buf<f32>| match selected {
         Some(list) => {
-            let mut all = vec![0.0f32; n * d];
+            let mut all = Buf::filled(n * d, 0.0);
             add_rows(&mut all, &dx, Some(list), d);
             all
         }
@@ -622,8 +651,8 @@ pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &Chu
     if gather_last {
         dx = expand(dx);
     }
-    let mut dmemory = encoder_read.then(|| vec![0.0f32; n * d]);
-    dx = decoder.backward(&caches, &mut grads.layers, dx, dmemory.as_deref_mut(), dims);
+    let mut dmemory = encoder_read.then(|| Buf::filled(n * d, 0.0));
+    dx = decoder.backward(&caches, &mut grads.layers, dx, dmemory.as_mut().map(|m| &mut m[..]), dims);
     if gather_first {
         dx = expand(dx);
     }
@@ -645,9 +674,10 @@ pub fn run_chunk(model: &PlainModel, positional: PositionalEncoding, masks: &Chu
             p.data[(r % seq) * d..][..d].iter_mut().zip(grad).for_each(|(g, v)| *g += v);
         }
     }
+    give_back(caches);
+    give_back(encoder_caches);
     ChunkResult {
         loss: (loss / denominator as f64) as f32,
         correct,
-        grads,
     }
 }
