@@ -51,6 +51,32 @@ thread_local! {
     static TRANSPOSED: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
+/// `x · w + bias` as a new `[m, n]` buffer (`x`: `[m, k]`, `w`: `[k, n]`, `bias`:
+/// `[n]`): the AVX-512 products add the bias as they store each tile; otherwise the
+/// product accumulates onto the bias copied to every row. The same bits both ways
+/// (bias + the finished sum).
+pub fn affine_new(x: &[f32], w: &[f32], bias: &[f32], (m, k, n): (usize, usize, usize)) -> Buf<f32> {
+    assert!(x.len() >= m * k && w.len() >= k * n && bias.len() >= n, "affine: inputs too short");
+    #[cfg(target_arch = "x86_64")]
+    if simd_tier() == SimdTier::Avx512 && m * n > 0 {
+        let mut c = Buf::with_capacity(m * n);
+        // SAFETY: the tier is only chosen when the CPU has AVX-512 F; the assert
+        // bounds the inputs; the capacity is m·n, and without accumulating the
+        // kernel writes every value of c (and reads none) before `set_len`.
+        unsafe {
+            super::matmul512::matmul(c.as_mut_ptr(), x, (k, 1), w, Some(bias), (m, k, n), false);
+            c.set_len(m * n);
+        }
+        return c;
+    }
+    let mut c = Buf::with_capacity(m * n);
+    for _ in 0..m {
+        c.extend_from_slice(&bias[..n]);
+    }
+    matmul(&mut c, x, w, (m, k, n), false, false, true);
+    c
+}
+
 /// # Safety
 /// `c` must be valid for writes (and, when `accumulate`, reads) of m·n elements.
 unsafe fn gemm_into(c: *mut f32, a: &[f32], b: &[f32], (m, k, n): (usize, usize, usize), a_t: bool, b_t: bool, accumulate: bool) {
@@ -74,10 +100,10 @@ unsafe fn gemm_into(c: *mut f32, a: &[f32], b: &[f32], (m, k, n): (usize, usize,
                             t[p * n + j] = v;
                         }
                     }
-                    super::matmul512::matmul(c, a, a_stride, t, (m, k, n), accumulate)
+                    super::matmul512::matmul(c, a, a_stride, t, None, (m, k, n), accumulate)
                 });
             } else {
-                super::matmul512::matmul(c, a, a_stride, b, (m, k, n), accumulate);
+                super::matmul512::matmul(c, a, a_stride, b, None, (m, k, n), accumulate);
             }
         }
         return;
@@ -443,8 +469,8 @@ mod tests {
         assert_eq!(c2, [5.0, 6.0, 11.0, 12.0]);
     }
 
-    /// Every tier's products (the AVX-512 kernel where the CPU has it, else gemm)
-    /// against a plain triple loop in f64: tails of rows and columns, every
+    /// Every tier's products and affine maps (the AVX-512 kernel where the CPU has
+    /// it, else gemm) against a plain triple loop in f64: tails of rows and columns, every
     /// transpose, accumulating or not.
     #[test]
     fn every_tiers_matrix_products_match_a_plain_loop() {
@@ -461,6 +487,8 @@ mod tests {
                     let mut c = start.clone();
                     matmul(&mut c, &a, &b, (m, k, n), a_t, b_t, accumulate);
                     let fresh = matmul_new(&a, &b, (m, k, n), a_t, b_t);
+                    let bias = random(n);
+                    let affine = (!a_t && !b_t).then(|| affine_new(&a, &b, &bias, (m, k, n)));
                     for i in 0..m {
                         for j in 0..n {
                             let exact: f64 = (0..k).map(|p| at_a(i, p) * at_b(p, j)).sum();
@@ -469,6 +497,10 @@ mod tests {
                             let what = format!("{tier:?} ({m},{k},{n}) a_t {a_t} b_t {b_t} at ({i},{j})");
                             assert!((c[i * n + j] as f64 - base - exact).abs() < 1e-5 * scale, "{what}: {} vs {}", c[i * n + j], base + exact);
                             assert!((fresh[i * n + j] as f64 - exact).abs() < 1e-5 * scale, "{what}, new: {} vs {exact}", fresh[i * n + j]);
+                            if let Some(affine) = &affine {
+                                let with_bias = exact + bias[j] as f64;
+                                assert!((affine[i * n + j] as f64 - with_bias).abs() < 1e-5 * scale, "{what}, affine: {} vs {with_bias}", affine[i * n + j]);
+                            }
                         }
                     }
                 }

@@ -20,8 +20,9 @@ fn lanes(count: usize) -> u16 {
     if count >= 16 { u16::MAX } else { (1u16 << count) - 1 }
 }
 
-/// `c = (accumulate ? c : 0) + A · B` for `A(i, p) = a[i·a_rs + p·a_cs]` (`[m, k]`),
-/// `B` stored row-major `[k, n]` and `c` row-major `[m, n]`.
+/// `c = (accumulate ? c : 0) + A · B (+ bias on every row)` for `A(i, p) =
+/// a[i·a_rs + p·a_cs]` (`[m, k]`), `B` stored row-major `[k, n]`, `c` row-major
+/// `[m, n]` and `bias` `[n]`.
 ///
 /// # Safety
 /// The CPU must have AVX-512 F. `a` must hold every `A(i, p)` index and `b` at
@@ -29,15 +30,16 @@ fn lanes(count: usize) -> u16 {
 /// `m·n` values (and reads, when `accumulate`). Without `accumulate` every value
 /// of `c` is written and none read.
 #[target_feature(enable = "avx512f")]
-pub unsafe fn matmul(c: *mut f32, a: &[f32], (a_rs, a_cs): (usize, usize), b: &[f32], (m, k, n): (usize, usize, usize), accumulate: bool) {
-    debug_assert!(b.len() >= k * n);
+pub unsafe fn matmul(c: *mut f32, a: &[f32], (a_rs, a_cs): (usize, usize), b: &[f32], bias: Option<&[f32]>, (m, k, n): (usize, usize, usize), accumulate: bool) {
+    debug_assert!(b.len() >= k * n && bias.is_none_or(|bias| bias.len() >= n));
+    let bias = bias.map(<[f32]>::as_ptr);
     debug_assert!(m == 0 || k == 0 || a.len() > (m - 1) * a_rs + (k - 1) * a_cs);
     let (a, b) = (a.as_ptr(), b.as_ptr());
     for j in (0..n).step_by(NR) {
         let masks = (lanes(n - j), lanes((n - j).saturating_sub(16)));
         let mut i = 0;
         while i < m {
-            let at = Tile { c, a, a_stride: (a_rs, a_cs), b, n, k, i, j, masks, accumulate };
+            let at = Tile { c, a, a_stride: (a_rs, a_cs), b, bias, n, k, i, j, masks, accumulate };
             // SAFETY: the tile's rows i..i+R and columns j..j+32 (masked to n) lie
             // inside the matrices (the caller's contract).
             unsafe {
@@ -64,6 +66,7 @@ struct Tile {
     a: *const f32,
     a_stride: (usize, usize),
     b: *const f32,
+    bias: Option<*const f32>,
     n: usize,
     k: usize,
     i: usize,
@@ -81,7 +84,7 @@ impl Tile {
     #[target_feature(enable = "avx512f")]
     #[inline]
     unsafe fn run<const R: usize>(&self) {
-        let Tile { c, a, a_stride: (a_rs, a_cs), b, n, k, i, j, masks: (m0, m1), accumulate } = *self;
+        let Tile { c, a, a_stride: (a_rs, a_cs), b, bias, n, k, i, j, masks: (m0, m1), accumulate } = *self;
         let mut left: [__m512; R] = [_mm512_setzero_ps(); R];
         let mut right: [__m512; R] = [_mm512_setzero_ps(); R];
         // SAFETY (whole block): every pointer stays inside the matrices; masked
@@ -97,9 +100,16 @@ impl Tile {
                     right[r] = _mm512_fmadd_ps(x, b1, right[r]);
                 }
             }
+            // The bias is added to the finished sum, as when it is the starting value
+            // of an accumulating product: the same bits either way.
+            let bias = bias.map(|bias| (_mm512_maskz_loadu_ps(m0, bias.add(j)), _mm512_maskz_loadu_ps(m1, bias.add(j + 16))));
             for r in 0..R {
                 let out = c.add((i + r) * n + j);
                 let (mut l, mut rr) = (left[r], right[r]);
+                if let Some((b0, b1)) = bias {
+                    l = _mm512_add_ps(b0, l);
+                    rr = _mm512_add_ps(b1, rr);
+                }
                 if accumulate {
                     l = _mm512_add_ps(_mm512_maskz_loadu_ps(m0, out), l);
                     rr = _mm512_add_ps(_mm512_maskz_loadu_ps(m1, out.add(16)), rr);

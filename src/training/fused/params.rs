@@ -33,14 +33,25 @@ pub struct PlainLinear {
     pub w: Plain,
     /// `[d_out]`
     pub b: Option<Plain>,
+    /// `[d_out, d_in]`: `w` transposed, for the backward products of the AVX-512
+    /// tier, which read their right-hand side row-major (empty otherwise).
+    pub w_t: Vec<f32>,
 }
 
 impl PlainLinear {
     fn of(linear: &Linear) -> Self {
-        Self {
-            w: Plain::of(&linear.weight),
-            b: linear.bias.as_ref().map(Plain::of),
+        let w = Plain::of(&linear.weight);
+        let (d_in, d_out) = (w.shape[0], w.shape[1]);
+        let mut w_t = Vec::new();
+        if super::kernels::simd_tier() == super::kernels::SimdTier::Avx512 {
+            w_t.resize(d_in * d_out, 0.0);
+            for (i, row) in w.data.chunks_exact(d_out).enumerate() {
+                for (o, &v) in row.iter().enumerate() {
+                    w_t[o * d_in + i] = v;
+                }
+            }
         }
+        Self { w, b: linear.bias.as_ref().map(Plain::of), w_t }
     }
     pub fn d_in(&self) -> usize {
         self.w.shape[0]

@@ -5,7 +5,7 @@
 //! compare both.
 
 use super::attention::{self, CoreCache, CoreInputs, Dims};
-use super::kernels::{add_column_sums, gelu_backward, gelu_forward, gelu_tanh_backward, gelu_tanh_forward, layer_norm_backward, layer_norm_forward, matmul, matmul_new};
+use super::kernels::{add_column_sums, affine_new, gelu_backward, gelu_forward, gelu_tanh_backward, gelu_tanh_forward, layer_norm_backward, layer_norm_forward, matmul, matmul_new};
 use super::params::{PlainAttention, PlainFfn, PlainLayer, PlainLinear, PlainModel, PlainNorm};
 use crate::config::{Activation, ModelFamily, NormPlacement};
 use crate::model::mask::{KeepMask, Role};
@@ -48,14 +48,7 @@ fn linear_forward(l: &PlainLinear, x: &[f32]) -> Buf<f32> {
     let (d_in, d_out) = (l.d_in(), l.d_out());
     let rows = x.len() / d_in;
     match &l.b {
-        Some(b) => {
-            let mut y = Buf::with_capacity(rows * d_out);
-            for _ in 0..rows {
-                y.extend_from_slice(&b.data);
-            }
-            matmul(&mut y, x, &l.w.data, (rows, d_in, d_out), false, false, true);
-            y
-        }
+        Some(b) => affine_new(x, &l.w.data, &b.data, (rows, d_in, d_out)),
         None => matmul_new(x, &l.w.data, (rows, d_in, d_out), false, false),
     }
 }
@@ -68,7 +61,11 @@ fn linear_backward(l: &PlainLinear, g: &mut PlainLinear, x: &[f32], dy: &[f32], 
     if let Some(gb) = &mut g.b {
         add_column_sums(dy, d_out, &mut gb.data);
     }
-    want_dx.then(|| matmul_new(dy, &l.w.data, (rows, d_out, d_in), false, true))
+    // Wᵀ as stored once per step when the products want it row-major (`w_t`).
+    want_dx.then(|| match l.w_t.is_empty() {
+        true => matmul_new(dy, &l.w.data, (rows, d_out, d_in), false, true),
+        false => matmul_new(dy, &l.w_t, (rows, d_out, d_in), false, false),
+    })
 }
 
 /// What one sublayer's function (attention or feed-forward) saved.
