@@ -596,6 +596,16 @@ fn the_fused_step_says_which_knobs_send_a_run_to_the_composed_path() {
     let mut uniform = config.clone();
     uniform.model.layers[1].attention_kind = AttentionKind::UniformAverage;
     assert_eq!(support(&uniform, BackendChoice::Flex), Ok(()));
+    // Lesson 16 fine-tunes the shipped pretrained model, which keeps its dropout.
+    let pretrained: attention_workbench::config::ExperimentConfig =
+        serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/pretrained/english/config.json")).unwrap()).unwrap();
+    assert!(pretrained.model.dropout > 0.0);
+    assert_eq!(support(&pretrained, BackendChoice::Flex), Ok(()));
+    let mut encoder_decoder = preset("encoder_decoder").unwrap();
+    assert_eq!(support(&encoder_decoder, BackendChoice::Flex), Ok(()));
+    encoder_decoder.model.encoder_layers[0].attention_kind = AttentionKind::Convolution;
+    assert!(support(&encoder_decoder, BackendChoice::Flex).unwrap_err().contains("encoder_layers[0].attention_kind"));
+    assert!(support(&preset("rnn").unwrap(), BackendChoice::Flex).unwrap_err().contains("model.family = rnn"));
     let mut convolution = config.clone();
     convolution.model.layers[1].attention_kind = AttentionKind::Convolution;
     assert!(support(&convolution, BackendChoice::Flex).unwrap_err().contains("layers[1].attention_kind = convolution"));
