@@ -386,14 +386,19 @@ fn build_block(layer: &LayerConfig, d: usize, cross: bool, positional: Positiona
     let wants_norm = layer.norm != NormPlacement::None;
     // Self- and cross-attention follow the same knobs of the layer; rotary and
     // ALiBi positions are for self-attention (a target word's position says
-    // nothing about how far it is from a source word).
+    // nothing about how far it is from a source word), and so is the convolution:
+    // offsets between a target word and the source mean nothing, so a convolution
+    // layer's cross-attention stays softmax (it is the decoder's only view of the source).
     let sublayer = |init: &mut Initializer, positions: attention::InAttention, kernel: bool| SelfAttention {
         wq: init.linear(d, d),
         wk: init.linear(d, d),
         wv: init.linear(d, d),
         wo: init.linear(d, d),
         heads: layer.heads,
-        kind: layer.attention_kind,
+        kind: match layer.attention_kind {
+            crate::config::AttentionKind::Convolution if !kernel => crate::config::AttentionKind::Softmax,
+            kind => kind,
+        },
         scale: layer.scale,
         application: layer.mask_application,
         ablated: layer.ablated_heads.clone(),

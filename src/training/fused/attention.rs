@@ -272,6 +272,18 @@ pub struct CoreInputs<'a> {
     /// Uniform-average attention: P is 1/count on the visible keys (q and k are
     /// empty and unused; nothing flows back to them).
     pub uniform: bool,
+    /// The convolution kind: each head's weight per offset (`[heads, taps]`, the
+    /// softmax of its kernel) and `taps`; query i reads key i - o with weight
+    /// w[h, o] (times keep). q and k are empty and unused.
+    pub conv: Option<(&'a [f32], usize)>,
+}
+
+impl CoreInputs<'_> {
+    /// The weights do not depend on the queries (uniform or convolution): Q and K
+    /// are not read and get no gradient.
+    fn fixed(&self) -> bool {
+        self.uniform || self.conv.is_some()
+    }
 }
 
 /// The context (`[queries, d_model]`, arriving zeroed).
@@ -283,7 +295,7 @@ pub fn forward(inputs: &CoreInputs, context: &mut [f32]) -> CoreCache {
 
 simd_fn! {
     fn forward_loops(inputs: &CoreInputs, context: &mut [f32], p: &mut [f32]) {
-        let CoreInputs { k, v, mask, dims, queries, scale, application, ablated, uniform, .. } = *inputs;
+        let CoreInputs { k, v, mask, dims, queries, scale, application, ablated, uniform, conv, .. } = *inputs;
         let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
         let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
         let mut kt = Buf::filled(dk * padded, 0.0);
@@ -293,7 +305,7 @@ simd_fn! {
                 if ablated.contains(&h) {
                     continue; // its output is zeroed, so nothing downstream reads P
                 }
-                if !uniform {
+                if !inputs.fixed() {
                     head_transposed(k, dims, b, h, &mut kt);
                 }
                 for s in first..end {
@@ -301,7 +313,11 @@ simd_fn! {
                     let r = rows.row(b, i, seq);
                     let Some((lo, hi)) = rows.span(r) else { continue }; // no key: weights stay 0
                     let row = &mut p[dims.p_at(s, h)..][..padded];
-                    if uniform {
+                    if let Some((weights, taps)) = conv {
+                        for j in band(i, taps, lo, hi) {
+                            row[j] = weights[h * taps + i - j];
+                        }
+                    } else if uniform {
                         uniform_row(&rows.keep[r * padded + lo..r * padded + hi], &mut row[lo..hi]);
                     } else {
                         softmax_row(inputs, &rows, (s, h, i, r), factor, &kt, row);
@@ -319,6 +335,13 @@ simd_fn! {
             }
         }
     }
+}
+
+/// The keys a convolution's query `i` reads within the visible span `lo..hi`:
+/// `i - taps + 1 ..= i`.
+#[inline(always)]
+fn band(i: usize, taps: usize, lo: usize, hi: usize) -> std::ops::Range<usize> {
+    lo.max((i + 1).saturating_sub(taps))..hi.min(i + 1)
 }
 
 /// 1/count on the visible keys of a row (`keep` holds 1/0), as `KeepMask::uniform_weights`.
@@ -354,8 +377,9 @@ fn softmax_row(inputs: &CoreInputs, rows: &MaskRows, (s, h, i, r): (usize, usize
 simd_fn! {
     /// Gradients of q (`[queries, d_model]`) and k, v (`[rows·seq, d_model]`), arriving
     /// zeroed, from the context's (`[queries, d_model]`).
-    fn backward(inputs: &CoreInputs, cache: &CoreCache, d_context: &[f32], dq: &mut [f32], dk_out: &mut [f32], dv: &mut [f32]) {
-        let CoreInputs { q, k, v, mask, dims, queries, scale, application, ablated, uniform, .. } = *inputs;
+    fn backward(inputs: &CoreInputs, cache: &CoreCache, d_context: &[f32], dq: &mut [f32], dk_out: &mut [f32], dv: &mut [f32], dconv: &mut [f32]) {
+        let CoreInputs { q, k, v, mask, dims, queries, scale, application, ablated, uniform, conv, .. } = *inputs;
+        let fixed = inputs.fixed();
         let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
         let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
         let mut vt = Buf::filled(dk * padded, 0.0);
@@ -370,7 +394,7 @@ simd_fn! {
                     continue; // zeroed output: no gradient reaches Q, K or V
                 }
                 if !uniform {
-                    head_transposed(v, dims, b, h, &mut vt);
+                    head_transposed(v, dims, b, h, &mut vt); // dP needs it (also the convolution's)
                 }
                 ds_block[..(end - first) * padded].fill(0.0);
                 pe_block[..(end - first) * padded].fill(0.0);
@@ -397,6 +421,15 @@ simd_fn! {
                     let dp = &mut ds_block[local + start..local + stop];
                     blocked_products(dp, dctx, 1.0, &vt, padded, start);
                     mul_add_blocks(dp, Some(&keep[start..stop]), None);
+                    if let Some((_, taps)) = conv {
+                        // Each weight's gradient sums dP over the cells it filled;
+                        // nothing reaches Q or K, so dS stays 0.
+                        for j in band(i, taps, lo, hi) {
+                            dconv[h * taps + i - j] += ds_block[local + j];
+                        }
+                        ds_block[local + start..local + stop].fill(0.0);
+                        continue;
+                    }
                     // Softmax backward: dS = P ⊙ (dP - Σ P dP), then the scaling.
                     let dot = dot_blocks(&p[start..stop], dp);
                     for (g, &pj) in dp.iter_mut().zip(&p[start..stop]) {
@@ -427,7 +460,7 @@ simd_fn! {
                     } else {
                         weighted_rows::<0>(dk, pe_terms, d_context, &mut dv[at..at + dk]);
                     }
-                    if uniform {
+                    if fixed {
                         continue;
                     }
                     if dk == 16 {

@@ -23,7 +23,7 @@ use burn::tensor::{Device, Tensor, TensorData};
 use rayon::prelude::*;
 
 use super::chunks::{ForwardBackward, chunk_dropout, slice_batch};
-use crate::config::{AttentionKind, BackendChoice, ExperimentConfig};
+use crate::config::{BackendChoice, ExperimentConfig};
 use crate::model::Transformer;
 use crate::tasks::Batch;
 use tables::Tables;
@@ -51,14 +51,6 @@ pub fn support(config: &ExperimentConfig, backend_used: BackendChoice) -> Result
     ] {
         if on {
             return Err(knob.to_string());
-        }
-    }
-    let encoder = (config.model.family == crate::config::ModelFamily::EncoderDecoder).then_some(&config.model.encoder_layers);
-    for (stack, layers) in [("layers", Some(&config.model.layers)), ("encoder_layers", encoder)] {
-        for (index, layer) in layers.into_iter().flatten().enumerate() {
-            if layer.attention && layer.attention_kind == AttentionKind::Convolution {
-                return Err(format!("model.{stack}[{index}].attention_kind = {}", layer.attention_kind.name()));
-            }
         }
     }
     Ok(())

@@ -96,6 +96,9 @@ pub struct PlainAttention {
     /// Uniform-average attention: every visible key weighs 1/count, so Q and K
     /// are never computed and get no gradient.
     pub uniform: bool,
+    /// `[heads, taps]`: the convolution kind's number per head and offset (its
+    /// weights are their softmax); None for the other kinds.
+    pub kernel: Option<Plain>,
 }
 
 #[derive(Clone)]
@@ -164,7 +167,14 @@ impl PlainAttention {
             ablated: a.ablated.clone(),
             positions: a.positions,
             uniform: a.kind == AttentionKind::UniformAverage,
+            kernel: a.kernel.as_ref().filter(|_| a.kind == AttentionKind::Convolution).map(Plain::of),
         }
+    }
+
+    /// Its weights do not depend on the queries (uniform or convolution): Q and K
+    /// are never read.
+    pub fn fixed(&self) -> bool {
+        self.uniform || self.kernel.is_some()
     }
 }
 
@@ -177,6 +187,7 @@ impl PlainLayer {
                 for l in [&mut a.q, &mut a.k, &mut a.v, &mut a.o] {
                     l.tensors_into(out);
                 }
+                out.extend(a.kernel.as_mut());
             }
             if let Some(n) = norm {
                 n.tensors_into(out);
@@ -279,6 +290,7 @@ impl PlainModel {
         for layer in self.encoder.iter_mut().chain(&mut self.layers) {
             for a in [&mut layer.attention, &mut layer.cross].into_iter().flatten() {
                 [&mut a.q, &mut a.k, &mut a.v, &mut a.o].into_iter().for_each(zero);
+                a.kernel.iter_mut().for_each(|k| k.data.fill(0.0));
             }
             if let Some(f) = &mut layer.ffn {
                 zero(&mut f.up);
@@ -318,6 +330,7 @@ impl PlainModel {
                     for l in [&a.q, &a.k, &a.v, &a.o] {
                         linear(l, f);
                     }
+                    a.kernel.iter().for_each(&mut *f);
                 }
                 attention_norm.iter().for_each(|n| norm(n, f));
             }
@@ -340,7 +353,8 @@ impl PlainModel {
         }
     }
 
-    /// The parameters no computation reads (a uniform layer's Q and K): burn's
+    /// The parameters no computation reads (Q and K of a uniform or convolution
+    /// layer, an encoder nothing cross-attends to): burn's
     /// autodiff gives them no gradient, and neither does the fused step.
     fn unread(&mut self) -> Vec<ParamId> {
         let mut out = Vec::new();
@@ -355,7 +369,7 @@ impl PlainModel {
             out.extend(encoder.into_iter().map(|t| t.id));
         }
         let units = self.encoder.iter().chain(&self.layers).flat_map(|l| [l.attention.as_ref(), l.cross.as_ref()]);
-        for a in units.flatten().filter(|a| a.uniform) {
+        for a in units.flatten().filter(|a| a.fixed()) {
             for l in [&a.q, &a.k] {
                 out.push(l.w.id);
                 out.extend(l.b.as_ref().map(|b| b.id));

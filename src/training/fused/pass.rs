@@ -174,24 +174,41 @@ fn attention_forward(a: &PlainAttention, mask: &KeepMask, selected: Option<&[usi
             (&all[..], None)
         }
     };
-    // A uniform layer reads neither Q nor K.
-    let (mut q, mut k) = match a.uniform {
+    // A uniform or convolution layer reads neither Q nor K.
+    let (mut q, mut k) = match a.fixed() {
         true => (Buf::empty(), Buf::empty()),
         false => (linear_forward(&a.q, h_queries.as_ref().map_or(h, |q| &q[..])), linear_forward(&a.k, source)), // [queries, d], [rows·seq, d]
     };
     let v = linear_forward(&a.v, source); // [rows·seq, d]
-    if a.positions == InAttention::Rotary && !a.uniform {
+    if a.positions == InAttention::Rotary && !a.fixed() {
         let every: Buf<usize> = iota(rows * seq);
         rotate_heads(&mut q, queries, tables, (seq, d, a.heads), false);
         rotate_heads(&mut k, &every, tables, (seq, d, a.heads), false);
     }
     let dims = Dims { seq, d_model: d, heads: a.heads };
     let mut context = Buf::filled(queries.len() * d, 0.0); // [queries, d]
-    let slopes = (a.positions == InAttention::Alibi && !a.uniform).then(|| tables.alibi(a.heads));
-    let inputs = CoreInputs { q: &q, k: &k, v: &v, mask, dims, queries, scale: a.scale, application: a.application, ablated: &a.ablated, alibi: slopes, uniform: a.uniform };
+    let slopes = (a.positions == InAttention::Alibi && !a.fixed()).then(|| tables.alibi(a.heads));
+    let conv = conv_weights(a);
+    let taps = a.kernel.as_ref().map_or(0, |k| k.shape[1]);
+    let inputs = CoreInputs { q: &q, k: &k, v: &v, mask, dims, queries, scale: a.scale, application: a.application, ablated: &a.ablated, alibi: slopes, uniform: a.uniform, conv: conv.as_deref().map(|w| (&w[..], taps)) };
     let core = attention::forward(&inputs, &mut context);
     let out = linear_forward(&a.o, &context); // [queries, d]
     (out, Inner::Attention { q, k, v, core, context, h_queries })
+}
+
+/// A convolution layer's weights: the softmax of each head's kernel row (`[heads,
+/// taps]`); None for the other kinds.
+fn conv_weights(a: &PlainAttention) -> Option<Buf<f32>> {
+    let kernel = a.kernel.as_ref()?;
+    let taps = kernel.shape[1];
+    let mut w = Buf::copy_of(&kernel.data);
+    for row in w.chunks_exact_mut(taps) {
+        let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        row.iter_mut().for_each(|v| *v = (*v - max).exp());
+        let sum: f32 = row.iter().sum();
+        row.iter_mut().for_each(|v| *v /= sum);
+    }
+    Some(w)
 }
 
 /// dh (every input row) from d(out); adds the function's parameter gradients into
@@ -253,11 +270,21 @@ fn attention_backward(
         }
     };
     let (mut dq, mut dk, mut dv) = (Buf::filled(q.len(), 0.0), Buf::filled(k.len(), 0.0), Buf::filled(v.len(), 0.0));
-    let slopes = (a.positions == InAttention::Alibi && !a.uniform).then(|| tables.alibi(a.heads));
-    let inputs = CoreInputs { q, k, v, mask, dims, queries, scale: a.scale, application: a.application, ablated: &a.ablated, alibi: slopes, uniform: a.uniform };
-    attention::backward(&inputs, core, &dcontext, &mut dq, &mut dk, &mut dv);
+    let slopes = (a.positions == InAttention::Alibi && !a.fixed()).then(|| tables.alibi(a.heads));
+    let conv = conv_weights(a);
+    let taps = a.kernel.as_ref().map_or(0, |k| k.shape[1]);
+    let inputs = CoreInputs { q, k, v, mask, dims, queries, scale: a.scale, application: a.application, ablated: &a.ablated, alibi: slopes, uniform: a.uniform, conv: conv.as_deref().map(|w| (&w[..], taps)) };
+    let mut dconv = Buf::filled(conv.as_ref().map_or(0, |w| w.len()), 0.0); // [heads, taps]
+    attention::backward(&inputs, core, &dcontext, &mut dq, &mut dk, &mut dv, &mut dconv);
+    if let (Some(w), Some(g)) = (&conv, &mut ga.kernel) {
+        // Softmax backward per head: dkernel = w ⊙ (dw - Σ w dw).
+        for ((w, dw), g) in w.chunks_exact(taps).zip(dconv.chunks_exact(taps)).zip(g.data.chunks_exact_mut(taps)) {
+            let dot: f32 = w.iter().zip(dw).map(|(w, dw)| w * dw).sum();
+            g.iter_mut().zip(w.iter().zip(dw)).for_each(|(g, (w, dw))| *g += w * (dw - dot));
+        }
+    }
     // The turn is orthogonal: the gradient before it is the gradient after it turned back.
-    if a.positions == InAttention::Rotary && !a.uniform {
+    if a.positions == InAttention::Rotary && !a.fixed() {
         let every: Buf<usize> = iota(rows * seq);
         rotate_heads(&mut dq, queries, tables, (seq, d, a.heads), true);
         rotate_heads(&mut dk, &every, tables, (seq, d, a.heads), true);
@@ -268,7 +295,7 @@ fn attention_backward(
     };
     // Keys and values: [rows·seq, d] (a uniform layer has no keys).
     let dh_v = linear_backward(&a.v, &mut ga.v, kv_input, &dv, true).expect("dx");
-    let dkv = match a.uniform {
+    let dkv = match a.fixed() {
         true => dh_v,
         false => {
             let mut dkv = linear_backward(&a.k, &mut ga.k, kv_input, &dk, true).expect("dx");
@@ -283,7 +310,7 @@ fn attention_backward(
         }
         None => dkv,
     };
-    if !a.uniform {
+    if !a.fixed() {
         let dh_q = linear_backward(&a.q, &mut ga.q, h_queries.as_ref().map_or(h, |q| &q[..]), &dq, true).expect("dx"); // [queries, d]
         add_rows(&mut dh, &dh_q, selected, d);
     }
