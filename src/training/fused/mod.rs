@@ -11,12 +11,13 @@
 //! `GradientsParams`, so clipping, the optimizer and the gradient report are shared.
 
 mod attention;
+mod chunk;
 mod kernels;
 #[cfg(target_arch = "x86_64")]
 mod matmul512;
 mod params;
-mod pass;
 mod scratch;
+mod sublayer;
 mod tables;
 
 use burn::tensor::{Device, Tensor, TensorData};
@@ -83,16 +84,16 @@ pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chu
     if arena.grads.len() != starts.len() || !arena.grads.iter().all(|g| g.same_layout(&plain)) {
         arena.grads = starts.iter().map(|_| plain.zeros_like()).collect();
     }
-    let results: Vec<pass::ChunkResult> = starts
+    let results: Vec<chunk::ChunkResult> = starts
         .par_iter()
         .zip(arena.grads.par_iter_mut())
         .enumerate()
         .map(|(index, (&start, grads))| {
             grads.fill_zero();
             let chunk = slice_batch(batch, start, chunk_rows.min(batch.batch_size - start));
-            let masks = pass::chunk_masks(&model.config, model.source_len, &chunk);
+            let masks = chunk::chunk_masks(&model.config, model.source_len, &chunk);
             let mut dropout = chunk_dropout(dropout, (seed, step), index);
-            pass::run_chunk(&plain, tables, &masks, &chunk, total_scored, &mut dropout, grads)
+            chunk::run_chunk(&plain, tables, &masks, &chunk, total_scored, &mut dropout, grads)
         })
         .collect();
     let (loss, correct) = results.iter().fold((0.0, 0.0), |(l, c), r| (l + r.loss, c + r.correct));
@@ -142,10 +143,10 @@ mod tests {
             let model = Transformer::new(&config.model, config.model_vocab_size(task.vocab().len()), 1, &device).with_source_len(task.source_len());
             let plain = PlainModel::of(&model);
             let mut rng = Rng::new(3);
-            let batches: Vec<(Batch, pass::ChunkMasks)> = (0..100)
+            let batches: Vec<(Batch, chunk::ChunkMasks)> = (0..100)
                 .map(|_| {
                     let batch = task.batch(&mut rng, Split::Train, 32);
-                    let masks = pass::chunk_masks(&model.config, model.source_len, &batch);
+                    let masks = chunk::chunk_masks(&model.config, model.source_len, &batch);
                     (batch, masks)
                 })
                 .collect();
@@ -156,7 +157,7 @@ mod tests {
                 for (step, (batch, masks)) in batches.iter().enumerate() {
                     grads.fill_zero();
                     let mut dropout = chunk_dropout(config.model.dropout, (0, step as u64), 0);
-                    losses.push(pass::run_chunk(&plain, &tables, masks, batch, batch.scored(), &mut dropout, grads).loss);
+                    losses.push(chunk::run_chunk(&plain, &tables, masks, batch, batch.scored(), &mut dropout, grads).loss);
                 }
             };
             pass(&mut grads, &mut losses); // fills the pools
