@@ -9,7 +9,8 @@
 //! and a row of scores covers only the blocks that hold its visible keys (a causal
 //! row i computes keys 0..=i rounded up to the block).
 
-use super::kernels::{exp, simd_fn};
+use super::kernels::exp;
+use super::simd::simd_fn;
 use super::scratch::Buf;
 use crate::config::MaskApplication;
 use crate::model::mask::KeepMask;

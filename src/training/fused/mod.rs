@@ -17,6 +17,7 @@ mod kernels;
 mod matmul512;
 mod params;
 mod scratch;
+mod simd;
 mod sublayer;
 mod tables;
 
@@ -29,7 +30,7 @@ use crate::model::Transformer;
 use crate::tasks::Batch;
 use tables::Tables;
 
-pub use kernels::{SimdTier, simd_tier, use_simd_tier};
+pub use simd::{SimdTier, simd_tier, use_simd_tier};
 pub use params::PlainModel;
 
 /// Whether the fused step can train this experiment: `Err` names the knob that

@@ -43,7 +43,7 @@ impl PlainLinear {
         let w = Plain::of(&linear.weight);
         let (d_in, d_out) = (w.shape[0], w.shape[1]);
         let mut w_t = Vec::new();
-        if super::kernels::simd_tier() == super::kernels::SimdTier::Avx512 {
+        if super::simd::simd_tier() == super::simd::SimdTier::Avx512 {
             w_t.resize(d_in * d_out, 0.0);
             for (i, row) in w.data.chunks_exact(d_out).enumerate() {
                 for (o, &v) in row.iter().enumerate() {
