@@ -38,7 +38,7 @@ use attention::MaskTensors;
 use block::{CrossInput, FeedForward};
 use init::Initializer;
 use mask::{KeepMask, Role};
-use recurrent::Recurrent;
+pub use recurrent::{Cell, Recurrent};
 
 use crate::config::{LayerConfig, MaskKind, MaskReading, ModelConfig, ModelFamily, NormPlacement, PaddingMask, PositionalEncoding};
 use crate::tasks::Rng;

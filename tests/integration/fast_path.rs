@@ -458,6 +458,23 @@ fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_ever
     // Dropout and uniform-average attention (issue 26): the masks come from the same
     // seeded streams on both paths, so the same elements are dropped.
     let more: Vec<(&str, Edit)> = vec![
+        ("rnn: GRU encoder–decoder without attention (the fixed vector), translate (padded)", |c| *c = preset("rnn").unwrap()),
+        ("rnn: GRU with dot-product attention, learned positions, dropout 0.1", |c| {
+            *c = preset("rnn").unwrap();
+            c.model.rnn_attention = attention_workbench::config::RnnAttention::Dot;
+            c.model.positional = attention_workbench::config::PositionalEncoding::Learned;
+            c.model.dropout = 0.1;
+        }),
+        ("rnn: GRU with additive (Bahdanau) attention, translate (padded)", |c| {
+            *c = preset("rnn").unwrap();
+            c.model.rnn_attention = attention_workbench::config::RnnAttention::Additive;
+        }),
+        ("rnn: GRU with dot-product attention on 12-symbol reversals (no padding)", |c| {
+            *c = preset("rnn").unwrap();
+            c.task = TaskConfig::for_kind(TaskKind::Reverse);
+            c.task.length = 12;
+            c.model.rnn_attention = attention_workbench::config::RnnAttention::Dot;
+        }),
         ("dropout 0.1 on the lesson preset", |c| c.model.dropout = 0.1),
         ("dropout 0.3, pre-LN, a character model (every position scored)", |c| {
             c.task = TaskConfig::for_kind(TaskKind::CharLm);
@@ -636,7 +653,11 @@ fn the_fused_step_says_which_knobs_send_a_run_to_the_composed_path() {
     assert_eq!(support(&encoder_decoder, BackendChoice::Flex), Ok(()));
     encoder_decoder.model.encoder_layers[0].attention_kind = AttentionKind::Convolution;
     assert_eq!(support(&encoder_decoder, BackendChoice::Flex), Ok(()));
-    assert!(support(&preset("rnn").unwrap(), BackendChoice::Flex).unwrap_err().contains("model.family = rnn"));
+    // The GRU runs fused (its encoder–decoder in fused/recurrent.rs); the LSTM does not.
+    let mut rnn = preset("rnn").unwrap();
+    assert_eq!(support(&rnn, BackendChoice::Flex), Ok(()));
+    rnn.model.rnn_cell = attention_workbench::config::RnnCell::Lstm;
+    assert!(support(&rnn, BackendChoice::Flex).unwrap_err().contains("model.rnn_cell = lstm"));
     let mut convolution = config.clone();
     convolution.model.layers[1].attention_kind = AttentionKind::Convolution;
     assert_eq!(support(&convolution, BackendChoice::Flex), Ok(()));

@@ -1,9 +1,11 @@
 //! One chunk's forward and backward pass through the plain model: embedding (+
-//! positions and dropout) → the encoder's layers (encoder–decoder) → the layers →
+//! positions and dropout) → the encoder's layers (encoder–decoder) → the layers (or
+//! the recurrent encoder–decoder, `recurrent.rs`) →
 //! final LayerNorm → head → masked cross-entropy, then every step in reverse.
 //! The sublayers themselves are in `sublayer.rs`.
 
 use super::params::{PlainLayer, PlainModel};
+use super::recurrent;
 use super::scratch::Buf;
 use super::sublayer::{Function, SublayerCache, add_rows, gather, linear_backward, linear_forward, norm_backward, norm_forward, sublayer_backward, sublayer_forward};
 use super::tables::Tables;
@@ -193,9 +195,10 @@ pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk:
     }
     let selected = (scored.len() < n).then_some(&scored[..]);
     let seq2seq = model.seq2seq;
+    let whole_frame = seq2seq || model.rnn.is_some(); // every position's output depends on others
     let last_attention = model.layers.iter().rposition(|l| l.attention.is_some());
-    let gather_first = !seq2seq && last_attention.is_none() && selected.is_some(); // every layer works row by row
-    let gather_last = seq2seq && selected.is_some();
+    let gather_first = !whole_frame && last_attention.is_none() && selected.is_some(); // every layer works row by row
+    let gather_last = whole_frame && selected.is_some();
 
     // The encoder reads the same embedded sequence; its output is the decoder's memory.
     let encoder = Stack { layers: &model.encoder, masks: &masks.encoder, cross: None, select_at: None, selected: None, tables };
@@ -231,6 +234,12 @@ pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk:
         x = gather(&x, list, d);
     }
     let (mut x, caches) = decoder.forward(x, selected.filter(|_| gather_first), dropout, dims);
+    let padding = chunk.has_padding().then_some(&chunk.padding[..]);
+    let rnn_cache = model.rnn.as_ref().map(|rnn| {
+        let (y, cache) = recurrent::forward(rnn, &x, padding, dims);
+        x = y;
+        cache
+    });
     if gather_last && let Some(list) = selected {
         x = gather(&x, list, d);
     }
@@ -282,6 +291,9 @@ pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk:
     };
     if gather_last {
         dx = expand(dx);
+    }
+    if let (Some(rnn), Some(cache)) = (&model.rnn, &rnn_cache) {
+        dx = recurrent::backward(rnn, grads.rnn.as_mut().expect("rnn gradients"), cache, &dx, padding, dims);
     }
     let mut dmemory = encoder_read.then(|| Buf::filled(n * d, 0.0));
     dx = decoder.backward(&caches, &mut grads.layers, dx, dmemory.as_mut().map(|m| &mut m[..]), dims);

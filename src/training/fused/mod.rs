@@ -12,10 +12,12 @@
 
 mod attention;
 mod chunk;
+mod gru;
 mod kernels;
 #[cfg(target_arch = "x86_64")]
 mod matmul512;
 mod params;
+mod recurrent;
 mod scratch;
 mod simd;
 mod sublayer;
@@ -39,8 +41,8 @@ pub fn support(config: &ExperimentConfig, backend_used: BackendChoice) -> Result
     if backend_used != BackendChoice::Flex {
         return Err(format!("backend {}", crate::training::backend::name(backend_used)));
     }
-    if config.model.family == crate::config::ModelFamily::Rnn {
-        return Err(format!("model.family = {}", config.model.family.name()));
+    if config.model.family == crate::config::ModelFamily::Rnn && config.model.rnn_cell != crate::config::RnnCell::Gru {
+        return Err("model.rnn_cell = lstm".to_string());
     }
     // The pretrained architectures' extras run composed (they are opened to be read,
     // not trained for speed).

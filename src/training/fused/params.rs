@@ -8,6 +8,7 @@ use burn::optim::GradientsParams;
 use burn::tensor::{Device, Tensor, TensorData};
 
 use crate::config::{Activation, AttentionKind, MaskApplication, ModelFamily, NormPlacement};
+use super::recurrent::PlainRecurrent;
 use crate::model::{Block, InAttention, SelfAttention, Transformer};
 
 /// One parameter tensor: its burn id, shape and row-major values.
@@ -39,7 +40,7 @@ pub struct PlainLinear {
 }
 
 impl PlainLinear {
-    fn of(linear: &Linear) -> Self {
+    pub(super) fn of(linear: &Linear) -> Self {
         let w = Plain::of(&linear.weight);
         let (d_in, d_out) = (w.shape[0], w.shape[1]);
         let mut w_t = Vec::new();
@@ -138,6 +139,8 @@ pub struct PlainModel {
     /// The encoder–decoder family: the encoder reads the embedded sequence and
     /// every decoder layer may cross-attend to its output.
     pub seq2seq: bool,
+    /// The recurrent encoder and decoder (rnn family, GRU cells).
+    pub rnn: Option<PlainRecurrent>,
 }
 
 impl PlainLinear {
@@ -234,6 +237,7 @@ impl PlainModel {
             final_norm: model.final_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
             head: PlainLinear::of(model.head.as_ref().expect("the fused step refuses a tied head (fused::support)")),
             seq2seq: model.config.family == ModelFamily::EncoderDecoder,
+            rnn: model.rnn.as_ref().map(|r| PlainRecurrent::of(r, model.source_len)),
         }
     }
 
@@ -245,13 +249,33 @@ impl PlainModel {
         self.head.d_out()
     }
 
-    /// The same layout filled with zeros: a gradient accumulator.
+    /// The same layout filled with zeros: a gradient accumulator (without the
+    /// transposed weights, which only the forward values need).
     pub fn zeros_like(&self) -> Self {
         let mut zeros = self.clone();
-        for t in zeros.tensors_mut() {
-            t.data.iter_mut().for_each(|v| *v = 0.0);
+        zeros.fill_zero();
+        for l in zeros.linears_mut() {
+            l.w_t = Vec::new();
         }
         zeros
+    }
+
+    /// Every linear map of the model.
+    fn linears_mut(&mut self) -> Vec<&mut PlainLinear> {
+        let mut out = Vec::new();
+        for layer in self.encoder.iter_mut().chain(&mut self.layers) {
+            for a in [&mut layer.attention, &mut layer.cross].into_iter().flatten() {
+                out.extend([&mut a.q, &mut a.k, &mut a.v, &mut a.o]);
+            }
+            if let Some(f) = &mut layer.ffn {
+                out.extend([&mut f.up, &mut f.down]);
+            }
+        }
+        if let Some(r) = &mut self.rnn {
+            out.extend(r.linears_mut());
+        }
+        out.push(&mut self.head);
+        out
     }
 
     /// Every tensor, always in the same order.
@@ -260,6 +284,11 @@ impl PlainModel {
         out.extend(self.pos_emb.as_mut());
         for layer in self.encoder.iter_mut().chain(&mut self.layers) {
             layer.tensors_into(&mut out);
+        }
+        if let Some(r) = &mut self.rnn {
+            for l in r.linears_mut() {
+                l.tensors_into(&mut out);
+            }
         }
         for n in [&mut self.encoder_norm, &mut self.final_norm].into_iter().flatten() {
             n.tensors_into(&mut out);
@@ -299,6 +328,9 @@ impl PlainModel {
             [&mut layer.attention_norm, &mut layer.cross_norm, &mut layer.ffn_norm].into_iter().flatten().for_each(zero_norm);
         }
         [&mut self.encoder_norm, &mut self.final_norm].into_iter().flatten().for_each(zero_norm);
+        if let Some(r) = &mut self.rnn {
+            r.linears_mut().into_iter().for_each(zero);
+        }
         zero(&mut self.head);
     }
 
@@ -339,6 +371,9 @@ impl PlainModel {
                 linear(&ffn.down, f);
             }
             layer.ffn_norm.iter().for_each(|n| norm(n, f));
+        }
+        if let Some(r) = &self.rnn {
+            r.linears().into_iter().for_each(|l| linear(l, f));
         }
         for n in [&self.encoder_norm, &self.final_norm].into_iter().flatten() {
             norm(n, f);
