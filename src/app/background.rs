@@ -23,32 +23,19 @@ impl WorkbenchApp {
         let Some((key, claim, seeds)) = self.lessons.begin_claim(id) else { return false };
         let cancel = Arc::new(AtomicBool::new(false));
         self.claim_cancel = Some(cancel.clone());
-        let per_seed = claim.steps_per_seed();
         self.inbox.spawn_thread("claim", move |out| {
             crate::training::priority::yield_to_window();
-            let mut results = Vec::new();
             let mut last_report = Instant::now();
-            for (i, &seed) in seeds.iter().enumerate() {
-                let mut on_step = |done: usize| {
-                    if last_report.elapsed() > Duration::from_millis(100) {
-                        last_report = Instant::now();
-                        out.send(Message::ClaimProgress(key.clone(), i * per_seed + done));
-                    }
-                    !cancel.load(Ordering::Relaxed)
-                };
-                match claim.run_observed(seed, &mut on_step) {
-                    Ok(Some(result)) => results.push(result),
-                    Ok(None) => {
-                        out.send(Message::ClaimEnd(key, Ok(None)));
-                        return;
-                    }
-                    Err(e) => {
-                        out.send(Message::ClaimEnd(key, Err(e.to_string())));
-                        return;
-                    }
+            // Progress counts the steps of every seed together (they may train at once).
+            let mut on_step = |done: usize| {
+                if last_report.elapsed() > Duration::from_millis(100) {
+                    last_report = Instant::now();
+                    out.send(Message::ClaimProgress(key.clone(), done));
                 }
-            }
-            out.send(Message::ClaimEnd(key, Ok(Some(results))));
+                !cancel.load(Ordering::Relaxed)
+            };
+            let outcome = claim.run_seeds_observed(&seeds, &mut on_step).map_err(|e| e.to_string());
+            out.send(Message::ClaimEnd(key, outcome));
         });
         true
     }

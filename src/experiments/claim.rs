@@ -13,10 +13,14 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::condition::{Condition, ConditionResult, Operand, Side};
-use super::metric::{Measured, Measuring, Metric};
+use super::metric::{Measured, Metric};
 use crate::config::ExperimentConfig;
 use crate::t;
-use crate::training::{AttentionSnapshot, Session, SessionError, StepOutcome};
+use super::claim_side::{SideMeasured, SideTrainer};
+use crate::training::{AttentionSnapshot, Session, SessionError};
+
+/// A side in training, with the metrics its conditions read.
+type Trainer = (Side, Vec<Metric>, SideTrainer);
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Claim {
@@ -110,7 +114,7 @@ impl Claim {
         self.needed().into_keys().collect()
     }
 
-    fn side_label(side: Side) -> &'static str {
+    pub(super) fn side_label(side: Side) -> &'static str {
         if side == Side::A { "a" } else { "b" }
     }
 
@@ -135,31 +139,26 @@ impl Claim {
     /// `run`, calling `step_done(steps done this seed)` after every training step;
     /// when it returns false the run stops and the result is None (cancelled).
     pub fn run_observed(&self, seed: u64, step_done: &mut (dyn FnMut(usize) -> bool + Send)) -> Result<Option<ClaimResult>, SessionError> {
-        let mut measured: BTreeMap<(Side, Metric), Measured> = BTreeMap::new();
-        let mut diverged: BTreeMap<String, Divergence> = BTreeMap::new();
-        let mut curves: BTreeMap<Side, Vec<f32>> = BTreeMap::new();
-        let mut step_times: BTreeMap<Side, Vec<f64>> = BTreeMap::new();
-        let mut maps: BTreeMap<String, AttentionSnapshot> = BTreeMap::new();
-        let needed = self.needed();
-        // Every side's session first, so their steps can be taken in turn.
-        let mut trainers: Vec<(Side, Vec<Metric>, SideTrainer)> = Vec::new();
-        for (side, metrics) in needed {
-            let (config, run) = match side {
-                Side::A => (&self.a, &self.run_a),
-                Side::B => (self.b.as_ref().unwrap_or(&self.a), &self.run_b),
-            };
-            let steps = run.steps.unwrap_or(self.steps);
-            let mut config = config.clone();
-            config.seed = seed.wrapping_add(run.seed_offset);
-            config.steps = steps.max(1);
-            trainers.push((side, metrics, SideTrainer::new(Session::new(config)?, steps, run.threads)?));
-        }
-        // When a condition reads step times, the sides' steps alternate (a, b, a,
-        // b, …): load from another program then slows both sides alike, and the
-        // ratio of their medians holds. Otherwise the sides train at the same time,
-        // sharing the cores (a batch of one chunk keeps a side on one core), and
-        // each side's numbers stay those of training it alone.
-        let timed = trainers.len() > 1 && trainers.iter().any(|(_, metrics, _)| metrics.contains(&Metric::StepMs));
+        Ok(self.run_seeds_observed(&[seed], step_done)?.map(|mut results| results.remove(0)))
+    }
+
+    /// Whether a condition reads step times: then nothing else may train while a
+    /// side is timed.
+    fn timed(&self) -> bool {
+        self.needed().values().any(|metrics| metrics.contains(&Metric::StepMs))
+    }
+
+    /// The claim with each of `seeds`, a result per seed in their order, calling
+    /// `step_done(steps done so far, all seeds together)` after every training
+    /// step; when it returns false the run stops and the result is None.
+    ///
+    /// When a condition reads step times, the seeds run one after the other and
+    /// their sides' steps alternate (a, b, a, b, …): load from another program then
+    /// slows both sides alike, and the ratio of their medians holds. Otherwise every
+    /// side of every seed trains at the same time, sharing the cores (a batch of one
+    /// chunk keeps a side on one core), and each side's numbers stay those of
+    /// training it alone.
+    pub fn run_seeds_observed(&self, seeds: &[u64], step_done: &mut (dyn FnMut(usize) -> bool + Send)) -> Result<Option<Vec<ClaimResult>>, SessionError> {
         let done = AtomicUsize::new(0);
         let cancelled = AtomicBool::new(false);
         let step_done = Mutex::new(step_done);
@@ -171,36 +170,82 @@ impl Claim {
             }
             !cancelled.load(Ordering::SeqCst)
         };
-        if timed {
-            'steps: while trainers.iter().any(|(_, _, t)| !t.finished()) {
-                for (_, _, trainer) in trainers.iter_mut().filter(|(_, _, t)| !t.finished()) {
-                    trainer.step();
-                    if !tick() {
-                        break 'steps;
+        let mut results = Vec::with_capacity(seeds.len());
+        if self.timed() {
+            for &seed in seeds {
+                let mut trainers = self.trainers(seed)?;
+                'steps: while trainers.iter().any(|(_, _, t)| !t.finished()) {
+                    for (_, _, trainer) in trainers.iter_mut().filter(|(_, _, t)| !t.finished()) {
+                        trainer.step();
+                        if !tick() {
+                            break 'steps;
+                        }
                     }
                 }
-            }
-        } else {
-            rayon::scope(|scope| {
-                for (_, _, trainer) in &mut trainers {
-                    let tick = &tick;
-                    scope.spawn(move |_| {
-                        while !trainer.finished() {
-                            trainer.step();
-                            if !tick() {
-                                break;
-                            }
-                        }
-                    });
+                if cancelled.load(Ordering::SeqCst) {
+                    return Ok(None);
                 }
-            });
+                let sides = trainers.into_par_iter().map(|(side, metrics, trainer)| SideMeasured::of(side, metrics, trainer)).collect();
+                results.push(self.result(seed, sides));
+            }
+            return Ok(Some(results));
         }
+        // Every seed's sessions first, then all of them train at once.
+        let mut trainers: Vec<(usize, Trainer)> = Vec::new();
+        for (index, &seed) in seeds.iter().enumerate() {
+            trainers.extend(self.trainers(seed)?.into_iter().map(|t| (index, t)));
+        }
+        rayon::scope(|scope| {
+            for (_, (_, _, trainer)) in &mut trainers {
+                let tick = &tick;
+                scope.spawn(move |_| {
+                    while !trainer.finished() {
+                        trainer.step();
+                        if !tick() {
+                            break;
+                        }
+                    }
+                });
+            }
+        });
         if cancelled.load(Ordering::SeqCst) {
             return Ok(None);
         }
         // Each side is measured on its own (held-out evaluations, probes), also at
         // the same time.
-        let sides: Vec<SideMeasured> = trainers.into_par_iter().map(|(side, metrics, trainer)| SideMeasured::of(side, metrics, trainer)).collect();
+        let mut measured: Vec<(usize, SideMeasured)> = trainers.into_par_iter().map(|(index, (side, metrics, trainer))| (index, SideMeasured::of(side, metrics, trainer))).collect();
+        for (index, &seed) in seeds.iter().enumerate() {
+            let (mine, rest): (Vec<_>, Vec<_>) = measured.into_iter().partition(|(i, _)| *i == index);
+            measured = rest;
+            results.push(self.result(seed, mine.into_iter().map(|(_, side)| side).collect()));
+        }
+        Ok(Some(results))
+    }
+
+    /// A session for each side the conditions name, with `seed`.
+    fn trainers(&self, seed: u64) -> Result<Vec<Trainer>, SessionError> {
+        let mut trainers = Vec::new();
+        for (side, metrics) in self.needed() {
+            let (config, run) = match side {
+                Side::A => (&self.a, &self.run_a),
+                Side::B => (self.b.as_ref().unwrap_or(&self.a), &self.run_b),
+            };
+            let steps = run.steps.unwrap_or(self.steps);
+            let mut config = config.clone();
+            config.seed = seed.wrapping_add(run.seed_offset);
+            config.steps = steps.max(1);
+            trainers.push((side, metrics, SideTrainer::new(Session::new(config)?, steps, run.threads)?));
+        }
+        Ok(trainers)
+    }
+
+    /// The result of `seed` from its measured sides.
+    fn result(&self, seed: u64, sides: Vec<SideMeasured>) -> ClaimResult {
+        let mut measured: BTreeMap<(Side, Metric), Measured> = BTreeMap::new();
+        let mut diverged: BTreeMap<String, Divergence> = BTreeMap::new();
+        let mut curves: BTreeMap<Side, Vec<f32>> = BTreeMap::new();
+        let mut step_times: BTreeMap<Side, Vec<f64>> = BTreeMap::new();
+        let mut maps: BTreeMap<String, AttentionSnapshot> = BTreeMap::new();
         for SideMeasured { side, curve, times, map, values, divergence } in sides {
             curves.insert(side, curve);
             step_times.insert(side, times);
@@ -264,7 +309,7 @@ impl Claim {
             })
             .collect();
         let name = |(side, metric): &(Side, Metric)| format!("{}.{}", Self::side_label(*side), metric.name());
-        Ok(Some(ClaimResult {
+        ClaimResult {
             statement: self.statement.clone(),
             seed,
             passed: !conditions.is_empty() && conditions.iter().all(|c| c.passed),
@@ -274,91 +319,6 @@ impl Claim {
             conditions,
             curves: curves.into_iter().map(|(side, curve)| (Self::side_label(side).to_string(), curve)).collect(),
             maps,
-        }))
-    }
-}
-
-/// One side after training: its loss curve, step times, attention map, the metrics
-/// its conditions read, and where it diverged if it did.
-struct SideMeasured {
-    side: Side,
-    curve: Vec<f32>,
-    times: Vec<f64>,
-    map: AttentionSnapshot,
-    values: Vec<(Metric, Measured)>,
-    divergence: Option<Divergence>,
-}
-
-impl SideMeasured {
-    /// Measure `metrics` on the trained side. A diverged side's metrics have no
-    /// value (except `diverged` itself).
-    fn of(side: Side, metrics: Vec<Metric>, trainer: SideTrainer) -> Self {
-        let label = Claim::side_label(side);
-        let SideTrainer { mut session, curve, times, divergence, .. } = trainer;
-        let map = session.attention_snapshot();
-        let mut measuring = Measuring::new(&mut session);
-        let values = metrics
-            .into_iter()
-            .map(|metric| {
-                let value = match (&divergence, metric) {
-                    (_, Metric::Diverged) => Ok(if divergence.is_some() { 1.0 } else { 0.0 }),
-                    (Some(d), _) => Err(format!("{label} {d}")),
-                    (None, _) => metric.measure(&mut measuring),
-                };
-                (metric, value)
-            })
-            .collect();
-        Self { side, curve, times, map, values, divergence }
-    }
-}
-
-/// One side in training: its session, its step budget and thread pool, and what
-/// training has left so far (each step's loss and wall-clock milliseconds, and
-/// where it went non-finite if it did).
-struct SideTrainer {
-    session: Session,
-    steps: usize,
-    pool: Option<rayon::ThreadPool>,
-    curve: Vec<f32>,
-    times: Vec<f64>,
-    divergence: Option<Divergence>,
-}
-
-impl SideTrainer {
-    /// `threads`: a pool of its own for this side's steps (else the process's).
-    fn new(session: Session, steps: usize, threads: Option<usize>) -> Result<Self, SessionError> {
-        let pool = threads
-            .map(|threads| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads.max(1))
-                    .build()
-                    .map_err(|e| SessionError::Runtime(t!("err-claim-threads-failed", threads = threads, why = e.to_string())))
-            })
-            .transpose()?;
-        Ok(Self { session, steps, pool, curve: Vec::with_capacity(steps), times: Vec::with_capacity(steps), divergence: None })
-    }
-
-    /// All its steps are done, or training went non-finite.
-    fn finished(&self) -> bool {
-        self.divergence.is_some() || self.curve.len() >= self.steps
-    }
-
-    /// Train one step, timed.
-    fn step(&mut self) {
-        let Self { session, pool, curve, times, divergence, .. } = self;
-        let mut one = || {
-            let start = std::time::Instant::now();
-            match session.step(false) {
-                StepOutcome::Done { metrics, .. } => {
-                    curve.push(metrics.loss);
-                    times.push(start.elapsed().as_secs_f64() * 1000.0);
-                }
-                StepOutcome::NonFinite { step, group, .. } => *divergence = Some(Divergence { step, group }),
-            }
-        };
-        match pool {
-            Some(pool) => pool.install(one),
-            None => one(),
         }
     }
 }
@@ -373,6 +333,7 @@ pub fn max_curve_gap(a: &[f32], b: &[f32]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::training::StepOutcome;
 
     #[test]
     fn the_curve_gap_is_zero_only_for_identical_curves() {
@@ -392,13 +353,14 @@ mod tests {
         let mut b = a.clone();
         b.task.length = 12;
         b.model.max_len = 32;
-        let alone = |config: &ExperimentConfig| {
+        let alone_with = |config: &ExperimentConfig, seed: u64| {
             let mut config = config.clone();
-            config.seed = 3;
+            config.seed = seed;
             config.steps = 7;
             let mut session = Session::new(config).unwrap();
             (0..7).map(|_| match session.step(false) { StepOutcome::Done { metrics, .. } => metrics.loss, StepOutcome::NonFinite { step, .. } => panic!("non-finite at step {step}") }).collect::<Vec<f32>>()
         };
+        let alone = |config: &ExperimentConfig| alone_with(config, 3);
         for expect in ["b.step_ms > 0 * a.step_ms", "b.train_loss > 0 * a.train_loss"] {
             let claim = Claim {
                 statement: String::new(),
@@ -415,6 +377,16 @@ mod tests {
             assert_eq!(result.curves["a"], alone(&a), "{expect}");
             assert_eq!(result.curves["b"], alone(&b), "{expect}");
             assert!(result.passed, "{expect}: {result:?}");
+            // Several seeds at once (all four sessions train together when
+            // untimed): each seed's result is its own run's, in the seeds' order.
+            let mut steps = 0;
+            let results = claim.run_seeds_observed(&[5, 3], &mut |done| { steps = done; true }).unwrap().unwrap();
+            assert_eq!(steps, 28, "{expect}: progress counts every seed's steps");
+            assert_eq!((results[0].seed, results[1].seed), (5, 3), "{expect}");
+            assert_eq!(results[0].curves["a"], alone_with(&a, 5), "{expect}");
+            assert_eq!(results[0].curves["b"], alone_with(&b, 5), "{expect}");
+            assert_eq!(results[1].curves, result.curves, "{expect}");
+            assert_eq!(results[1].measured.keys().collect::<Vec<_>>(), result.measured.keys().collect::<Vec<_>>(), "{expect}");
             // Cancelling stops both ways (the sides train at the same time when
             // untimed, so a step already under way may still finish).
             let mut calls = 0;

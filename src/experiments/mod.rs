@@ -3,6 +3,7 @@
 //! the bug hunt's symptom checks and the lessons' `claim` blocks.
 
 mod claim;
+mod claim_side;
 pub mod condition;
 mod head_sweep;
 mod length_cost;

@@ -1,0 +1,94 @@
+//! One side of a claim in training and after it: its session, step budget and
+//! thread pool while it trains (`SideTrainer`), then the metrics its conditions
+//! read (`SideMeasured`).
+
+use super::claim::{Claim, Divergence};
+use super::condition::Side;
+use super::metric::{Measured, Measuring, Metric};
+use crate::t;
+use crate::training::{AttentionSnapshot, Session, SessionError, StepOutcome};
+
+/// One side after training: its loss curve, step times, attention map, the metrics
+/// its conditions read, and where it diverged if it did.
+pub(super) struct SideMeasured {
+    pub side: Side,
+    pub curve: Vec<f32>,
+    pub times: Vec<f64>,
+    pub map: AttentionSnapshot,
+    pub values: Vec<(Metric, Measured)>,
+    pub divergence: Option<Divergence>,
+}
+
+impl SideMeasured {
+    /// Measure `metrics` on the trained side. A diverged side's metrics have no
+    /// value (except `diverged` itself).
+    pub(super) fn of(side: Side, metrics: Vec<Metric>, trainer: SideTrainer) -> Self {
+        let label = Claim::side_label(side);
+        let SideTrainer { mut session, curve, times, divergence, .. } = trainer;
+        let map = session.attention_snapshot();
+        let mut measuring = Measuring::new(&mut session);
+        let values = metrics
+            .into_iter()
+            .map(|metric| {
+                let value = match (&divergence, metric) {
+                    (_, Metric::Diverged) => Ok(if divergence.is_some() { 1.0 } else { 0.0 }),
+                    (Some(d), _) => Err(format!("{label} {d}")),
+                    (None, _) => metric.measure(&mut measuring),
+                };
+                (metric, value)
+            })
+            .collect();
+        Self { side, curve, times, map, values, divergence }
+    }
+}
+
+/// One side in training: its session, its step budget and thread pool, and what
+/// training has left so far (each step's loss and wall-clock milliseconds, and
+/// where it went non-finite if it did).
+pub(super) struct SideTrainer {
+    session: Session,
+    steps: usize,
+    pool: Option<rayon::ThreadPool>,
+    curve: Vec<f32>,
+    times: Vec<f64>,
+    divergence: Option<Divergence>,
+}
+
+impl SideTrainer {
+    /// `threads`: a pool of its own for this side's steps (else the process's).
+    pub(super) fn new(session: Session, steps: usize, threads: Option<usize>) -> Result<Self, SessionError> {
+        let pool = threads
+            .map(|threads| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads.max(1))
+                    .build()
+                    .map_err(|e| SessionError::Runtime(t!("err-claim-threads-failed", threads = threads, why = e.to_string())))
+            })
+            .transpose()?;
+        Ok(Self { session, steps, pool, curve: Vec::with_capacity(steps), times: Vec::with_capacity(steps), divergence: None })
+    }
+
+    /// All its steps are done, or training went non-finite.
+    pub(super) fn finished(&self) -> bool {
+        self.divergence.is_some() || self.curve.len() >= self.steps
+    }
+
+    /// Train one step, timed.
+    pub(super) fn step(&mut self) {
+        let Self { session, pool, curve, times, divergence, .. } = self;
+        let mut one = || {
+            let start = std::time::Instant::now();
+            match session.step(false) {
+                StepOutcome::Done { metrics, .. } => {
+                    curve.push(metrics.loss);
+                    times.push(start.elapsed().as_secs_f64() * 1000.0);
+                }
+                StepOutcome::NonFinite { step, group, .. } => *divergence = Some(Divergence { step, group }),
+            }
+        };
+        match pool {
+            Some(pool) => pool.install(one),
+            None => one(),
+        }
+    }
+}
