@@ -9,7 +9,8 @@
 //! and a row of scores covers only the blocks that hold its visible keys (a causal
 //! row i computes keys 0..=i rounded up to the block).
 
-use super::kernels::exp;
+use super::mask_rows::{MaskRows, block_range};
+use super::row_blocks::{blocked_products, dot_blocks, mul_add_blocks, softmax_blocks, weighted_rows};
 use super::simd::simd_fn;
 use super::scratch::Buf;
 use crate::config::MaskApplication;
@@ -24,17 +25,17 @@ pub struct Dims {
 }
 
 impl Dims {
-    fn d_k(&self) -> usize {
+    pub(super) fn d_k(&self) -> usize {
         self.d_model / self.heads
     }
     /// Keys per row of scores: `seq` rounded up to a block of 8.
-    fn padded(&self) -> usize {
+    pub(super) fn padded(&self) -> usize {
         self.seq.div_ceil(8) * 8
     }
     /// Offset of query `s` (its index in the query list), head `h` in a
     /// `[queries, heads, padded]` buffer.
     #[inline(always)]
-    fn p_at(&self, s: usize, h: usize) -> usize {
+    pub(super) fn p_at(&self, s: usize, h: usize) -> usize {
         (s * self.heads + h) * self.padded()
     }
 }
@@ -70,187 +71,6 @@ fn head_transposed(x: &[f32], dims: Dims, b: usize, h: usize, out: &mut [f32]) {
             out[c * padded + j] = v;
         }
     }
-}
-
-/// First visible key and one past the last, or None when the row sees none.
-#[inline(always)]
-fn span(keep: &[bool]) -> Option<(usize, usize)> {
-    let lo = keep.iter().position(|k| *k)?;
-    let hi = keep.iter().rposition(|k| *k)? + 1;
-    Some((lo, hi))
-}
-
-/// A layer's mask prepared for the loops, per mask row (`[mask_batch, seq]` rows):
-/// the span of visible keys, an additive bias over the padded keys (0 where the key
-/// takes part in the softmax, -inf elsewhere) and the keep-mask as 1/0.
-struct MaskRows {
-    /// Per mask row: its span, or `NO_KEY`.
-    spans: Buf<(usize, usize)>,
-    /// `[mask_batch, seq, padded]`
-    bias: Buf<f32>,
-    /// `[mask_batch, seq, padded]`
-    keep: Buf<f32>,
-    batch: usize,
-}
-
-/// The span of a row that sees no key.
-const NO_KEY: (usize, usize) = (usize::MAX, 0);
-
-impl MaskRows {
-    fn new(mask: &KeepMask, dims: Dims, application: MaskApplication) -> Self {
-        let (seq, padded) = (dims.seq, dims.padded());
-        let rows = mask.batch * seq;
-        let (mut bias, mut keep) = (Buf::filled(rows * padded, f32::NEG_INFINITY), Buf::filled(rows * padded, 0.0));
-        let mut spans = Buf::with_capacity(rows);
-        for r in 0..rows {
-            let row = &mask.keep[r * seq..][..seq];
-            spans.push(span(row).unwrap_or(NO_KEY));
-            for (j, &k) in row.iter().enumerate() {
-                let takes_part = k || application == MaskApplication::MultiplyAfterSoftmax;
-                bias[r * padded + j] = if takes_part { 0.0 } else { f32::NEG_INFINITY };
-                keep[r * padded + j] = if k { 1.0 } else { 0.0 };
-            }
-        }
-        Self { spans, bias, keep, batch: mask.batch }
-    }
-
-    /// Mask row `r`'s visible keys `lo..hi`, or None when it sees none.
-    #[inline(always)]
-    fn span(&self, r: usize) -> Option<(usize, usize)> {
-        Some(self.spans[r]).filter(|s| *s != NO_KEY)
-    }
-
-    /// Index of row `b`'s query `i` among the mask rows.
-    #[inline(always)]
-    fn row(&self, b: usize, i: usize, seq: usize) -> usize {
-        (if self.batch == 1 { 0 } else { b }) * seq + i
-    }
-}
-
-/// The keys a row's scores are computed for, in whole blocks of 8: the blocks
-/// holding the visible keys, or every key for after-softmax masking.
-#[inline(always)]
-fn block_range(lo: usize, hi: usize, dims: Dims, application: MaskApplication) -> (usize, usize) {
-    if application == MaskApplication::MultiplyAfterSoftmax {
-        (0, dims.padded())
-    } else {
-        (lo / 8 * 8, hi.div_ceil(8) * 8)
-    }
-}
-
-/// `y += alpha * x` in blocks of 8 (any length; the tail runs one by one). Each
-/// block is loaded whole before it is stored, so it compiles to one vector op.
-#[inline(always)]
-fn axpy(y: &mut [f32], alpha: f32, x: &[f32]) {
-    let mut ys = y.chunks_exact_mut(8);
-    let mut xs = x.chunks_exact(8);
-    for (yb, xb) in (&mut ys).zip(&mut xs) {
-        let xv: [f32; 8] = xb.try_into().expect("a block of 8");
-        let mut yv: [f32; 8] = (&*yb).try_into().expect("a block of 8");
-        for l in 0..8 {
-            yv[l] += alpha * xv[l];
-        }
-        yb.copy_from_slice(&yv);
-    }
-    for (y, &x) in ys.into_remainder().iter_mut().zip(xs.remainder()) {
-        *y += alpha * x;
-    }
-}
-
-/// `out[o] = factor · Σ_c x[c] · t[c, start + o]` for a transposed head `t`
-/// (`[d_k, padded]`), one block of 8 keys at a time with the sum in a register (the
-/// same order of additions as one pass per c).
-#[inline(always)]
-fn blocked_products(out: &mut [f32], x: &[f32], factor: f32, t: &[f32], padded: usize, start: usize) {
-    for (o, block) in out.chunks_exact_mut(8).enumerate() {
-        let at = start + o * 8;
-        let mut acc = [0.0f32; 8];
-        for (c, &xc) in x.iter().enumerate() {
-            let xc = xc * factor;
-            let tv: [f32; 8] = t[c * padded + at..c * padded + at + 8].try_into().expect("a block of 8");
-            for l in 0..8 {
-                acc[l] += xc * tv[l];
-            }
-        }
-        block.copy_from_slice(&acc);
-    }
-}
-
-/// `out += Σ w · base[at..at + dk]` over `terms` of (w, at). With `DK` = `dk` known
-/// at compile time (the common 16) the sum stays in registers; `DK` = 0 is any width.
-#[inline(always)]
-fn weighted_rows<const DK: usize>(dk: usize, terms: impl Iterator<Item = (f32, usize)>, base: &[f32], out: &mut [f32]) {
-    if DK > 0 {
-        let mut acc = [0.0f32; DK];
-        for (w, at) in terms {
-            let row: &[f32; DK] = base[at..at + DK].try_into().expect("a row of DK");
-            for l in 0..DK {
-                acc[l] += w * row[l];
-            }
-        }
-        out[..DK].iter_mut().zip(acc).for_each(|(o, a)| *o += a);
-    } else {
-        for (w, at) in terms {
-            axpy(out, w, &base[at..at + dk]);
-        }
-    }
-}
-
-/// `y = y ⊙ m + a` elementwise over blocks of 8 (lengths are multiples of 8).
-#[inline(always)]
-fn mul_add_blocks(y: &mut [f32], m: Option<&[f32]>, a: Option<&[f32]>) {
-    for (o, yb) in y.chunks_exact_mut(8).enumerate() {
-        let mut yv: [f32; 8] = (&*yb).try_into().expect("a block of 8");
-        if let Some(m) = m {
-            let mv: [f32; 8] = m[o * 8..o * 8 + 8].try_into().expect("a block of 8");
-            for l in 0..8 {
-                yv[l] *= mv[l];
-            }
-        }
-        if let Some(a) = a {
-            let av: [f32; 8] = a[o * 8..o * 8 + 8].try_into().expect("a block of 8");
-            for l in 0..8 {
-                yv[l] += av[l];
-            }
-        }
-        yb.copy_from_slice(&yv);
-    }
-}
-
-/// Σ a·b over blocks of 8 with 8 running sums (lengths are multiples of 8).
-#[inline(always)]
-fn dot_blocks(a: &[f32], b: &[f32]) -> f32 {
-    let mut acc = [0.0f32; 8];
-    for (ab, bb) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
-        let (av, bv): ([f32; 8], [f32; 8]) = (ab.try_into().expect("block"), bb.try_into().expect("block"));
-        for l in 0..8 {
-            acc[l] += av[l] * bv[l];
-        }
-    }
-    acc.iter().sum()
-}
-
-/// Softmax of a row of scores in place (blocks of 8; -inf entries become 0).
-#[inline(always)]
-fn softmax_blocks(scores: &mut [f32]) {
-    let mut maxes = [f32::NEG_INFINITY; 8];
-    for sb in scores.chunks_exact(8) {
-        for l in 0..8 {
-            maxes[l] = maxes[l].max(sb[l]);
-        }
-    }
-    let max = maxes.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let mut sums = [0.0f32; 8];
-    for sb in scores.chunks_exact_mut(8) {
-        let mut sv: [f32; 8] = (&*sb).try_into().expect("a block of 8");
-        for l in 0..8 {
-            sv[l] = exp(sv[l] - max);
-            sums[l] += sv[l];
-        }
-        sb.copy_from_slice(&sv);
-    }
-    let inv = 1.0 / sums.iter().sum::<f32>();
-    scores.iter_mut().for_each(|s| *s *= inv);
 }
 
 /// What the attention core reads, forward and backward: q (`[queries, d_model]`),

@@ -329,19 +329,27 @@ impl PlainModel {
         }
         [&mut self.encoder_norm, &mut self.final_norm].into_iter().flatten().for_each(zero_norm);
         if let Some(r) = &mut self.rnn {
-            r.linears_mut().into_iter().for_each(zero);
+            r.encoder.linears_mut().into_iter().chain(r.decoder.linears_mut()).for_each(zero);
+            [&mut r.score_query, &mut r.score_key, &mut r.score_v, &mut r.combine].into_iter().flatten().for_each(zero);
         }
         zero(&mut self.head);
     }
 
-    /// Whether `other` has the same tensors (ids and shapes) in the same order.
-    pub fn same_layout(&self, other: &PlainModel) -> bool {
-        let layout = |m: &PlainModel| {
-            let mut ids = Vec::new();
-            m.visit(&mut |t: &Plain| ids.push((t.id, t.shape.clone())));
-            ids
-        };
-        layout(self) == layout(other)
+    /// Every tensor's id and shape, in the order of `tensors_mut`.
+    pub fn layout(&self) -> Vec<(ParamId, Vec<usize>)> {
+        let mut ids = Vec::new();
+        self.visit(&mut |t: &Plain| ids.push((t.id, t.shape.clone())));
+        ids
+    }
+
+    /// Whether these tensors have `layout` (compared without allocating).
+    pub fn has_layout(&self, layout: &[(ParamId, Vec<usize>)]) -> bool {
+        let (mut at, mut same) = (0, true);
+        self.visit(&mut |t: &Plain| {
+            same &= layout.get(at).is_some_and(|(id, shape)| *id == t.id && *shape == t.shape);
+            at += 1;
+        });
+        same && at == layout.len()
     }
 
     /// Every tensor, read-only, in the order of `tensors_mut`.
