@@ -459,10 +459,9 @@ fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_ever
     // seeded streams on both paths, so the same elements are dropped.
     let more: Vec<(&str, Edit)> = vec![
         ("rnn: GRU encoder–decoder without attention (the fixed vector), translate (padded)", |c| *c = preset("rnn").unwrap()),
-        ("rnn: GRU with dot-product attention, learned positions, dropout 0.1", |c| {
+        ("rnn: GRU with dot-product attention, dropout 0.1 on the embedding", |c| {
             *c = preset("rnn").unwrap();
             c.model.rnn_attention = attention_workbench::config::RnnAttention::Dot;
-            c.model.positional = attention_workbench::config::PositionalEncoding::Learned;
             c.model.dropout = 0.1;
         }),
         ("rnn: GRU with additive (Bahdanau) attention, translate (padded)", |c| {
