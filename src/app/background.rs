@@ -28,7 +28,8 @@ impl WorkbenchApp {
             let mut last_report = Instant::now();
             // Progress counts the steps of every seed together (they may train at once).
             let mut on_step = |done: usize| {
-                if last_report.elapsed() > Duration::from_millis(100) {
+                // A few reports a second: each one repaints the window.
+                if last_report.elapsed() > Duration::from_millis(250) {
                     last_report = Instant::now();
                     out.send(Message::ClaimProgress(key.clone(), done));
                 }

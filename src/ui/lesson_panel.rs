@@ -219,7 +219,9 @@ impl super::Panel for LessonPanel {
                                 }
                                 Some(ClaimState::Running { seeds, done, total }) => {
                                     ui.horizontal(|ui| {
-                                        ui.spinner();
+                                        // No spinner: its animation repaints every frame, and where
+                                        // the window is drawn in software that takes the cores the
+                                        // claim is timing. The bar moves with each progress report.
                                         ui.label(t!("lesson-claim-verifying", seeds = seed_list(seeds)));
                                         if ui.button(t!("lesson-claim-cancel")).on_hover_text(t!("lesson-claim-cancel-tip")).clicked() {
                                             actions.push(AppAction::CancelClaim);

@@ -600,10 +600,13 @@ fn a_claim_verification_pauses_the_live_run_runs_one_at_a_time_and_can_be_cancel
     step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
     harness.get_by_label("Start").click();
     step_until(&mut harness, "training", |app| app.view.status == RunStatus::Running && app.view.step > 0);
-    // Lesson 16's claims train for a while: long enough to cancel one.
+    // Lesson 16's fine-tuning claim trains for a while (150 steps a side, three
+    // seeds): long enough to cancel.
     let index = harness.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with("16"))).unwrap();
     harness.state_mut().perform(AppAction::OpenLesson(index));
-    let claims: Vec<String> = harness.state().lessons.lesson().unwrap().claims().map(|c| c.id.clone()).collect();
+    let mut claims: Vec<String> = harness.state().lessons.lesson().unwrap().claims().map(|c| c.id.clone()).collect();
+    claims.swap(0, 1);
+    assert_eq!(claims[0], "claim-fine-tuning-pretrained");
     harness.state_mut().perform(AppAction::LessonVerifyClaim(claims[0].clone()));
     step_until(&mut harness, "the live run to pause", |app| app.view.status == RunStatus::Paused);
     assert!(harness.state().lessons.claim_running());
