@@ -10,7 +10,7 @@
 //! row i computes keys 0..=i rounded up to the block).
 
 use super::mask_rows::{MaskRows, block_range};
-use super::row_blocks::{blocked_products, dot_blocks, mul_add_blocks, softmax_blocks, weighted_rows};
+use super::row_blocks::{add_scaled, blocked_products, dot_blocks, mul_add_blocks, softmax_blocks, weighted_rows};
 use super::simd::simd_fn;
 use super::scratch::Buf;
 use crate::config::MaskApplication;
@@ -60,13 +60,15 @@ pub struct CoreCache {
     pub p: Buf<f32>,
 }
 
-/// Copy head `h` of row `b` of `x` (`[rows·seq, d_model]`) transposed into `out`
-/// (`[d_k, padded]`; the padding stays 0).
+/// Copy row `b` of `x` (`[rows·seq, d_model]`) transposed into `out` (`[d_model,
+/// padded]`: head h's `[d_k, padded]` at h·d_k·padded; the padding stays 0). All
+/// heads at once, so `x` is read in order (a head at a time read one cache line
+/// in four, and waited on memory).
 #[inline(always)]
-fn head_transposed(x: &[f32], dims: Dims, b: usize, h: usize, out: &mut [f32]) {
-    let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
+fn row_transposed(x: &[f32], dims: Dims, b: usize, out: &mut [f32]) {
+    let (seq, d, padded) = (dims.seq, dims.d_model, dims.padded());
     for j in 0..seq {
-        let src = &x[(b * seq + j) * d + h * dk..][..dk];
+        let src = &x[(b * seq + j) * d..][..d];
         for (c, &v) in src.iter().enumerate() {
             out[c * padded + j] = v;
         }
@@ -119,16 +121,17 @@ simd_fn! {
         let CoreInputs { k, v, mask, dims, queries, scale, application, ablated, uniform, conv, .. } = *inputs;
         let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
         let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
-        let mut kt = Buf::filled(dk * padded, 0.0);
+        let mut kt_all = Buf::filled(d * padded, 0.0);
         let rows = MaskRows::new(mask, dims, application);
         for (b, first, end) in groups(queries, seq) {
+            if !inputs.fixed() {
+                row_transposed(k, dims, b, &mut kt_all);
+            }
             for h in 0..dims.heads {
                 if ablated.contains(&h) {
                     continue; // its output is zeroed, so nothing downstream reads P
                 }
-                if !inputs.fixed() {
-                    head_transposed(k, dims, b, h, &mut kt);
-                }
+                let kt = &kt_all[h * dk * padded..][..dk * padded];
                 for s in first..end {
                     let i = queries[s] % seq;
                     let r = rows.row(b, i, seq);
@@ -141,7 +144,7 @@ simd_fn! {
                     } else if uniform {
                         uniform_row(&rows.keep[r * padded + lo..r * padded + hi], &mut row[lo..hi]);
                     } else {
-                        softmax_row(inputs, &rows, (s, h, i, r), factor, &kt, row);
+                        softmax_row(inputs, &rows, (s, h, i, r), factor, kt, row);
                     }
                     let keep = &rows.keep[r * padded..][..padded];
                     let row = &row[..];
@@ -203,20 +206,21 @@ simd_fn! {
         let fixed = inputs.fixed();
         let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
         let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
-        let mut vt = Buf::filled(dk * padded, 0.0);
+        let mut vt_all = Buf::filled(d * padded, 0.0);
         // Per (sample, head): dS and P ⊙ keep of its queries, `[queries of b, padded]`.
         let (mut ds_block, mut pe_block) = (Buf::filled(seq * padded, 0.0), Buf::filled(seq * padded, 0.0));
         // Per query of the block: the keys its row computed (empty when none).
         let mut computed = Buf::filled(seq, (0usize, 0usize));
         let rows = MaskRows::new(mask, dims, application);
         for (b, first, end) in groups(queries, seq) {
+            if !uniform {
+                row_transposed(v, dims, b, &mut vt_all); // dP needs it (also the convolution's)
+            }
             for h in 0..dims.heads {
                 if ablated.contains(&h) {
                     continue; // zeroed output: no gradient reaches Q, K or V
                 }
-                if !uniform {
-                    head_transposed(v, dims, b, h, &mut vt); // dP needs it (also the convolution's)
-                }
+                let vt = &vt_all[h * dk * padded..][..dk * padded];
                 ds_block[..(end - first) * padded].fill(0.0);
                 pe_block[..(end - first) * padded].fill(0.0);
                 computed[..end - first].fill((0, 0));
@@ -240,7 +244,7 @@ simd_fn! {
                     // dP = dcontext · Vᵀ, only through visible keys (the context used
                     // the weights P ⊙ keep).
                     let dp = &mut ds_block[local + start..local + stop];
-                    blocked_products(dp, dctx, 1.0, &vt, padded, start);
+                    blocked_products(dp, dctx, 1.0, vt, padded, start);
                     mul_add_blocks(dp, Some(&keep[start..stop]), None);
                     if let Some((_, taps)) = conv {
                         // Each weight's gradient sums dP over the cells it filled;
@@ -265,29 +269,22 @@ simd_fn! {
                         weighted_rows::<0>(dk, terms, k, dq_s);
                     }
                 }
-                // Pass 2, key by key: dK = dSᵀ Q and dV = (P ⊙ keep)ᵀ dcontext.
-                // Only the queries whose row computed key j contribute (a causal
-                // block: the queries at or after j).
-                for j in 0..seq {
-                    let at = (b * seq + j) * d + h * dk;
-                    let reaches = |s: &usize| {
-                        let (start, stop) = computed[*s - first];
-                        start <= j && j < stop
-                    };
-                    let ds_terms = (first..end).filter(reaches).map(|s| (ds_block[(s - first) * padded + j], s * d + h * dk));
-                    let pe_terms = (first..end).filter(reaches).map(|s| (pe_block[(s - first) * padded + j], s * d + h * dk));
-                    if dk == 16 {
-                        weighted_rows::<16>(dk, pe_terms, d_context, &mut dv[at..at + dk]);
-                    } else {
-                        weighted_rows::<0>(dk, pe_terms, d_context, &mut dv[at..at + dk]);
-                    }
-                    if fixed {
-                        continue;
-                    }
-                    if dk == 16 {
-                        weighted_rows::<16>(dk, ds_terms, q, &mut dk_out[at..at + dk]);
-                    } else {
-                        weighted_rows::<0>(dk, ds_terms, q, &mut dk_out[at..at + dk]);
+                // Pass 2, query by query again: dK = dSᵀ Q and dV = (P ⊙ keep)ᵀ
+                // dcontext, each query adding into the keys its row computed (a
+                // causal block: the keys up to it). Every key's row sums its queries
+                // in their order, as a key-by-key loop would.
+                for s in first..end {
+                    let (start, stop) = computed[s - first];
+                    let local = (s - first) * padded;
+                    let dctx = &d_context[s * d + h * dk..][..dk];
+                    // Uniform or convolution weights read no Q (it is empty).
+                    let q_s = (!fixed).then(|| &q[s * d + h * dk..][..dk]);
+                    for j in start..stop.min(seq) {
+                        let at = (b * seq + j) * d + h * dk;
+                        add_scaled(&mut dv[at..at + dk], pe_block[local + j], dctx);
+                        if let Some(q_s) = q_s {
+                            add_scaled(&mut dk_out[at..at + dk], ds_block[local + j], q_s);
+                        }
                     }
                 }
             }

@@ -61,6 +61,18 @@ pub(super) fn weighted_rows<const DK: usize>(dk: usize, terms: impl Iterator<Ite
     }
 }
 
+/// `out += w · row`: with the common head width 16 the row is one register.
+#[inline(always)]
+pub(super) fn add_scaled(out: &mut [f32], w: f32, row: &[f32]) {
+    if let (Ok(out), Ok(row)) = (<&mut [f32; 16]>::try_from(&mut *out), <&[f32; 16]>::try_from(row)) {
+        for l in 0..16 {
+            out[l] += w * row[l];
+        }
+    } else {
+        axpy(out, w, row);
+    }
+}
+
 /// `y = y ⊙ m + a` elementwise over blocks of 8 (lengths are multiples of 8).
 #[inline(always)]
 pub(super) fn mul_add_blocks(y: &mut [f32], m: Option<&[f32]>, a: Option<&[f32]>) {
