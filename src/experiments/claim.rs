@@ -213,12 +213,12 @@ impl Claim {
         }
         // Each side is measured on its own (held-out evaluations, probes), also at
         // the same time.
-        let mut measured: Vec<(usize, SideMeasured)> = trainers.into_par_iter().map(|(index, (side, metrics, trainer))| (index, SideMeasured::of(side, metrics, trainer))).collect();
-        for (index, &seed) in seeds.iter().enumerate() {
-            let (mine, rest): (Vec<_>, Vec<_>) = measured.into_iter().partition(|(i, _)| *i == index);
-            measured = rest;
-            results.push(self.result(seed, mine.into_iter().map(|(_, side)| side).collect()));
+        let measured: Vec<(usize, SideMeasured)> = trainers.into_par_iter().map(|(index, (side, metrics, trainer))| (index, SideMeasured::of(side, metrics, trainer))).collect();
+        let mut by_seed: Vec<Vec<SideMeasured>> = seeds.iter().map(|_| Vec::new()).collect();
+        for (index, side) in measured {
+            by_seed[index].push(side);
         }
+        results.extend(seeds.iter().zip(by_seed).map(|(&seed, sides)| self.result(seed, sides)));
         Ok(Some(results))
     }
 

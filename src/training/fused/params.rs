@@ -329,8 +329,7 @@ impl PlainModel {
         }
         [&mut self.encoder_norm, &mut self.final_norm].into_iter().flatten().for_each(zero_norm);
         if let Some(r) = &mut self.rnn {
-            r.encoder.linears_mut().into_iter().chain(r.decoder.linears_mut()).for_each(zero);
-            [&mut r.score_query, &mut r.score_key, &mut r.score_v, &mut r.combine].into_iter().flatten().for_each(zero);
+            r.linears_mut().for_each(zero);
         }
         zero(&mut self.head);
     }
@@ -381,7 +380,7 @@ impl PlainModel {
             layer.ffn_norm.iter().for_each(|n| norm(n, f));
         }
         if let Some(r) = &self.rnn {
-            r.linears().into_iter().for_each(|l| linear(l, f));
+            r.linears().for_each(|l| linear(l, f));
         }
         for n in [&self.encoder_norm, &self.final_norm].into_iter().flatten() {
             norm(n, f);

@@ -50,19 +50,17 @@ impl PlainRecurrent {
     }
 
     /// Every transform, in a fixed order: the encoder's, the decoder's, then the
-    /// attention's.
-    pub fn linears(&self) -> Vec<&PlainLinear> {
-        let mut out: Vec<&PlainLinear> = self.encoder.linears().into_iter().chain(self.decoder.linears()).collect();
-        out.extend([&self.score_query, &self.score_key, &self.score_v, &self.combine].into_iter().flatten());
-        out
+    /// attention's (without allocating: the gradients are zeroed through it every
+    /// step).
+    pub fn linears(&self) -> impl Iterator<Item = &PlainLinear> {
+        let attention = [&self.score_query, &self.score_key, &self.score_v, &self.combine];
+        self.encoder.linears().into_iter().chain(self.decoder.linears()).chain(attention.into_iter().flatten())
     }
 
-    pub fn linears_mut(&mut self) -> Vec<&mut PlainLinear> {
-        let mut out: Vec<&mut PlainLinear> = Vec::with_capacity(16);
-        out.extend(self.encoder.linears_mut());
-        out.extend(self.decoder.linears_mut());
-        out.extend([&mut self.score_query, &mut self.score_key, &mut self.score_v, &mut self.combine].into_iter().flatten());
-        out
+    pub fn linears_mut(&mut self) -> impl Iterator<Item = &mut PlainLinear> {
+        let Self { encoder, decoder, score_query, score_key, score_v, combine, .. } = self;
+        let attention = [score_query, score_key, score_v, combine];
+        encoder.linears_mut().into_iter().chain(decoder.linears_mut()).chain(attention.into_iter().flatten())
     }
 }
 
