@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 
 use crate::experiments::plain_number;
-use crate::lessons::{self, Lesson, Loaded, verify_lesson};
+use crate::lessons::{self, Lesson, Loaded, verify_lessons};
 use crate::t;
 use crate::training::backend::set_cpu_threads;
 
@@ -72,35 +72,36 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
                 all
             };
             let (mut failed, mut claims) = (0, 0);
+            let mut ready = Vec::new();
             for loaded in lessons {
-                let lesson = match loaded {
-                    Ok(lesson) => lesson,
+                match loaded {
+                    Ok(lesson) => ready.push(lesson),
                     Err(err) => {
                         failed += 1;
                         eprintln!("{}", t!("cli-error", message = err.to_string()));
-                        continue;
-                    }
-                };
-                claims += lesson.claims().count();
-                for report in verify_lesson(&lesson, &seeds) {
-                    failed += usize::from(!report.passed);
-                    if json {
-                        println!("{}", serde_json::json!({
-                            "lesson": report.lesson,
-                            "claim": report.claim,
-                            "seed": report.seed,
-                            "passed": report.passed,
-                            "measured": report.measured,
-                            "undefined": report.undefined,
-                            "diverged": report.diverged,
-                            "conditions": report.conditions,
-                            "seconds": report.seconds,
-                        }));
-                    } else {
-                        print_report(&report);
                     }
                 }
             }
+            claims += ready.iter().map(|l| l.claims().count()).sum::<usize>();
+            let ready: Vec<&Lesson> = ready.iter().collect();
+            verify_lessons(&ready, &seeds, &mut |report| {
+                failed += usize::from(!report.passed);
+                if json {
+                    println!("{}", serde_json::json!({
+                        "lesson": report.lesson,
+                        "claim": report.claim,
+                        "seed": report.seed,
+                        "passed": report.passed,
+                        "measured": report.measured,
+                        "undefined": report.undefined,
+                        "diverged": report.diverged,
+                        "conditions": report.conditions,
+                        "seconds": report.seconds,
+                    }));
+                } else {
+                    print_report(&report);
+                }
+            });
             if claims == 0 {
                 failed += 1;
                 let target = if targets.is_empty() { t!("cli-lesson-all-lessons") } else { targets.join(" ") };

@@ -22,6 +22,16 @@ use crate::training::{AttentionSnapshot, Session, SessionError};
 /// A side in training, with the metrics its conditions read.
 type Trainer = (Side, Vec<Metric>, SideTrainer);
 
+/// One side of a claim for one seed: its config (seed and step budget set), its
+/// steps, its own thread count if it has one, and the metrics its conditions read.
+pub(super) struct SideSpec {
+    pub side: Side,
+    pub metrics: Vec<Metric>,
+    pub config: ExperimentConfig,
+    pub steps: usize,
+    pub threads: Option<usize>,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Claim {
     /// The statement in words, as the lesson shows it.
@@ -144,7 +154,7 @@ impl Claim {
 
     /// Whether a condition reads step times: then nothing else may train while a
     /// side is timed.
-    fn timed(&self) -> bool {
+    pub(super) fn timed(&self) -> bool {
         self.needed().values().any(|metrics| metrics.contains(&Metric::StepMs))
     }
 
@@ -195,10 +205,13 @@ impl Claim {
         for (index, &seed) in seeds.iter().enumerate() {
             trainers.extend(self.trainers(seed)?.into_iter().map(|t| (index, t)));
         }
-        rayon::scope(|scope| {
+        // A thread of its own per side (its steps run on the compute threads): as
+        // rayon jobs, one waiting for a side's own thread pool could take up the
+        // others meanwhile and train them one after another.
+        std::thread::scope(|scope| {
             for (_, (_, _, trainer)) in &mut trainers {
                 let tick = &tick;
-                scope.spawn(move |_| {
+                scope.spawn(move || {
                     while !trainer.finished() {
                         trainer.step();
                         if !tick() {
@@ -225,22 +238,32 @@ impl Claim {
     /// A session for each side the conditions name, with `seed`.
     fn trainers(&self, seed: u64) -> Result<Vec<Trainer>, SessionError> {
         let mut trainers = Vec::new();
-        for (side, metrics) in self.needed() {
-            let (config, run) = match side {
-                Side::A => (&self.a, &self.run_a),
-                Side::B => (self.b.as_ref().unwrap_or(&self.a), &self.run_b),
-            };
-            let steps = run.steps.unwrap_or(self.steps);
-            let mut config = config.clone();
-            config.seed = seed.wrapping_add(run.seed_offset);
-            config.steps = steps.max(1);
-            trainers.push((side, metrics, SideTrainer::new(Session::new(config)?, steps, run.threads)?));
+        for SideSpec { side, metrics, config, steps, threads } in self.side_specs(seed) {
+            trainers.push((side, metrics, SideTrainer::new(Session::new(config)?, steps, threads)?));
         }
         Ok(trainers)
     }
 
+    /// What each side the conditions name trains with `seed`, and measures.
+    pub(super) fn side_specs(&self, seed: u64) -> Vec<SideSpec> {
+        self.needed()
+            .into_iter()
+            .map(|(side, metrics)| {
+                let (config, run) = match side {
+                    Side::A => (&self.a, &self.run_a),
+                    Side::B => (self.b.as_ref().unwrap_or(&self.a), &self.run_b),
+                };
+                let steps = run.steps.unwrap_or(self.steps);
+                let mut config = config.clone();
+                config.seed = seed.wrapping_add(run.seed_offset);
+                config.steps = steps.max(1);
+                SideSpec { side, metrics, config, steps, threads: run.threads }
+            })
+            .collect()
+    }
+
     /// The result of `seed` from its measured sides.
-    fn result(&self, seed: u64, sides: Vec<SideMeasured>) -> ClaimResult {
+    pub(super) fn result(&self, seed: u64, sides: Vec<SideMeasured>) -> ClaimResult {
         let mut measured: BTreeMap<(Side, Metric), Measured> = BTreeMap::new();
         let mut diverged: BTreeMap<String, Divergence> = BTreeMap::new();
         let mut curves: BTreeMap<Side, Vec<f32>> = BTreeMap::new();

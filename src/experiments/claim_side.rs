@@ -22,15 +22,21 @@ pub(super) struct SideMeasured {
 impl SideMeasured {
     /// Measure `metrics` on the trained side. A diverged side's metrics have no
     /// value (except `diverged` itself).
-    pub(super) fn of(side: Side, metrics: Vec<Metric>, trainer: SideTrainer) -> Self {
+    pub(super) fn of(side: Side, metrics: Vec<Metric>, mut trainer: SideTrainer) -> Self {
+        Self::at(side, metrics, &mut trainer)
+    }
+
+    /// `of`, leaving the trainer as it was, so that it can train on to a larger
+    /// budget (its measurements read the model; they do not change it).
+    pub(super) fn at(side: Side, metrics: Vec<Metric>, trainer: &mut SideTrainer) -> Self {
         let label = Claim::side_label(side);
-        let SideTrainer { mut session, curve, times, divergence, .. } = trainer;
+        let SideTrainer { session, curve, times, divergence, .. } = trainer;
         let map = session.attention_snapshot();
-        let mut measuring = Measuring::new(&mut session);
+        let mut measuring = Measuring::new(session).with_step_times(times);
         let values = metrics
             .into_iter()
             .map(|metric| {
-                let value = match (&divergence, metric) {
+                let value = match (&*divergence, metric) {
                     (_, Metric::Diverged) => Ok(if divergence.is_some() { 1.0 } else { 0.0 }),
                     (Some(d), _) => Err(format!("{label} {d}")),
                     (None, _) => metric.measure(&mut measuring),
@@ -38,7 +44,7 @@ impl SideMeasured {
                 (metric, value)
             })
             .collect();
-        Self { side, curve, times, map, values, divergence }
+        Self { side, curve: curve.clone(), times: times.clone(), map, values, divergence: divergence.clone() }
     }
 }
 
@@ -66,6 +72,17 @@ impl SideTrainer {
             })
             .transpose()?;
         Ok(Self { session, steps, pool, curve: Vec::with_capacity(steps), times: Vec::with_capacity(steps), divergence: None })
+    }
+
+    /// Train on to `steps` in all (or until training goes non-finite); the
+    /// session's budget becomes `steps`, as if it had been asked for from the
+    /// start (a longer run's first steps are the shorter run's steps).
+    pub(super) fn train_to(&mut self, steps: usize) {
+        self.steps = steps;
+        self.session.set_step_budget(steps.max(1));
+        while !self.finished() {
+            self.step();
+        }
     }
 
     /// All its steps are done, or training went non-finite.

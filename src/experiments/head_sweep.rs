@@ -13,7 +13,7 @@ use super::length_cost::median;
 use crate::config::ExperimentConfig;
 use crate::t;
 use crate::tasks::Split;
-use crate::training::StepOutcome;
+use crate::training::{Session, StepOutcome};
 
 /// The head counts the sweep tries.
 pub const HEAD_COUNTS: [usize; 5] = [1, 2, 4, 8, 16];
@@ -73,16 +73,25 @@ pub fn measure_heads(base: &ExperimentConfig, heads: usize, cancel: &dyn Fn() ->
         }
         times.push(start.elapsed().as_secs_f64() * 1000.0);
     }
+    Some(trained_point(&session, heads, median(&mut times)))
+}
+
+/// A trained session's point: both halves of the held-out split measured, with
+/// `step_ms` as timed by whoever trained it.
+pub(super) fn trained_point(session: &Session, heads: usize, step_ms: f64) -> HeadsOutcome {
+    if let Err(message) = crate::tasks::check_validation_and_test(session.held_out_task()) {
+        return HeadsOutcome::Refused { heads, message };
+    }
     let (validation, test) = (session.evaluate_on(Split::Validation), session.evaluate_on(Split::Test));
-    Some(HeadsOutcome::Measured(HeadsPoint {
+    HeadsOutcome::Measured(HeadsPoint {
         heads,
         validation_accuracy: validation.accuracy as f64,
         validation_loss: validation.loss as f64,
         test_accuracy: test.accuracy as f64,
         test_loss: test.loss as f64,
-        step_ms: median(&mut times),
+        step_ms,
         train_loss: session.recent_train_loss(20).map_or(f64::NAN, f64::from),
-    }))
+    })
 }
 
 /// The measured points of a sweep.

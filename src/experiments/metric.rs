@@ -306,11 +306,20 @@ pub struct Measuring<'a> {
     snapshot: Option<AttentionSnapshot>,
     writing: Option<Result<GenerationReport, String>>,
     head_sweep: Option<Result<super::SweepVerdict, String>>,
+    /// How long each of the session's training steps took (ms), when known.
+    step_times: Vec<f64>,
 }
 
 impl<'a> Measuring<'a> {
     pub fn new(session: &'a mut Session) -> Self {
-        Self { session, eval: None, snapshot: None, writing: None, head_sweep: None }
+        Self { session, eval: None, snapshot: None, writing: None, head_sweep: None, step_times: Vec::new() }
+    }
+
+    /// With the milliseconds each training step took (the head sweep reports them
+    /// for the head count the session itself trained).
+    pub fn with_step_times(mut self, times: &[f64]) -> Self {
+        self.step_times = times.to_vec();
+        self
     }
 
     fn eval(&mut self) -> EvalMetrics {
@@ -322,9 +331,21 @@ impl<'a> Measuring<'a> {
         let config = self.session.config().clone();
         self.head_sweep
             .get_or_insert_with(|| {
-                // The five trainings are independent: they share the cores (the
-                // claim reads accuracies, not the step times).
-                let outcomes: Vec<super::HeadsOutcome> = super::HEAD_COUNTS.par_iter().filter_map(|&h| super::measure_heads(&config, h, &|| false)).collect();
+                // The head count this side already has was trained by the side
+                // itself, on the same config: that run is measured, not repeated.
+                // The others are independent: they share the cores (the claim reads
+                // accuracies, not the step times).
+                let own = super::HEAD_COUNTS.iter().copied().find(|&h| super::heads_config(&config, h) == config);
+                let own_point = own.map(|h| {
+                    let mut times = self.step_times.clone();
+                    super::head_sweep::trained_point(self.session, h, super::median(&mut times))
+                });
+                let mut outcomes: Vec<super::HeadsOutcome> =
+                    super::HEAD_COUNTS.par_iter().filter(|&&h| Some(h) != own).filter_map(|&h| super::measure_heads(&config, h, &|| false)).collect();
+                if let (Some(h), Some(point)) = (own, own_point) {
+                    let at = super::HEAD_COUNTS.iter().filter(|&&c| c < h).count();
+                    outcomes.insert(at.min(outcomes.len()), point);
+                }
                 let refused: Vec<String> = outcomes.iter().filter_map(|o| match o {
                     super::HeadsOutcome::Refused { heads, message } => Some(format!("{heads}: {message}")),
                     _ => None,
@@ -382,6 +403,32 @@ const NO_SHARP_HEAD: &str = "rep-metric-no-sharp-head";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The head sweep measures the head count the side trained itself on the
+    /// side's own run: its verdict is the one five fresh runs give.
+    #[test]
+    fn the_head_sweep_reuses_the_sides_own_run_exactly() {
+        let mut config = crate::config::preset("tiny").unwrap();
+        config.task = crate::tasks::TaskConfig::for_kind(crate::tasks::TaskKind::Lookup);
+        config.eval_size = 64;
+        config.steps = 25;
+        config.model.layers.iter_mut().for_each(|l| l.heads = 4);
+        let mut session = Session::new(config.clone()).unwrap();
+        let mut times = Vec::new();
+        for _ in 0..config.steps {
+            let start = std::time::Instant::now();
+            assert!(matches!(session.step(false), crate::training::StepOutcome::Done { .. }));
+            times.push(start.elapsed().as_secs_f64() * 1000.0);
+        }
+        let mut measuring = Measuring::new(&mut session).with_step_times(&times);
+        let (gap, spread) = (Metric::HeadsPickTestGap.measure(&mut measuring).unwrap(), Metric::HeadsTestSpread.measure(&mut measuring).unwrap());
+        let fresh: Vec<_> = super::super::HEAD_COUNTS.iter().filter_map(|&h| super::super::measure_heads(&config, h, &|| false)).collect();
+        let verdict = super::super::verdict(&fresh).unwrap();
+        assert_eq!(gap.to_bits(), verdict.pick_test_gap.to_bits());
+        assert_eq!(spread.to_bits(), (verdict.best_test_accuracy - verdict.worst_test_accuracy).to_bits());
+        let own = measuring.head_sweep.clone().unwrap().unwrap();
+        assert_eq!(own, verdict);
+    }
 
     #[test]
     fn the_steepest_fall_is_found_where_a_plateau_breaks() {

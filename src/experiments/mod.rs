@@ -3,6 +3,7 @@
 //! the bug hunt's symptom checks and the lessons' `claim` blocks.
 
 mod claim;
+mod claim_pool;
 mod claim_side;
 pub mod condition;
 mod head_sweep;
@@ -12,6 +13,7 @@ mod metric;
 mod saturation;
 
 pub use claim::{Claim, ClaimResult, Divergence, SideRun, max_curve_gap};
+pub use claim_pool::{ClaimOutcome, run_claims};
 pub use condition::{Condition, ConditionResult, Op, Operand, Side, parse_condition, plain_number};
 pub use head_sweep::{HEAD_COUNTS, HeadsOutcome, HeadsPoint, SweepVerdict, heads_config, measure_heads, measured, pick, verdict};
 pub use length_cost::{LENGTH_SWEEP, LENGTH_SWEEP_STEPS, LengthCost, LengthOutcome, length_config, length_growth, measure_length, median};

@@ -19,7 +19,7 @@ pub use locks::Locks;
 pub use crate::experiments::condition::live::{CheckCondition, LiveFacts, Pattern, parse_check, pattern_score};
 pub use parse::{LessonError, parse_lesson};
 pub use patch::{Settings, apply as apply_settings, diff as config_diff};
-pub use verify::{ClaimReport, DEFAULT_SEEDS, verify_lesson};
+pub use verify::{ClaimReport, DEFAULT_SEEDS, verify_lesson, verify_lessons};
 
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::{ClaimBlock, Lesson};
-use crate::experiments::ClaimResult;
+use crate::experiments::ClaimOutcome;
 use crate::t;
 
 /// The seeds a claim is verified with, by `lesson verify` and by the window's
@@ -27,18 +27,39 @@ pub struct ClaimReport {
     pub seconds: f32,
 }
 
-/// Run every claim of `lesson` with each of `seeds`. A claim's seeds train at the
-/// same time unless it reads step times, so each report's `seconds` is the
-/// claim's wall time shared equally among its seeds.
+/// Run every claim of `lesson` with each of `seeds` (see `verify_lessons`).
 pub fn verify_lesson(lesson: &Lesson, seeds: &[u64]) -> Vec<ClaimReport> {
     let mut reports = Vec::new();
-    for block in lesson.claims() {
-        let start = std::time::Instant::now();
-        let results = run_block(block, seeds);
-        let seconds = start.elapsed().as_secs_f32() / seeds.len().max(1) as f32;
-        match results {
-            Ok(results) => reports.extend(results.into_iter().map(|r| ClaimReport {
-                lesson: lesson.id.clone(),
+    verify_lessons(&[lesson], seeds, &mut |report| reports.push(report));
+    reports
+}
+
+/// Run every claim of `lessons` with each of `seeds`, handing each report to
+/// `each`, in lesson and claim order. All the claims' seeds and sides share the
+/// cores (`run_claims`), except a claim that reads step times, which runs alone;
+/// so a report's `seconds` is its seed's share of the wall time: the time its
+/// sides took, spread over the cores.
+pub fn verify_lessons(lessons: &[&Lesson], seeds: &[u64], each: &mut (dyn FnMut(ClaimReport) + Send)) {
+    let blocks: Vec<(&str, &ClaimBlock)> = lessons.iter().flat_map(|l| l.claims().map(move |b| (l.id.as_str(), b))).collect();
+    let claims: Vec<&crate::experiments::Claim> = blocks.iter().map(|(_, b)| &b.claim).collect();
+    crate::experiments::run_claims(&claims, seeds, &mut |index, outcome| {
+        let (lesson, block) = blocks[index];
+        for report in reports(lesson, block, seeds, outcome) {
+            each(report);
+        }
+    });
+}
+
+/// A claim's outcome as one report per seed.
+fn reports(lesson: &str, block: &ClaimBlock, seeds: &[u64], outcome: ClaimOutcome) -> Vec<ClaimReport> {
+    let ClaimOutcome { results, seconds } = outcome;
+    let seconds_of = |i: usize| seconds.get(i).copied().unwrap_or(0.0);
+    match results {
+        Ok(results) => results
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| ClaimReport {
+                lesson: lesson.to_string(),
                 claim: r.statement,
                 seed: r.seed,
                 passed: r.passed,
@@ -46,10 +67,14 @@ pub fn verify_lesson(lesson: &Lesson, seeds: &[u64]) -> Vec<ClaimReport> {
                 undefined: r.undefined,
                 diverged: r.diverged.iter().map(|(k, d)| (k.clone(), d.to_string())).collect(),
                 conditions: r.conditions,
-                seconds,
-            })),
-            Err(message) => reports.extend(seeds.iter().map(|&seed| ClaimReport {
-                lesson: lesson.id.clone(),
+                seconds: seconds_of(i),
+            })
+            .collect(),
+        Err(message) => seeds
+            .iter()
+            .enumerate()
+            .map(|(i, &seed)| ClaimReport {
+                lesson: lesson.to_string(),
                 claim: t!("err-verify-could-not-run", statement = block.claim.statement.as_str(), why = message.as_str()),
                 seed,
                 passed: false,
@@ -57,14 +82,8 @@ pub fn verify_lesson(lesson: &Lesson, seeds: &[u64]) -> Vec<ClaimReport> {
                 undefined: Default::default(),
                 diverged: Default::default(),
                 conditions: Vec::new(),
-                seconds,
-            })),
-        }
+                seconds: seconds_of(i),
+            })
+            .collect(),
     }
-    reports
-}
-
-fn run_block(block: &ClaimBlock, seeds: &[u64]) -> Result<Vec<ClaimResult>, String> {
-    let results = block.claim.run_seeds_observed(seeds, &mut |_| true).map_err(|e| e.to_string())?;
-    Ok(results.expect("never cancelled"))
 }

@@ -187,6 +187,12 @@ impl Session {
         self.timer.pause();
     }
 
+    /// Change the step budget (`config.steps`). Nothing else reads it while
+    /// training, so a run trained on to a larger budget matches one asked for it.
+    pub fn set_step_budget(&mut self, steps: usize) {
+        self.config.steps = steps;
+    }
+
     pub fn is_done(&self) -> bool {
         self.step >= self.config.steps
     }

@@ -1,0 +1,252 @@
+//! Many claims with many seeds at once (`lesson verify`): every side of every
+//! claim and seed becomes part of a track, and the tracks share the cores.
+//!
+//! Sides that train the same config with the same seed and thread count share one
+//! track: it trains once, to the largest budget any of them asks for, and each is
+//! measured when the track reaches its own budget. That is exact: nothing in
+//! training reads the budget, so the first 400 steps of a 1500-step run are the
+//! 400-step run, and measuring reads the model without changing it.
+//!
+//! A claim that reads step times must have the cores to itself: it runs alone
+//! (seeds one after the other, as `Claim::run_seeds_observed` does), between the
+//! pools of the claims before and after it. Results come back in claim order, each
+//! as soon as it and every claim before it are done.
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use super::claim::{Claim, ClaimResult, SideSpec};
+use super::claim_side::{SideMeasured, SideTrainer};
+use super::condition::Side;
+use super::metric::Metric;
+use crate::config::ExperimentConfig;
+use crate::training::Session;
+
+/// A claim's results, one per seed in the seeds' order, or why it could not run;
+/// and per seed its share of the wall time in seconds.
+pub struct ClaimOutcome {
+    pub results: Result<Vec<ClaimResult>, String>,
+    pub seconds: Vec<f32>,
+}
+
+/// One side of one claim and seed, waiting for its track to reach `steps`.
+struct Stop {
+    steps: usize,
+    claim: usize,
+    seed: usize,
+    side: Side,
+    metrics: Vec<Metric>,
+}
+
+/// One training run that one or more sides share: a config (its budget the largest
+/// asked for), a thread count, and where to stop and measure (ascending budgets).
+pub(super) struct Track {
+    config: ExperimentConfig,
+    threads: Option<usize>,
+    stops: Vec<Stop>,
+}
+
+/// The tracks for `claims` with `seeds` (none for a claim that reads step times),
+/// in the order their first side appears.
+pub(super) fn tracks(claims: &[&Claim], seeds: &[u64]) -> Vec<Track> {
+    let mut tracks: Vec<Track> = Vec::new();
+    for (claim, c) in claims.iter().enumerate().filter(|(_, c)| !c.timed()) {
+        for (seed, &value) in seeds.iter().enumerate() {
+            for SideSpec { side, metrics, mut config, steps, threads } in c.side_specs(value) {
+                let stop = Stop { steps, claim, seed, side, metrics };
+                config.steps = 0; // compared without the budget
+                match tracks.iter_mut().find(|t| t.threads == threads && t.config == config) {
+                    Some(track) => track.stops.push(stop),
+                    None => tracks.push(Track { config, threads, stops: vec![stop] }),
+                }
+            }
+        }
+    }
+    for track in &mut tracks {
+        track.stops.sort_by_key(|s| s.steps); // stable: ties keep claim order
+        track.config.steps = track.stops.last().map_or(1, |s| s.steps).max(1);
+    }
+    tracks
+}
+
+/// What has come back for one claim so far.
+struct Slot {
+    sides: Vec<Vec<SideMeasured>>,
+    seconds: Vec<f64>,
+    expected: usize,
+    arrived: usize,
+    error: Option<String>,
+}
+
+/// Run `claims` with each of `seeds`; `done(index, outcome)` is called once per
+/// claim, in claim order.
+pub fn run_claims(claims: &[&Claim], seeds: &[u64], done: &mut (dyn FnMut(usize, ClaimOutcome) + Send)) {
+    let threads = rayon::current_num_threads().max(1) as f64;
+    let mut first = 0;
+    while first < claims.len() {
+        // The claims up to the next timed one share a pool; the timed one runs alone.
+        let end = (first..claims.len()).find(|&i| claims[i].timed()).unwrap_or(claims.len());
+        run_pool(&claims[first..end], first, seeds, threads, done);
+        if let Some(claim) = claims.get(end) {
+            let start = Instant::now();
+            let results = claim.run_seeds_observed(seeds, &mut |_| true).map(|r| r.expect("never cancelled")).map_err(|e| e.to_string());
+            let share = start.elapsed().as_secs_f32() / seeds.len().max(1) as f32;
+            done(end, ClaimOutcome { results, seconds: vec![share; seeds.len()] });
+        }
+        first = end + 1;
+    }
+}
+
+/// The untimed `claims` (the first at `offset` in the caller's list) as one pool.
+fn run_pool(claims: &[&Claim], offset: usize, seeds: &[u64], threads: f64, done: &mut (dyn FnMut(usize, ClaimOutcome) + Send)) {
+    let tracks = tracks(claims, seeds);
+    let slots: Vec<Slot> = claims
+        .iter()
+        .map(|c| Slot {
+            sides: seeds.iter().map(|_| Vec::new()).collect(),
+            seconds: vec![0.0; seeds.len()],
+            expected: c.sides().len() * seeds.len(),
+            arrived: 0,
+            error: None,
+        })
+        .collect();
+    let state = Mutex::new((slots, 0usize, done));
+    // One side measured (or failed): file it, then hand on the claims now complete.
+    let arrive = |stop: &Stop, measured: Result<SideMeasured, String>, seconds: f64| {
+        let mut guard = state.lock().expect("no track panicked while filing");
+        let (slots, next, done) = &mut *guard;
+        let slot = &mut slots[stop.claim];
+        slot.arrived += 1;
+        slot.seconds[stop.seed] += seconds / threads;
+        match measured {
+            Ok(side) => slot.sides[stop.seed].push(side),
+            Err(why) => slot.error = slot.error.take().or(Some(why)),
+        }
+        hand_on(claims, seeds, offset, slots, next, &mut **done);
+    };
+    // The workers are threads of their own, not rayon jobs: a rayon worker waiting
+    // for a side's own thread pool would take up another worker's whole queue
+    // meanwhile, leaving a core idle. Each step still runs on the compute threads.
+    let queue = Mutex::new(tracks.into_iter());
+    std::thread::scope(|scope| {
+        for _ in 0..threads as usize {
+            scope.spawn(|| {
+                while let Some(track) = { let next = queue.lock().expect("no worker panicked holding the queue").next(); next } {
+                    run_track(track, &arrive);
+                }
+            });
+        }
+    });
+    // Claims with no side to train (none arrives for them) are complete too.
+    let (mut slots, mut next, done) = state.into_inner().expect("no track panicked while filing");
+    hand_on(claims, seeds, offset, &mut slots, &mut next, done);
+}
+
+/// Hand on, from `next`, every claim whose sides have all arrived, stopping at the
+/// first that has not.
+fn hand_on(claims: &[&Claim], seeds: &[u64], offset: usize, slots: &mut [Slot], next: &mut usize, done: &mut (dyn FnMut(usize, ClaimOutcome) + Send)) {
+    while *next < slots.len() && slots[*next].arrived == slots[*next].expected {
+        let slot = &mut slots[*next];
+        let results = match slot.error.take() {
+            Some(why) => Err(why),
+            None => Ok(seeds.iter().zip(std::mem::take(&mut slot.sides)).map(|(&seed, sides)| claims[*next].result(seed, sides)).collect()),
+        };
+        done(offset + *next, ClaimOutcome { results, seconds: slot.seconds.iter().map(|s| *s as f32).collect() });
+        *next += 1;
+    }
+}
+
+/// Train one track, measuring each of its sides at its own budget. A side's
+/// seconds are the track's time up to its measurement.
+fn run_track(track: Track, arrive: &(dyn Fn(&Stop, Result<SideMeasured, String>, f64) + Sync)) {
+    let start = Instant::now();
+    let Track { config, threads, stops } = track;
+    let trainer = Session::new(config).map_err(|e| e.to_string()).and_then(|session| SideTrainer::new(session, 0, threads).map_err(|e| e.to_string()));
+    let mut trainer = match trainer {
+        Ok(trainer) => trainer,
+        Err(why) => {
+            stops.iter().for_each(|stop| arrive(stop, Err(why.clone()), 0.0));
+            return;
+        }
+    };
+    for stop in stops {
+        trainer.train_to(stop.steps);
+        let measured = SideMeasured::at(stop.side, stop.metrics.clone(), &mut trainer);
+        arrive(&stop, Ok(measured), start.elapsed().as_secs_f64());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiments::{SideRun, parse_condition};
+
+    fn claim(a: &ExperimentConfig, b: &ExperimentConfig, steps: usize, conditions: &[&str]) -> Claim {
+        Claim {
+            statement: conditions.join(", "),
+            a: a.clone(),
+            b: Some(b.clone()),
+            steps,
+            run_a: SideRun::default(),
+            run_b: SideRun::default(),
+            conditions: conditions.iter().map(|c| parse_condition(c).unwrap()).collect(),
+        }
+    }
+
+    /// Claims run together, sharing tracks (the same side in two claims, a shorter
+    /// budget on the way to a longer one), give each claim exactly the results it
+    /// gives alone, in claim order; a timed claim runs between the pools, and one
+    /// that cannot start says why without stopping the rest.
+    #[test]
+    fn shared_tracks_give_each_claim_its_own_results() {
+        let mut a = crate::config::preset("tiny").unwrap();
+        a.task.length = 6;
+        a.eval_size = 32;
+        let mut b = a.clone();
+        b.task.length = 12;
+        b.model.max_len = 32;
+        let mut broken = a.clone();
+        broken.model.layers[0].heads = 3; // d_model 32 has no 3 equal heads
+        let measures = ["a.eval_loss > 0 * b.eval_loss", "a.train_loss > 0", "b.eval_accuracy >= 0", "a.phase_drop >= 0"];
+        let together = claim(&a, &b, 120, &measures);
+        let timed = claim(&a, &b, 4, &["b.step_ms > 0 * a.step_ms"]);
+        // Side a stops at 60 on a's track, side b at 120 on the same track.
+        let mut prefix = claim(&a, &a, 60, &measures);
+        prefix.run_b.steps = Some(120);
+        // One thread of its own: a track of its own.
+        let mut own_threads = claim(&a, &b, 60, &["a.eval_loss > 0"]);
+        own_threads.run_a.threads = Some(1);
+        let refused = claim(&broken, &b, 5, &["a.eval_loss > 0"]);
+        let claims = [&together, &timed, &prefix, &own_threads, &refused];
+        let seeds = [0, 2];
+
+        let untimed = [&together, &prefix, &own_threads];
+        let planned = tracks(&untimed, &seeds);
+        assert_eq!(planned.len(), 6, "per seed: a (shared by three sides), b, a on one thread");
+        let shared: Vec<Vec<usize>> = planned.iter().filter(|t| t.stops.len() == 3).map(|t| t.stops.iter().map(|s| s.steps).collect()).collect();
+        assert_eq!(shared, vec![vec![60, 120, 120]; 2]);
+
+        let mut outcomes = Vec::new();
+        run_claims(&claims, &seeds, &mut |index, outcome| outcomes.push((index, outcome)));
+        assert_eq!(outcomes.iter().map(|(i, _)| *i).collect::<Vec<_>>(), vec![0, 1, 2, 3, 4], "claim order");
+        for (index, outcome) in outcomes {
+            let alone = claims[index].run_seeds_observed(&seeds, &mut |_| true).map(|r| r.unwrap());
+            let (Ok(pooled), Ok(alone)) = (&outcome.results, &alone) else {
+                assert_eq!(index, 4, "only the broken claim fails");
+                let why = outcome.results.as_ref().err().unwrap();
+                assert!(why.contains("heads"), "{why}");
+                assert!(alone.is_err());
+                continue;
+            };
+            assert_eq!(outcome.seconds.len(), seeds.len());
+            for (p, s) in pooled.iter().zip(alone) {
+                assert_eq!((p.seed, p.passed), (s.seed, s.passed), "claim {index}");
+                assert_eq!(p.curves, s.curves, "claim {index} seed {}", p.seed);
+                for (name, value) in p.measured.iter().filter(|(name, _)| !name.ends_with("step_ms")) {
+                    assert_eq!(value.to_bits(), s.measured[name].to_bits(), "claim {index} seed {} {name}", p.seed);
+                }
+                assert_eq!(p.measured.len(), s.measured.len());
+            }
+        }
+    }
+}
