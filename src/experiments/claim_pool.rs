@@ -5,7 +5,12 @@
 //! track: it trains once, to the largest budget any of them asks for, and each is
 //! measured when the track reaches its own budget. That is exact: nothing in
 //! training reads the budget, so the first 400 steps of a 1500-step run are the
-//! 400-step run, and measuring reads the model without changing it.
+//! 400-step run. Measuring leaves the model as it was: its only trace is one more
+//! evaluation in the history, which neither training nor a metric reads, and head
+//! ablations are undone. Sharing never hides a difference between two runs: two
+//! sides share a track only if they would train the same steps bit for bit anyway
+//! (same config, seed and threads; `lesson check` refuses a `[b]` identical to
+//! `[a]`, and a claim comparing thread counts gets two tracks).
 //!
 //! A claim that reads step times must have the cores to itself: it runs alone
 //! (seeds one after the other, as `Claim::run_seeds_observed` does), between the
@@ -23,7 +28,8 @@ use crate::config::ExperimentConfig;
 use crate::training::Session;
 
 /// A claim's results, one per seed in the seeds' order, or why it could not run;
-/// and per seed its share of the wall time in seconds.
+/// and per seed its seconds: the time its sides take to train and be measured,
+/// spread over the cores (each side counted as if it trained alone).
 pub struct ClaimOutcome {
     pub results: Result<Vec<ClaimResult>, String>,
     pub seconds: Vec<f32>,
@@ -75,18 +81,20 @@ struct Slot {
     seconds: Vec<f64>,
     expected: usize,
     arrived: usize,
-    error: Option<String>,
+    /// Why sides could not run, by (seed, side): the first in that order is the
+    /// one reported, as when the claim runs alone.
+    errors: std::collections::BTreeMap<(usize, Side), String>,
 }
 
 /// Run `claims` with each of `seeds`; `done(index, outcome)` is called once per
 /// claim, in claim order.
 pub fn run_claims(claims: &[&Claim], seeds: &[u64], done: &mut (dyn FnMut(usize, ClaimOutcome) + Send)) {
-    let threads = rayon::current_num_threads().max(1) as f64;
+    let workers = rayon::current_num_threads().max(1);
     let mut first = 0;
     while first < claims.len() {
         // The claims up to the next timed one share a pool; the timed one runs alone.
         let end = (first..claims.len()).find(|&i| claims[i].timed()).unwrap_or(claims.len());
-        run_pool(&claims[first..end], first, seeds, threads, done);
+        run_pool(&claims[first..end], first, seeds, workers, done);
         if let Some(claim) = claims.get(end) {
             let start = Instant::now();
             let results = claim.run_seeds_observed(seeds, &mut |_| true).map(|r| r.expect("never cancelled")).map_err(|e| e.to_string());
@@ -97,8 +105,9 @@ pub fn run_claims(claims: &[&Claim], seeds: &[u64], done: &mut (dyn FnMut(usize,
     }
 }
 
-/// The untimed `claims` (the first at `offset` in the caller's list) as one pool.
-fn run_pool(claims: &[&Claim], offset: usize, seeds: &[u64], threads: f64, done: &mut (dyn FnMut(usize, ClaimOutcome) + Send)) {
+/// The untimed `claims` (the first at `offset` in the caller's list) as one pool
+/// worked through by `workers` threads.
+fn run_pool(claims: &[&Claim], offset: usize, seeds: &[u64], workers: usize, done: &mut (dyn FnMut(usize, ClaimOutcome) + Send)) {
     let tracks = tracks(claims, seeds);
     let slots: Vec<Slot> = claims
         .iter()
@@ -107,7 +116,7 @@ fn run_pool(claims: &[&Claim], offset: usize, seeds: &[u64], threads: f64, done:
             seconds: vec![0.0; seeds.len()],
             expected: c.sides().len() * seeds.len(),
             arrived: 0,
-            error: None,
+            errors: Default::default(),
         })
         .collect();
     let state = Mutex::new((slots, 0usize, done));
@@ -117,10 +126,12 @@ fn run_pool(claims: &[&Claim], offset: usize, seeds: &[u64], threads: f64, done:
         let (slots, next, done) = &mut *guard;
         let slot = &mut slots[stop.claim];
         slot.arrived += 1;
-        slot.seconds[stop.seed] += seconds / threads;
+        slot.seconds[stop.seed] += seconds / workers as f64;
         match measured {
             Ok(side) => slot.sides[stop.seed].push(side),
-            Err(why) => slot.error = slot.error.take().or(Some(why)),
+            Err(why) => {
+                slot.errors.insert((stop.seed, stop.side), why);
+            }
         }
         hand_on(claims, seeds, offset, slots, next, &mut **done);
     };
@@ -129,8 +140,9 @@ fn run_pool(claims: &[&Claim], offset: usize, seeds: &[u64], threads: f64, done:
     // meanwhile, leaving a core idle. Each step still runs on the compute threads.
     let queue = Mutex::new(tracks.into_iter());
     std::thread::scope(|scope| {
-        for _ in 0..threads as usize {
+        for _ in 0..workers {
             scope.spawn(|| {
+                // The lock is let go before the track runs (the block ends first).
                 while let Some(track) = { let next = queue.lock().expect("no worker panicked holding the queue").next(); next } {
                     run_track(track, &arrive);
                 }
@@ -140,6 +152,7 @@ fn run_pool(claims: &[&Claim], offset: usize, seeds: &[u64], threads: f64, done:
     // Claims with no side to train (none arrives for them) are complete too.
     let (mut slots, mut next, done) = state.into_inner().expect("no track panicked while filing");
     hand_on(claims, seeds, offset, &mut slots, &mut next, done);
+    assert_eq!(next, slots.len(), "every side of every claim came back");
 }
 
 /// Hand on, from `next`, every claim whose sides have all arrived, stopping at the
@@ -147,7 +160,7 @@ fn run_pool(claims: &[&Claim], offset: usize, seeds: &[u64], threads: f64, done:
 fn hand_on(claims: &[&Claim], seeds: &[u64], offset: usize, slots: &mut [Slot], next: &mut usize, done: &mut (dyn FnMut(usize, ClaimOutcome) + Send)) {
     while *next < slots.len() && slots[*next].arrived == slots[*next].expected {
         let slot = &mut slots[*next];
-        let results = match slot.error.take() {
+        let results = match std::mem::take(&mut slot.errors).into_values().next() {
             Some(why) => Err(why),
             None => Ok(seeds.iter().zip(std::mem::take(&mut slot.sides)).map(|(&seed, sides)| claims[*next].result(seed, sides)).collect()),
         };
@@ -157,7 +170,8 @@ fn hand_on(claims: &[&Claim], seeds: &[u64], offset: usize, slots: &mut [Slot], 
 }
 
 /// Train one track, measuring each of its sides at its own budget. A side's
-/// seconds are the track's time up to its measurement.
+/// seconds are the track's training up to its budget plus its own measuring: what
+/// it would take alone.
 fn run_track(track: Track, arrive: &(dyn Fn(&Stop, Result<SideMeasured, String>, f64) + Sync)) {
     let start = Instant::now();
     let Track { config, threads, stops } = track;
@@ -169,10 +183,14 @@ fn run_track(track: Track, arrive: &(dyn Fn(&Stop, Result<SideMeasured, String>,
             return;
         }
     };
-    for stop in stops {
+    let mut training = start.elapsed().as_secs_f64(); // building the session counts
+    for mut stop in stops {
+        let trained = Instant::now();
         trainer.train_to(stop.steps);
-        let measured = SideMeasured::at(stop.side, stop.metrics.clone(), &mut trainer);
-        arrive(&stop, Ok(measured), start.elapsed().as_secs_f64());
+        training += trained.elapsed().as_secs_f64();
+        let measuring = Instant::now();
+        let measured = SideMeasured::at(stop.side, std::mem::take(&mut stop.metrics), &mut trainer);
+        arrive(&stop, Ok(measured), training + measuring.elapsed().as_secs_f64());
     }
 }
 
@@ -194,9 +212,11 @@ mod tests {
     }
 
     /// Claims run together, sharing tracks (the same side in two claims, a shorter
-    /// budget on the way to a longer one), give each claim exactly the results it
-    /// gives alone, in claim order; a timed claim runs between the pools, and one
-    /// that cannot start says why without stopping the rest.
+    /// budget on the way to a longer one, a side measured with heads ablated and
+    /// then trained on, a track that diverges between two budgets), give each claim
+    /// exactly the results it gives alone, in claim order; a timed claim runs
+    /// between the pools, and one that cannot start says why without stopping the
+    /// claims after it.
     #[test]
     fn shared_tracks_give_each_claim_its_own_results() {
         let mut a = crate::config::preset("tiny").unwrap();
@@ -207,45 +227,65 @@ mod tests {
         b.model.max_len = 32;
         let mut broken = a.clone();
         broken.model.layers[0].heads = 3; // d_model 32 has no 3 equal heads
+        let mut wild = a.clone();
+        wild.optimizer = crate::config::OptimizerKind::Sgd;
+        wild.lr = 10.0;
         let measures = ["a.eval_loss > 0 * b.eval_loss", "a.train_loss > 0", "b.eval_accuracy >= 0", "a.phase_drop >= 0"];
         let together = claim(&a, &b, 120, &measures);
+        let refused = claim(&broken, &b, 5, &["a.eval_loss > 0"]);
         let timed = claim(&a, &b, 4, &["b.step_ms > 0 * a.step_ms"]);
-        // Side a stops at 60 on a's track, side b at 120 on the same track.
-        let mut prefix = claim(&a, &a, 60, &measures);
+        // Side a stops at 60 on a's track (its heads zeroed one at a time there),
+        // side b at 120 on the same track.
+        let mut prefix = claim(&a, &a, 60, &["a.max_head_ablation_drop >= 0", "a.eval_loss > 0", "b.train_loss > 0"]);
         prefix.run_b.steps = Some(120);
         // One thread of its own: a track of its own.
         let mut own_threads = claim(&a, &b, 60, &["a.eval_loss > 0"]);
         own_threads.run_a.threads = Some(1);
-        let refused = claim(&broken, &b, 5, &["a.eval_loss > 0"]);
-        let claims = [&together, &timed, &prefix, &own_threads, &refused];
+        // Plain SGD at learning rate 10: fine after one step, diverged by 200.
+        let mut diverging = claim(&wild, &wild, 1, &["a.train_loss > 0", "b.diverged >= 1"]);
+        diverging.run_b.steps = Some(200);
+        let claims = [&together, &refused, &timed, &prefix, &own_threads, &diverging];
         let seeds = [0, 2];
 
-        let untimed = [&together, &prefix, &own_threads];
+        let untimed = [&together, &refused, &prefix, &own_threads, &diverging];
         let planned = tracks(&untimed, &seeds);
-        assert_eq!(planned.len(), 6, "per seed: a (shared by three sides), b, a on one thread");
-        let shared: Vec<Vec<usize>> = planned.iter().filter(|t| t.stops.len() == 3).map(|t| t.stops.iter().map(|s| s.steps).collect()).collect();
-        assert_eq!(shared, vec![vec![60, 120, 120]; 2]);
+        // Per seed: a (three sides), b, the broken a, a on one thread, and the
+        // diverging pair, in the order their first side appears (a claim trains
+        // only the sides its conditions name).
+        let stops: Vec<Vec<usize>> = planned.iter().map(|t| t.stops.iter().map(|s| s.steps).collect()).collect();
+        let a_track = vec![60, 120, 120];
+        assert_eq!(stops, vec![a_track.clone(), vec![120], a_track, vec![120], vec![5], vec![5], vec![60], vec![60], vec![1, 200], vec![1, 200]]);
 
         let mut outcomes = Vec::new();
         run_claims(&claims, &seeds, &mut |index, outcome| outcomes.push((index, outcome)));
-        assert_eq!(outcomes.iter().map(|(i, _)| *i).collect::<Vec<_>>(), vec![0, 1, 2, 3, 4], "claim order");
+        assert_eq!(outcomes.iter().map(|(i, _)| *i).collect::<Vec<_>>(), vec![0, 1, 2, 3, 4, 5], "claim order");
         for (index, outcome) in outcomes {
-            let alone = claims[index].run_seeds_observed(&seeds, &mut |_| true).map(|r| r.unwrap());
+            let alone = claims[index].run_seeds_observed(&seeds, &mut |_| true).map(|r| r.unwrap()).map_err(|e| e.to_string());
             let (Ok(pooled), Ok(alone)) = (&outcome.results, &alone) else {
-                assert_eq!(index, 4, "only the broken claim fails");
-                let why = outcome.results.as_ref().err().unwrap();
-                assert!(why.contains("heads"), "{why}");
-                assert!(alone.is_err());
+                assert_eq!(index, 1, "only the broken claim fails");
+                assert_eq!(outcome.results.as_ref().err(), alone.as_ref().err(), "the same reason as alone");
+                assert!(alone.as_ref().unwrap_err().contains("heads"), "{alone:?}");
                 continue;
             };
             assert_eq!(outcome.seconds.len(), seeds.len());
             for (p, s) in pooled.iter().zip(alone) {
-                assert_eq!((p.seed, p.passed), (s.seed, s.passed), "claim {index}");
-                assert_eq!(p.curves, s.curves, "claim {index} seed {}", p.seed);
+                let at = format!("claim {index} seed {}", p.seed);
+                assert_eq!((p.seed, p.passed), (s.seed, s.passed), "{at}");
+                assert_eq!(p.curves, s.curves, "{at}");
+                assert_eq!(p.maps, s.maps, "{at}");
+                assert_eq!(p.diverged, s.diverged, "{at}");
+                assert_eq!(p.undefined, s.undefined, "{at}");
+                assert_eq!(p.measured.len(), s.measured.len(), "{at}");
                 for (name, value) in p.measured.iter().filter(|(name, _)| !name.ends_with("step_ms")) {
-                    assert_eq!(value.to_bits(), s.measured[name].to_bits(), "claim {index} seed {} {name}", p.seed);
+                    assert_eq!(value.to_bits(), s.measured[name].to_bits(), "{at} {name}");
                 }
-                assert_eq!(p.measured.len(), s.measured.len());
+                if !claims[index].timed() {
+                    // As text: an undefined condition's NaN is not equal to itself.
+                    assert_eq!(format!("{:?}", p.conditions), format!("{:?}", s.conditions), "{at}");
+                }
+            }
+            if index == 5 {
+                assert!(pooled.iter().all(|r| r.diverged.contains_key("b") && !r.diverged.contains_key("a")), "{pooled:?}");
             }
         }
     }

@@ -27,7 +27,8 @@ impl SideMeasured {
     }
 
     /// `of`, leaving the trainer as it was, so that it can train on to a larger
-    /// budget (its measurements read the model; they do not change it).
+    /// budget: measuring reads the model, head ablations are undone, and its only
+    /// trace is one more evaluation in the history, which training does not read.
     pub(super) fn at(side: Side, metrics: Vec<Metric>, trainer: &mut SideTrainer) -> Self {
         let label = Claim::side_label(side);
         let SideTrainer { session, curve, times, divergence, .. } = trainer;

@@ -59,6 +59,8 @@ pub fn measure_heads(base: &ExperimentConfig, heads: usize, cancel: &dyn Fn() ->
         Ok(session) => session,
         Err(message) => return refused(message),
     };
+    // Checked before training too (`trained_point` checks again), so that a
+    // refusal costs no training.
     if let Err(why) = crate::tasks::check_validation_and_test(session.held_out_task()) {
         return refused(why);
     }
@@ -92,6 +94,23 @@ pub(super) fn trained_point(session: &Session, heads: usize, step_ms: f64) -> He
         step_ms,
         train_loss: session.recent_train_loss(20).map_or(f64::NAN, f64::from),
     })
+}
+
+/// The sweep on a trained session's config. The head count the session already
+/// has is measured on the session's own run (`step_times`: its steps' milliseconds)
+/// instead of training it again; the others train fresh, at the same time (their
+/// accuracies are what a claim reads, not their step times).
+pub fn sweep_with_own_run(session: &Session, step_times: &[f64]) -> Vec<HeadsOutcome> {
+    use rayon::prelude::*;
+    let config = session.config().clone();
+    let own = HEAD_COUNTS.iter().copied().find(|&h| heads_config(&config, h) == config);
+    let own_point = own.map(|h| trained_point(session, h, median(&mut step_times.to_vec())));
+    let mut outcomes: Vec<HeadsOutcome> = HEAD_COUNTS.par_iter().filter(|&&h| Some(h) != own).filter_map(|&h| measure_heads(&config, h, &|| false)).collect();
+    if let (Some(h), Some(point)) = (own, own_point) {
+        let at = HEAD_COUNTS.iter().filter(|&&c| c < h).count();
+        outcomes.insert(at.min(outcomes.len()), point);
+    }
+    outcomes
 }
 
 /// The measured points of a sweep.
@@ -150,6 +169,36 @@ mod tests {
 
     fn point(heads: usize, validation: f64, test: f64) -> HeadsOutcome {
         HeadsOutcome::Measured(HeadsPoint { heads, validation_accuracy: validation, validation_loss: 1.0 - validation, test_accuracy: test, test_loss: 1.0 - test, step_ms: 1.0, train_loss: 0.1 * heads as f64 })
+    }
+
+    /// The sweep measures the head count the session trained on the session's own
+    /// run (its step times show it), and its points are the ones five fresh runs
+    /// give.
+    #[test]
+    fn the_sweep_reuses_the_sessions_own_run_exactly() {
+        let mut config = crate::config::preset("tiny").unwrap();
+        config.task = crate::tasks::TaskConfig::for_kind(crate::tasks::TaskKind::Lookup);
+        config.eval_size = 64;
+        config.steps = 25;
+        config.model.layers.iter_mut().for_each(|l| l.heads = 4);
+        let mut session = Session::new(config.clone()).unwrap();
+        for _ in 0..config.steps {
+            assert!(matches!(session.step(false), StepOutcome::Done { .. }));
+        }
+        let marked = vec![1234.0; config.steps]; // no real step takes that long
+        let reused = sweep_with_own_run(&session, &marked);
+        let fresh: Vec<HeadsOutcome> = HEAD_COUNTS.iter().filter_map(|&h| measure_heads(&config, h, &|| false)).collect();
+        let step_ms = |o: &HeadsOutcome| match o {
+            HeadsOutcome::Measured(p) => (p.heads, p.step_ms),
+            HeadsOutcome::Refused { heads, .. } => (*heads, f64::NAN),
+        };
+        assert_eq!(reused.iter().map(step_ms).filter(|(_, ms)| *ms == 1234.0).collect::<Vec<_>>(), vec![(4, 1234.0)], "only the session's own head count is reused");
+        assert_eq!(reused.len(), fresh.len());
+        for (r, f) in reused.iter().zip(&fresh) {
+            let (HeadsOutcome::Measured(r), HeadsOutcome::Measured(f)) = (r, f) else { panic!("{r:?} {f:?}") };
+            assert_eq!(HeadsPoint { step_ms: 0.0, ..r.clone() }, HeadsPoint { step_ms: 0.0, ..f.clone() });
+        }
+        assert_eq!(verdict(&reused), verdict(&fresh));
     }
 
     #[test]

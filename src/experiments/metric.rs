@@ -1,7 +1,6 @@
 //! Numbers a claim can be about, each measured from a trained session.
 
 use super::map_measures::{head_diversity, hidden_weight, max_score, normalised_entropy, sharpest_head};
-use rayon::prelude::*;
 
 use crate::t;
 use crate::training::{AttentionSnapshot, EvalMetrics, GenerationReport, Session};
@@ -328,24 +327,9 @@ impl<'a> Measuring<'a> {
 
     /// The head sweep on this side's config, run once however many metrics read it.
     fn head_sweep(&mut self) -> Result<super::SweepVerdict, String> {
-        let config = self.session.config().clone();
         self.head_sweep
             .get_or_insert_with(|| {
-                // The head count this side already has was trained by the side
-                // itself, on the same config: that run is measured, not repeated.
-                // The others are independent: they share the cores (the claim reads
-                // accuracies, not the step times).
-                let own = super::HEAD_COUNTS.iter().copied().find(|&h| super::heads_config(&config, h) == config);
-                let own_point = own.map(|h| {
-                    let mut times = self.step_times.clone();
-                    super::head_sweep::trained_point(self.session, h, super::median(&mut times))
-                });
-                let mut outcomes: Vec<super::HeadsOutcome> =
-                    super::HEAD_COUNTS.par_iter().filter(|&&h| Some(h) != own).filter_map(|&h| super::measure_heads(&config, h, &|| false)).collect();
-                if let (Some(h), Some(point)) = (own, own_point) {
-                    let at = super::HEAD_COUNTS.iter().filter(|&&c| c < h).count();
-                    outcomes.insert(at.min(outcomes.len()), point);
-                }
+                let outcomes = super::head_sweep::sweep_with_own_run(self.session, &self.step_times);
                 let refused: Vec<String> = outcomes.iter().filter_map(|o| match o {
                     super::HeadsOutcome::Refused { heads, message } => Some(format!("{heads}: {message}")),
                     _ => None,
@@ -404,31 +388,6 @@ const NO_SHARP_HEAD: &str = "rep-metric-no-sharp-head";
 mod tests {
     use super::*;
 
-    /// The head sweep measures the head count the side trained itself on the
-    /// side's own run: its verdict is the one five fresh runs give.
-    #[test]
-    fn the_head_sweep_reuses_the_sides_own_run_exactly() {
-        let mut config = crate::config::preset("tiny").unwrap();
-        config.task = crate::tasks::TaskConfig::for_kind(crate::tasks::TaskKind::Lookup);
-        config.eval_size = 64;
-        config.steps = 25;
-        config.model.layers.iter_mut().for_each(|l| l.heads = 4);
-        let mut session = Session::new(config.clone()).unwrap();
-        let mut times = Vec::new();
-        for _ in 0..config.steps {
-            let start = std::time::Instant::now();
-            assert!(matches!(session.step(false), crate::training::StepOutcome::Done { .. }));
-            times.push(start.elapsed().as_secs_f64() * 1000.0);
-        }
-        let mut measuring = Measuring::new(&mut session).with_step_times(&times);
-        let (gap, spread) = (Metric::HeadsPickTestGap.measure(&mut measuring).unwrap(), Metric::HeadsTestSpread.measure(&mut measuring).unwrap());
-        let fresh: Vec<_> = super::super::HEAD_COUNTS.iter().filter_map(|&h| super::super::measure_heads(&config, h, &|| false)).collect();
-        let verdict = super::super::verdict(&fresh).unwrap();
-        assert_eq!(gap.to_bits(), verdict.pick_test_gap.to_bits());
-        assert_eq!(spread.to_bits(), (verdict.best_test_accuracy - verdict.worst_test_accuracy).to_bits());
-        let own = measuring.head_sweep.clone().unwrap().unwrap();
-        assert_eq!(own, verdict);
-    }
 
     #[test]
     fn the_steepest_fall_is_found_where_a_plateau_breaks() {

@@ -36,9 +36,10 @@ pub fn verify_lesson(lesson: &Lesson, seeds: &[u64]) -> Vec<ClaimReport> {
 
 /// Run every claim of `lessons` with each of `seeds`, handing each report to
 /// `each`, in lesson and claim order. All the claims' seeds and sides share the
-/// cores (`run_claims`), except a claim that reads step times, which runs alone;
-/// so a report's `seconds` is its seed's share of the wall time: the time its
-/// sides took, spread over the cores.
+/// cores (`run_claims`), except a claim that reads step times, which runs alone.
+/// A report's `seconds` is the time its seed's sides take to train and be
+/// measured, each as if alone, spread over the cores (a timed claim: its wall
+/// time divided by its seeds).
 pub fn verify_lessons(lessons: &[&Lesson], seeds: &[u64], each: &mut (dyn FnMut(ClaimReport) + Send)) {
     let blocks: Vec<(&str, &ClaimBlock)> = lessons.iter().flat_map(|l| l.claims().map(move |b| (l.id.as_str(), b))).collect();
     let claims: Vec<&crate::experiments::Claim> = blocks.iter().map(|(_, b)| &b.claim).collect();
