@@ -71,7 +71,7 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
                 }
                 all
             };
-            let (mut failed, mut claims) = (0, 0);
+            let mut failed = 0;
             let mut ready = Vec::new();
             for loaded in lessons {
                 match loaded {
@@ -82,7 +82,7 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
                     }
                 }
             }
-            claims += ready.iter().map(|l| l.claims().count()).sum::<usize>();
+            let claims: usize = ready.iter().map(|l| l.claims().count()).sum();
             let ready: Vec<&Lesson> = ready.iter().collect();
             verify_lessons(&ready, &seeds, &mut |report| {
                 failed += usize::from(!report.passed);

@@ -306,18 +306,18 @@ pub struct Measuring<'a> {
     writing: Option<Result<GenerationReport, String>>,
     head_sweep: Option<Result<super::SweepVerdict, String>>,
     /// How long each of the session's training steps took (ms), when known.
-    step_times: Vec<f64>,
+    step_times: &'a [f64],
 }
 
 impl<'a> Measuring<'a> {
     pub fn new(session: &'a mut Session) -> Self {
-        Self { session, eval: None, snapshot: None, writing: None, head_sweep: None, step_times: Vec::new() }
+        Self { session, eval: None, snapshot: None, writing: None, head_sweep: None, step_times: &[] }
     }
 
     /// With the milliseconds each training step took (the head sweep reports them
     /// for the head count the session itself trained).
-    pub fn with_step_times(mut self, times: &[f64]) -> Self {
-        self.step_times = times.to_vec();
+    pub fn with_step_times(mut self, times: &'a [f64]) -> Self {
+        self.step_times = times;
         self
     }
 
@@ -329,7 +329,7 @@ impl<'a> Measuring<'a> {
     fn head_sweep(&mut self) -> Result<super::SweepVerdict, String> {
         self.head_sweep
             .get_or_insert_with(|| {
-                let outcomes = super::head_sweep::sweep_with_own_run(self.session, &self.step_times);
+                let outcomes = super::head_sweep::sweep_with_own_run(self.session, self.step_times);
                 let refused: Vec<String> = outcomes.iter().filter_map(|o| match o {
                     super::HeadsOutcome::Refused { heads, message } => Some(format!("{heads}: {message}")),
                     _ => None,
