@@ -6,7 +6,6 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
@@ -128,15 +127,15 @@ impl Claim {
         if side == Side::A { "a" } else { "b" }
     }
 
-    /// Training steps one seed takes (every side that trains).
-    pub fn steps_per_seed(&self) -> usize {
-        self.needed()
-            .keys()
-            .map(|side| match side {
-                Side::A => self.run_a.steps.unwrap_or(self.steps),
-                Side::B => self.run_b.steps.unwrap_or(self.steps),
-            })
-            .sum()
+    /// Training steps `run_seeds_observed` takes with `seeds`, all together: every
+    /// side's when they take turns (timed), else every run's, where sides that
+    /// train the same config share one run.
+    pub fn steps_in_all(&self, seeds: &[u64]) -> usize {
+        if self.timed() {
+            seeds.iter().flat_map(|&seed| self.side_specs(seed)).map(|spec| spec.steps).sum()
+        } else {
+            super::claim_pool::tracks(&[self], seeds).iter().map(|track| track.steps()).sum()
+        }
     }
 
     /// Train each side for its steps with `seed` and check every condition. A
@@ -164,74 +163,40 @@ impl Claim {
     ///
     /// When a condition reads step times, the seeds run one after the other and
     /// their sides' steps alternate (a, b, a, b, …): load from another program then
-    /// slows both sides alike, and the ratio of their medians holds. Otherwise every
-    /// side of every seed trains at the same time, sharing the cores (a batch of one
-    /// chunk keeps a side on one core), and each side's numbers stay those of
-    /// training it alone.
+    /// slows both sides alike, and the ratio of their medians holds. Otherwise the
+    /// sides of every seed train as one pool, as in `lesson verify`: a side that
+    /// trains the same config as another (a shorter budget of the same run) is
+    /// measured on the way, and each side's numbers stay those of training it alone.
     pub fn run_seeds_observed(&self, seeds: &[u64], step_done: &mut (dyn FnMut(usize) -> bool + Send)) -> Result<Option<Vec<ClaimResult>>, SessionError> {
-        let done = AtomicUsize::new(0);
-        let cancelled = AtomicBool::new(false);
-        let step_done = Mutex::new(step_done);
+        // Counted and reported under one lock, so progress never goes backwards.
+        let progress = Mutex::new((0usize, step_done, false));
         let tick = || {
-            let count = done.fetch_add(1, Ordering::SeqCst) + 1;
-            let go_on = (step_done.lock().expect("no side panicked holding the callback"))(count);
-            if !go_on {
-                cancelled.store(true, Ordering::SeqCst);
-            }
-            !cancelled.load(Ordering::SeqCst)
+            let mut guard = progress.lock().expect("no side panicked holding the callback");
+            let (count, step_done, cancelled) = &mut *guard;
+            *count += 1;
+            *cancelled |= !step_done(*count);
+            !*cancelled
         };
+        if !self.timed() {
+            return super::claim_pool::run_alone(self, seeds, &tick);
+        }
         let mut results = Vec::with_capacity(seeds.len());
-        if self.timed() {
-            for &seed in seeds {
-                let mut trainers = self.trainers(seed)?;
-                'steps: while trainers.iter().any(|(_, _, t)| !t.finished()) {
-                    for (_, _, trainer) in trainers.iter_mut().filter(|(_, _, t)| !t.finished()) {
-                        trainer.step();
-                        if !tick() {
-                            break 'steps;
-                        }
+        for &seed in seeds {
+            let mut trainers = self.trainers(seed)?;
+            'steps: while trainers.iter().any(|(_, _, t)| !t.finished()) {
+                for (_, _, trainer) in trainers.iter_mut().filter(|(_, _, t)| !t.finished()) {
+                    trainer.step();
+                    if !tick() {
+                        break 'steps;
                     }
                 }
-                if cancelled.load(Ordering::SeqCst) {
-                    return Ok(None);
-                }
-                let sides = trainers.into_par_iter().map(|(side, metrics, trainer)| SideMeasured::of(side, metrics, trainer)).collect();
-                results.push(self.result(seed, sides));
             }
-            return Ok(Some(results));
-        }
-        // Every seed's sessions first, then all of them train at once.
-        let mut trainers: Vec<(usize, Trainer)> = Vec::new();
-        for (index, &seed) in seeds.iter().enumerate() {
-            trainers.extend(self.trainers(seed)?.into_iter().map(|t| (index, t)));
-        }
-        // A thread of its own per side (its steps run on the compute threads): as
-        // rayon jobs, one waiting for a side's own thread pool could take up the
-        // others meanwhile and train them one after another.
-        std::thread::scope(|scope| {
-            for (_, (_, _, trainer)) in &mut trainers {
-                let tick = &tick;
-                scope.spawn(move || {
-                    while !trainer.finished() {
-                        trainer.step();
-                        if !tick() {
-                            break;
-                        }
-                    }
-                });
+            if progress.lock().expect("no side panicked holding the callback").2 {
+                return Ok(None);
             }
-        });
-        if cancelled.load(Ordering::SeqCst) {
-            return Ok(None);
+            let sides = trainers.into_par_iter().map(|(side, metrics, trainer)| SideMeasured::of(side, metrics, trainer)).collect();
+            results.push(self.result(seed, sides));
         }
-        // Each side is measured on its own (held-out evaluations, probes), also at
-        // the same time.
-        let measured: Vec<(usize, SideMeasured)> = trainers.into_par_iter().map(|(index, (side, metrics, trainer))| (index, SideMeasured::of(side, metrics, trainer))).collect();
-        let mut by_seed: Vec<Vec<SideMeasured>> = seeds.iter().map(|_| Vec::new()).collect();
-        for (index, side) in measured {
-            by_seed[index].push(side);
-        }
-        results.extend(seeds.iter().zip(by_seed).map(|(&seed, sides)| self.result(seed, sides)));
         Ok(Some(results))
     }
 
@@ -367,7 +332,7 @@ mod tests {
     }
 
     /// A claim on step times trains its sides in turn, a step each; a claim without
-    /// them trains one side after the other. Either way each side's curve is the
+    /// them trains its sides as a pool. Either way each side's curve is the
     /// one its session alone would train, and progress counts every step once.
     #[test]
     fn alternating_or_concurrent_sides_leave_each_sides_run_unchanged() {
@@ -400,7 +365,7 @@ mod tests {
             assert_eq!(result.curves["a"], alone(&a), "{expect}");
             assert_eq!(result.curves["b"], alone(&b), "{expect}");
             assert!(result.passed, "{expect}: {result:?}");
-            // Several seeds at once (all four sessions train together when
+            // Several seeds at once (all four sessions share the cores when
             // untimed): each seed's result is its own run's, in the seeds' order.
             let mut steps = 0;
             let results = claim.run_seeds_observed(&[5, 3], &mut |done| { steps = done; true }).unwrap().unwrap();

@@ -16,6 +16,9 @@
 //! (seeds one after the other, as `Claim::run_seeds_observed` does), between the
 //! pools of the claims before and after it. Results come back in claim order, each
 //! as soon as it and every claim before it are done.
+//!
+//! The window's *Verify it* runs one claim's seeds the same way (`run_alone`):
+//! its tracks as a pool of their own, with progress after every step and a cancel.
 
 use std::sync::Mutex;
 use std::time::Instant;
@@ -25,7 +28,7 @@ use super::claim_side::{SideMeasured, SideTrainer};
 use super::condition::Side;
 use super::metric::Metric;
 use crate::config::ExperimentConfig;
-use crate::training::Session;
+use crate::training::{Session, SessionError};
 
 /// A claim's results, one per seed in the seeds' order, or why it could not run;
 /// and per seed its seconds: the time its sides take to train and be measured,
@@ -70,9 +73,39 @@ pub(super) fn tracks(claims: &[&Claim], seeds: &[u64]) -> Vec<Track> {
     }
     for track in &mut tracks {
         track.stops.sort_by_key(|s| s.steps); // stable: ties keep claim order
-        track.config.steps = track.stops.last().map_or(1, |s| s.steps).max(1);
+        track.config.steps = track.steps().max(1);
     }
     tracks
+}
+
+impl Track {
+    /// The steps it trains: the largest budget of its sides.
+    pub(super) fn steps(&self) -> usize {
+        self.stops.last().map_or(0, |s| s.steps)
+    }
+
+    /// Its session and thread pool, ready to train.
+    fn trainer(&self) -> Result<SideTrainer, SessionError> {
+        SideTrainer::new(Session::new(self.config.clone())?, 0, self.threads)
+    }
+}
+
+/// `job` on each of `items`, by `workers` threads of their own that each take the
+/// next item as they finish one. Not rayon jobs: a rayon worker waiting for a
+/// side's own thread pool would take up another worker's whole queue meanwhile,
+/// leaving a core idle. Each training step still runs on the compute threads.
+fn share_out<T: Send>(items: Vec<T>, workers: usize, job: &(dyn Fn(T) + Sync)) {
+    let queue = Mutex::new(items.into_iter());
+    std::thread::scope(|scope| {
+        for _ in 0..workers.max(1) {
+            scope.spawn(|| {
+                // The lock is let go before the job runs (the block ends first).
+                while let Some(item) = { let next = queue.lock().expect("no worker panicked holding the queue").next(); next } {
+                    job(item);
+                }
+            });
+        }
+    });
 }
 
 /// What has come back for one claim so far.
@@ -135,18 +168,13 @@ fn run_pool(claims: &[&Claim], offset: usize, seeds: &[u64], workers: usize, don
         }
         hand_on(claims, seeds, offset, slots, next, &mut **done);
     };
-    // The workers are threads of their own, not rayon jobs: a rayon worker waiting
-    // for a side's own thread pool would take up another worker's whole queue
-    // meanwhile, leaving a core idle. Each step still runs on the compute threads.
-    let queue = Mutex::new(tracks.into_iter());
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                // The lock is let go before the track runs (the block ends first).
-                while let Some(track) = { let next = queue.lock().expect("no worker panicked holding the queue").next(); next } {
-                    run_track(track, &arrive);
-                }
-            });
+    share_out(tracks, workers, &|track: Track| {
+        let start = Instant::now();
+        match track.trainer() {
+            Ok(trainer) => {
+                train_track(trainer, track.stops, start, &|| true, &arrive);
+            }
+            Err(why) => track.stops.iter().for_each(|stop| arrive(stop, Err(why.to_string()), 0.0)),
         }
     });
     // Claims with no side to train (none arrives for them) are complete too.
@@ -169,29 +197,46 @@ fn hand_on(claims: &[&Claim], seeds: &[u64], offset: usize, slots: &mut [Slot], 
     }
 }
 
-/// Train one track, measuring each of its sides at its own budget. A side's
-/// seconds are the track's training up to its budget plus its own measuring: what
-/// it would take alone.
-fn run_track(track: Track, arrive: &(dyn Fn(&Stop, Result<SideMeasured, String>, f64) + Sync)) {
-    let start = Instant::now();
-    let Track { config, threads, stops } = track;
-    let trainer = Session::new(config).map_err(|e| e.to_string()).and_then(|session| SideTrainer::new(session, 0, threads).map_err(|e| e.to_string()));
-    let mut trainer = match trainer {
-        Ok(trainer) => trainer,
-        Err(why) => {
-            stops.iter().for_each(|stop| arrive(stop, Err(why.clone()), 0.0));
-            return;
-        }
+/// One claim with each of `seeds`, its tracks as a pool of their own (the
+/// window's *Verify it*): every session is made first, so a side that cannot start
+/// says so before anything trains. `tick()` is called after every training step;
+/// once it returns false the tracks stop and the result is None (cancelled).
+pub(super) fn run_alone(claim: &Claim, seeds: &[u64], tick: &(dyn Fn() -> bool + Sync)) -> Result<Option<Vec<ClaimResult>>, SessionError> {
+    let mut ready = Vec::new();
+    for track in tracks(&[claim], seeds) {
+        ready.push((track.trainer()?, track.stops));
+    }
+    let sides = Mutex::new((seeds.iter().map(|_| Vec::new()).collect::<Vec<Vec<SideMeasured>>>(), true));
+    let arrive = |stop: &Stop, measured: Result<SideMeasured, String>, _: f64| {
+        let side = measured.expect("every session was made before training");
+        sides.lock().expect("no track panicked while filing").0[stop.seed].push(side);
     };
-    let mut training = start.elapsed().as_secs_f64(); // building the session counts
+    share_out(ready, rayon::current_num_threads(), &|(trainer, stops)| {
+        if !train_track(trainer, stops, Instant::now(), tick, &arrive) {
+            sides.lock().expect("no track panicked while filing").1 = false;
+        }
+    });
+    let (by_seed, finished) = sides.into_inner().expect("no track panicked while filing");
+    Ok(finished.then(|| seeds.iter().zip(by_seed).map(|(&seed, sides)| claim.result(seed, sides)).collect()))
+}
+
+/// Train one track, measuring each of its sides at its own budget; false when
+/// `go_on()` stopped it first. A side's seconds are the track's training (from
+/// `start`, so making the session counts) up to its budget plus its own measuring:
+/// what it would take alone.
+fn train_track(mut trainer: SideTrainer, stops: Vec<Stop>, start: Instant, go_on: &dyn Fn() -> bool, arrive: &(dyn Fn(&Stop, Result<SideMeasured, String>, f64) + Sync)) -> bool {
+    let mut training = start.elapsed().as_secs_f64();
     for mut stop in stops {
         let trained = Instant::now();
-        trainer.train_to(stop.steps);
+        if !trainer.train_to(stop.steps, go_on) {
+            return false;
+        }
         training += trained.elapsed().as_secs_f64();
         let measuring = Instant::now();
         let measured = SideMeasured::at(stop.side, std::mem::take(&mut stop.metrics), &mut trainer);
         arrive(&stop, Ok(measured), training + measuring.elapsed().as_secs_f64());
     }
+    true
 }
 
 #[cfg(test)]
@@ -209,6 +254,22 @@ mod tests {
             run_b: SideRun::default(),
             conditions: conditions.iter().map(|c| parse_condition(c).unwrap()).collect(),
         }
+    }
+
+    /// The claim as the plainest runner would: each side of each seed trained on
+    /// its own, to its own budget, then measured.
+    fn one_side_at_a_time(claim: &Claim, seeds: &[u64]) -> Result<Vec<ClaimResult>, String> {
+        let mut results = Vec::new();
+        for &seed in seeds {
+            let mut sides = Vec::new();
+            for SideSpec { side, metrics, config, steps, threads } in claim.side_specs(seed) {
+                let mut trainer = Session::new(config).and_then(|session| SideTrainer::new(session, 0, threads)).map_err(|e| e.to_string())?;
+                assert!(trainer.train_to(steps, &|| true));
+                sides.push(SideMeasured::of(side, metrics, trainer));
+            }
+            results.push(claim.result(seed, sides));
+        }
+        Ok(results)
     }
 
     /// Claims run together, sharing tracks (the same side in two claims, a shorter
@@ -259,17 +320,11 @@ mod tests {
         let mut outcomes = Vec::new();
         run_claims(&claims, &seeds, &mut |index, outcome| outcomes.push((index, outcome)));
         assert_eq!(outcomes.iter().map(|(i, _)| *i).collect::<Vec<_>>(), vec![0, 1, 2, 3, 4, 5], "claim order");
-        for (index, outcome) in outcomes {
-            let alone = claims[index].run_seeds_observed(&seeds, &mut |_| true).map(|r| r.unwrap()).map_err(|e| e.to_string());
-            let (Ok(pooled), Ok(alone)) = (&outcome.results, &alone) else {
-                assert_eq!(index, 1, "only the broken claim fails");
-                assert_eq!(outcome.results.as_ref().err(), alone.as_ref().err(), "the same reason as alone");
-                assert!(alone.as_ref().unwrap_err().contains("heads"), "{alone:?}");
-                continue;
-            };
-            assert_eq!(outcome.seconds.len(), seeds.len());
-            for (p, s) in pooled.iter().zip(alone) {
-                let at = format!("claim {index} seed {}", p.seed);
+        // The same results, value for value (step times aside).
+        let same = |got: &[ClaimResult], alone: &[ClaimResult], at: &str, timed: bool| {
+            assert_eq!(got.len(), alone.len(), "{at}");
+            for (p, s) in got.iter().zip(alone) {
+                let at = format!("{at} seed {}", p.seed);
                 assert_eq!((p.seed, p.passed), (s.seed, s.passed), "{at}");
                 assert_eq!(p.curves, s.curves, "{at}");
                 assert_eq!(p.maps, s.maps, "{at}");
@@ -279,13 +334,38 @@ mod tests {
                 for (name, value) in p.measured.iter().filter(|(name, _)| !name.ends_with("step_ms")) {
                     assert_eq!(value.to_bits(), s.measured[name].to_bits(), "{at} {name}");
                 }
-                if !claims[index].timed() {
+                if !timed {
                     // As text: an undefined condition's NaN is not equal to itself.
                     assert_eq!(format!("{:?}", p.conditions), format!("{:?}", s.conditions), "{at}");
                 }
             }
+        };
+        for (index, outcome) in outcomes {
+            let claim = claims[index];
+            let alone = if claim.timed() {
+                claim.run_seeds_observed(&seeds, &mut |_| true).map(|r| r.unwrap()).map_err(|e| e.to_string())
+            } else {
+                one_side_at_a_time(claim, &seeds)
+            };
+            // The window's Verify it: this claim's tracks alone, progress after every step.
+            let mut reported = 0;
+            let window = claim.run_seeds_observed(&seeds, &mut |done| { reported = done; true }).map(|r| r.unwrap()).map_err(|e| e.to_string());
+            let (Ok(pooled), Ok(alone), Ok(window)) = (&outcome.results, &alone, &window) else {
+                assert_eq!(index, 1, "only the broken claim fails");
+                assert_eq!(outcome.results.as_ref().err(), alone.as_ref().err(), "the same reason as alone");
+                assert_eq!(window.as_ref().err(), alone.as_ref().err(), "the same reason in the window");
+                assert_eq!(reported, 0, "nothing trains when a side cannot start");
+                assert!(alone.as_ref().unwrap_err().contains("heads"), "{alone:?}");
+                continue;
+            };
+            assert_eq!(outcome.seconds.len(), seeds.len());
+            same(pooled, alone, &format!("claim {index}"), claim.timed());
+            same(window, alone, &format!("claim {index} in the window"), claim.timed());
             if index == 5 {
                 assert!(pooled.iter().all(|r| r.diverged.contains_key("b") && !r.diverged.contains_key("a")), "{pooled:?}");
+                assert!(reported < claim.steps_in_all(&seeds), "a diverged run stops early: {reported}");
+            } else {
+                assert_eq!(reported, claim.steps_in_all(&seeds), "claim {index}: progress reaches the total the window shows");
             }
         }
     }

@@ -78,12 +78,18 @@ impl SideTrainer {
     /// Train on to `steps` in all (or until training goes non-finite); the
     /// session's budget becomes `steps`, as if it had been asked for from the
     /// start (a longer run's first steps are the shorter run's steps).
-    pub(super) fn train_to(&mut self, steps: usize) {
+    /// `go_on()` is asked after every step: false stops training there, and
+    /// `train_to` returns false.
+    pub(super) fn train_to(&mut self, steps: usize, go_on: &dyn Fn() -> bool) -> bool {
         self.steps = steps;
         self.session.set_step_budget(steps.max(1));
         while !self.finished() {
             self.step();
+            if !go_on() {
+                return false;
+            }
         }
+        true
     }
 
     /// All its steps are done, or training went non-finite.

@@ -275,7 +275,7 @@ impl LessonRunner {
         let key = (lesson.id.clone(), block.id.clone());
         let claim = block.claim.clone();
         let seeds = lessons::DEFAULT_SEEDS.to_vec();
-        let total = claim.steps_per_seed() * seeds.len();
+        let total = claim.steps_in_all(&seeds);
         self.claims.insert(key.clone(), ClaimState::Running { seeds: seeds.clone(), done: 0, total });
         Some((key, claim, seeds))
     }
