@@ -17,7 +17,7 @@
 //! pools of the claims before and after it. Results come back in claim order, each
 //! as soon as it and every claim before it are done.
 //!
-//! The window's *Verify it* runs one claim's seeds the same way (`run_alone`):
+//! The window's *Verify it* runs one claim's seeds the same way (`run_one_claim`):
 //! its tracks as a pool of their own, with progress after every step and a cancel.
 
 use std::sync::Mutex;
@@ -94,7 +94,7 @@ impl Track {
 /// next item as they finish one. Not rayon jobs: a rayon worker waiting for a
 /// side's own thread pool would take up another worker's whole queue meanwhile,
 /// leaving a core idle. Each training step still runs on the compute threads.
-fn share_out<T: Send>(items: Vec<T>, workers: usize, job: &(dyn Fn(T) + Sync)) {
+fn share_out<T: Send>(workers: usize, items: Vec<T>, job: &(dyn Fn(T) + Sync)) {
     let queue = Mutex::new(items.into_iter());
     std::thread::scope(|scope| {
         for _ in 0..workers.max(1) {
@@ -168,11 +168,11 @@ fn run_pool(claims: &[&Claim], offset: usize, seeds: &[u64], workers: usize, don
         }
         hand_on(claims, seeds, offset, slots, next, &mut **done);
     };
-    share_out(tracks, workers, &|track: Track| {
+    share_out(workers, tracks, &|track: Track| {
         let start = Instant::now();
         match track.trainer() {
             Ok(trainer) => {
-                train_track(trainer, track.stops, start, &|| true, &arrive);
+                train_track(trainer, track.stops, start, &|| true, &|stop, side, seconds| arrive(stop, Ok(side), seconds));
             }
             Err(why) => track.stops.iter().for_each(|stop| arrive(stop, Err(why.to_string()), 0.0)),
         }
@@ -198,20 +198,22 @@ fn hand_on(claims: &[&Claim], seeds: &[u64], offset: usize, slots: &mut [Slot], 
 }
 
 /// One claim with each of `seeds`, its tracks as a pool of their own (the
-/// window's *Verify it*): every session is made first, so a side that cannot start
-/// says so before anything trains. `tick()` is called after every training step;
-/// once it returns false the tracks stop and the result is None (cancelled).
-pub(super) fn run_alone(claim: &Claim, seeds: &[u64], tick: &(dyn Fn() -> bool + Sync)) -> Result<Option<Vec<ClaimResult>>, SessionError> {
+/// window's *Verify it*; a claim that reads step times takes turns instead, in
+/// `Claim::run_seeds_observed`). Every session is made first, so a side that
+/// cannot start says so before anything trains. Each track trains on a thread of
+/// its own, so all of them finish together (a track of one chunk keeps to one
+/// core; as many workers as cores would leave one idle while the last track of
+/// an odd count trains). `tick()` is called after every training step; once it
+/// returns false each track stops at its next step and the result is None.
+pub(super) fn run_one_claim(claim: &Claim, seeds: &[u64], tick: &(dyn Fn() -> bool + Sync)) -> Result<Option<Vec<ClaimResult>>, SessionError> {
+    debug_assert!(!claim.timed(), "a timed claim's sides take turns");
     let mut ready = Vec::new();
     for track in tracks(&[claim], seeds) {
         ready.push((track.trainer()?, track.stops));
     }
     let sides = Mutex::new((seeds.iter().map(|_| Vec::new()).collect::<Vec<Vec<SideMeasured>>>(), true));
-    let arrive = |stop: &Stop, measured: Result<SideMeasured, String>, _: f64| {
-        let side = measured.expect("every session was made before training");
-        sides.lock().expect("no track panicked while filing").0[stop.seed].push(side);
-    };
-    share_out(ready, rayon::current_num_threads(), &|(trainer, stops)| {
+    let arrive = |stop: &Stop, side: SideMeasured, _: f64| sides.lock().expect("no track panicked while filing").0[stop.seed].push(side);
+    share_out(ready.len(), ready, &|(trainer, stops)| {
         if !train_track(trainer, stops, Instant::now(), tick, &arrive) {
             sides.lock().expect("no track panicked while filing").1 = false;
         }
@@ -224,7 +226,7 @@ pub(super) fn run_alone(claim: &Claim, seeds: &[u64], tick: &(dyn Fn() -> bool +
 /// `go_on()` stopped it first. A side's seconds are the track's training (from
 /// `start`, so making the session counts) up to its budget plus its own measuring:
 /// what it would take alone.
-fn train_track(mut trainer: SideTrainer, stops: Vec<Stop>, start: Instant, go_on: &dyn Fn() -> bool, arrive: &(dyn Fn(&Stop, Result<SideMeasured, String>, f64) + Sync)) -> bool {
+fn train_track(mut trainer: SideTrainer, stops: Vec<Stop>, start: Instant, go_on: &dyn Fn() -> bool, arrive: &(dyn Fn(&Stop, SideMeasured, f64) + Sync)) -> bool {
     let mut training = start.elapsed().as_secs_f64();
     for mut stop in stops {
         let trained = Instant::now();
@@ -234,7 +236,7 @@ fn train_track(mut trainer: SideTrainer, stops: Vec<Stop>, start: Instant, go_on
         training += trained.elapsed().as_secs_f64();
         let measuring = Instant::now();
         let measured = SideMeasured::at(stop.side, std::mem::take(&mut stop.metrics), &mut trainer);
-        arrive(&stop, Ok(measured), training + measuring.elapsed().as_secs_f64());
+        arrive(&stop, measured, training + measuring.elapsed().as_secs_f64());
     }
     true
 }
@@ -257,7 +259,8 @@ mod tests {
     }
 
     /// The claim as the plainest runner would: each side of each seed trained on
-    /// its own, to its own budget, then measured.
+    /// its own, to its own budget, then measured (no tracks, no threads; the same
+    /// session, step and measuring code).
     fn one_side_at_a_time(claim: &Claim, seeds: &[u64]) -> Result<Vec<ClaimResult>, String> {
         let mut results = Vec::new();
         for &seed in seeds {
@@ -293,7 +296,8 @@ mod tests {
         wild.lr = 10.0;
         let measures = ["a.eval_loss > 0 * b.eval_loss", "a.train_loss > 0", "b.eval_accuracy >= 0", "a.phase_drop >= 0"];
         let together = claim(&a, &b, 120, &measures);
-        let refused = claim(&broken, &b, 5, &["a.eval_loss > 0"]);
+        // Its b cannot start; its a (5 steps on a's track) could, and comes first.
+        let refused = claim(&a, &broken, 5, &["a.eval_loss > 0", "b.eval_loss > 0"]);
         let timed = claim(&a, &b, 4, &["b.step_ms > 0 * a.step_ms"]);
         // Side a stops at 60 on a's track (its heads zeroed one at a time there),
         // side b at 120 on the same track.
@@ -310,11 +314,11 @@ mod tests {
 
         let untimed = [&together, &refused, &prefix, &own_threads, &diverging];
         let planned = tracks(&untimed, &seeds);
-        // Per seed: a (three sides), b, the broken a, a on one thread, and the
+        // Per seed: a (four sides), b, the broken b, a on one thread, and the
         // diverging pair, in the order their first side appears (a claim trains
         // only the sides its conditions name).
         let stops: Vec<Vec<usize>> = planned.iter().map(|t| t.stops.iter().map(|s| s.steps).collect()).collect();
-        let a_track = vec![60, 120, 120];
+        let a_track = vec![5, 60, 120, 120];
         assert_eq!(stops, vec![a_track.clone(), vec![120], a_track, vec![120], vec![5], vec![5], vec![60], vec![60], vec![1, 200], vec![1, 200]]);
 
         let mut outcomes = Vec::new();
@@ -342,6 +346,7 @@ mod tests {
         };
         for (index, outcome) in outcomes {
             let claim = claims[index];
+            // Timed claims take turns outside the pool: their reference is that.
             let alone = if claim.timed() {
                 claim.run_seeds_observed(&seeds, &mut |_| true).map(|r| r.unwrap()).map_err(|e| e.to_string())
             } else {
@@ -354,7 +359,7 @@ mod tests {
                 assert_eq!(index, 1, "only the broken claim fails");
                 assert_eq!(outcome.results.as_ref().err(), alone.as_ref().err(), "the same reason as alone");
                 assert_eq!(window.as_ref().err(), alone.as_ref().err(), "the same reason in the window");
-                assert_eq!(reported, 0, "nothing trains when a side cannot start");
+                assert_eq!(reported, 0, "nothing trains when a side cannot start, not even the side before it");
                 assert!(alone.as_ref().unwrap_err().contains("heads"), "{alone:?}");
                 continue;
             };
