@@ -70,6 +70,11 @@ pub struct BenchArgs {
     /// accuracy, step time and the pick made on validation.
     #[arg(long, value_name = "CONFIG")]
     heads: Option<std::path::PathBuf>,
+    /// Every lesson's own experiment and every *Try it*, trained as the window
+    /// trains them, to the steps each asks for: seconds each (lesson ids, numbers
+    /// or paths as for `lesson verify`; all shipped lessons when none is given).
+    #[arg(long, value_name = "LESSON", num_args = 0.., conflicts_with_all = ["compare_torch", "composed", "soak", "lengths", "heads", "preset"])]
+    tries: Option<Vec<String>>,
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
@@ -98,6 +103,10 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     }
     if let Some(minutes) = args.soak {
         return super::soak::run(minutes, args.json);
+    }
+    if let Some(targets) = &args.tries {
+        let (lessons, unreadable) = super::lesson::select_all(targets)?;
+        return super::bench_tries::run(&lessons, unreadable, args.json);
     }
     if let Some(path) = &args.heads {
         return heads(path, args.json);

@@ -62,26 +62,7 @@ pub fn run(args: LessonArgs) -> anyhow::Result<ExitCode> {
             if let Some(threads) = threads {
                 set_cpu_threads(threads);
             }
-            let lessons = if targets.is_empty() {
-                select(None)?
-            } else {
-                let mut all = Vec::new();
-                for target in &targets {
-                    all.extend(select(Some(target))?);
-                }
-                all
-            };
-            let mut failed = 0;
-            let mut ready = Vec::new();
-            for loaded in lessons {
-                match loaded {
-                    Ok(lesson) => ready.push(lesson),
-                    Err(err) => {
-                        failed += 1;
-                        eprintln!("{}", t!("cli-error", message = err.to_string()));
-                    }
-                }
-            }
+            let (ready, mut failed) = select_all(&targets)?;
             let claims: usize = ready.iter().map(|l| l.claims().count()).sum();
             let ready: Vec<&Lesson> = ready.iter().collect();
             verify_lessons(&ready, &seeds, &mut |report| {
@@ -243,6 +224,32 @@ fn print_report(report: &lessons::ClaimReport) {
     for c in report.conditions.iter().filter(|c| !c.passed) {
         println!("     {}", t!("cli-lesson-failed", condition = c.describe()));
     }
+}
+
+/// The lessons `targets` name (all shipped ones when empty), and how many could
+/// not be read (each said on stderr).
+pub(super) fn select_all(targets: &[String]) -> anyhow::Result<(Vec<Lesson>, usize)> {
+    let lessons = if targets.is_empty() {
+        select(None)?
+    } else {
+        let mut all = Vec::new();
+        for target in targets {
+            all.extend(select(Some(target))?);
+        }
+        all
+    };
+    let mut unreadable = 0;
+    let mut ready = Vec::new();
+    for loaded in lessons {
+        match loaded {
+            Ok(lesson) => ready.push(lesson),
+            Err(err) => {
+                unreadable += 1;
+                eprintln!("{}", t!("cli-error", message = err.to_string()));
+            }
+        }
+    }
+    Ok((ready, unreadable))
 }
 
 /// Lessons named by an id prefix ("05", "05-positional-encoding") or a path.

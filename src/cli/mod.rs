@@ -1,6 +1,7 @@
 //! The headless command line: the same `training` code as the window, without one.
 
 mod bench;
+mod bench_tries;
 mod eval;
 mod generate;
 mod inspect;

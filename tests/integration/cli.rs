@@ -195,3 +195,51 @@ fn a_reader_that_stops_early_ends_the_command_quietly() {
         assert!(out.status.success() || out.status.signal() == Some(13), "ended with {:?}: {err}", out.status);
     }
 }
+
+#[test]
+fn bench_tries_times_each_lessons_experiment_and_every_try_to_its_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let lesson = dir.path().join("lesson.md");
+    std::fs::write(
+        &lesson,
+        "+++\nid = \"97-timed\"\ntitle = \"T\"\nsummary = \"S\"\n[start]\npreset = \"tiny\"\ntask = \"copy\"\nset = { \"task.length\" = 4, \"steps\" = 12 }\n+++\n\n# T\n\n\
+         ```try\nlabel = \"Five steps\"\nset = { \"model.positional\" = \"none\" }\nsteps = 5\n```\n\n\
+         ```try\nlabel = \"The lesson's budget\"\nset = { \"model.d_model\" = 32 }\n```\n\n\
+         ```try\nlabel = \"Diverges\"\nset = { \"model.init_scale\" = 1.0, \"optimizer\" = \"sgd\", \"lr\" = 10.0 }\nsteps = 300\n```\n",
+    )
+    .unwrap();
+    let out = cli(&["bench", "--tries", lesson.to_str().unwrap(), "--json", "--threads", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let runs: Vec<(&str, u64)> = rows.iter().map(|r| (r["run"].as_str().unwrap(), r["steps"].as_u64().unwrap())).collect();
+    assert_eq!(runs, [("Load this lesson's experiment", 12), ("Five steps", 5), ("The lesson's budget", 12), ("Diverges", 300)]);
+    for row in &rows {
+        assert_eq!(row["lesson"], "97-timed");
+        assert!(row["seconds"].as_f64().unwrap() > 0.0, "{row}");
+        assert!(row["error"].is_null(), "{row}");
+    }
+    // Each run trained the steps it asks for, as the window would.
+    for row in &rows[..3] {
+        assert_eq!(row["trained"], row["steps"], "{row}");
+        assert!(row["stopped"].is_null(), "{row}");
+    }
+    // A try that makes its point by diverging ends there, timed, and says why.
+    let trained = rows[3]["trained"].as_u64().unwrap();
+    assert!((1..300).contains(&trained), "{}", rows[3]);
+    let stopped = &rows[3]["stopped"];
+    assert_eq!(stopped["step"].as_u64(), Some(trained + 1), "{stopped}");
+    assert!(stopped["what"].as_str().unwrap().contains("NaN or infinite"), "{stopped}");
+
+    // A lesson that cannot be read is named and fails the run; the others still run.
+    let broken = dir.path().join("broken.md");
+    std::fs::write(&broken, "+++\nid = \"96-broken\"\n").unwrap();
+    let out = cli(&["bench", "--tries", lesson.to_str().unwrap(), broken.to_str().unwrap(), "--json", "--threads", "1"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("broken.md"), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 4, "{}", stdout(&out));
+
+    // A lesson that is not there fails, naming it.
+    let out = cli(&["bench", "--tries", "99-missing"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("99-missing"), "{}", stderr(&out));
+}

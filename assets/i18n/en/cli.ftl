@@ -95,3 +95,11 @@ cli-inspect-head = layer { $layer }, head { $head }, sentence { $sequence } (row
 cli-inspect-hidden = hidden-state length per token ([0] = embeddings, then after each layer):
 cli-inspect-mask = sentence { $sequence }, position { $position }: { $top }
 cli-inspect-continuation = continued: { $text }
+cli-bench-tries-intro = each lesson's own experiment and every Try it, trained as the window trains them ({ $threads } threads; goal: { $goal } s each)
+cli-bench-tries-over = over the goal
+cli-bench-tries-no-finish = the trainer stopped before finishing
+cli-bench-tries-summary = { $runs } runs, { $over } over { $goal } s; slowest: { $lesson } "{ $label }", { $secs } s
+cli-bench-tries-stopped = (stopped at step { $step }: { $what })
+cli-bench-tries-seconds = seconds
+cli-bench-tries-steps = steps
+cli-bench-tries-run = lesson and run
