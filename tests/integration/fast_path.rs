@@ -762,3 +762,76 @@ fn every_simd_tier_the_cpu_has_gives_the_portable_tiers_numbers() {
         }
     }
 }
+
+#[test]
+fn the_held_out_evaluation_gives_the_composed_models_numbers_on_the_fused_path() {
+    use attention_workbench::config::{AttentionKind, ExperimentConfig, PositionalEncoding, RnnAttention};
+    use attention_workbench::tasks::{Split, TaskConfig, TaskKind};
+    use attention_workbench::training::{EvalMetrics, Session, StepOutcome};
+
+    type Edit = fn(&mut ExperimentConfig);
+    let configs: Vec<(&str, Split, Edit)> = vec![
+        ("the lesson preset on reverse (half the positions scored), two chunks of the held-out set", Split::Eval, |c| {
+            c.task = TaskConfig::for_kind(TaskKind::Reverse);
+            c.eval_size = 300;
+        }),
+        ("the character model at four times its training length, rotary, pre-LN", Split::Eval, |c| {
+            c.task = TaskConfig::for_kind(TaskKind::CharLm);
+            c.task.length = 16;
+            c.task.eval_length = 64;
+            c.model.max_len = 64;
+            c.model.positional = PositionalEncoding::Rotary;
+            for l in &mut c.model.layers {
+                l.norm = NormPlacement::Pre;
+            }
+        }),
+        ("ALiBi and a uniform-average layer on lookup, the validation half", Split::Validation, |c| {
+            c.task = TaskConfig::for_kind(TaskKind::Lookup);
+            c.model.positional = PositionalEncoding::Alibi;
+            c.model.layers[0].attention_kind = AttentionKind::UniformAverage;
+        }),
+        ("the encoder–decoder on padded translations (by source length)", Split::Eval, |c| *c = preset("encoder_decoder").unwrap()),
+        ("the GRU with additive attention on padded translations", Split::Eval, |c| {
+            *c = preset("rnn").unwrap();
+            c.model.rnn_attention = RnnAttention::Additive;
+        }),
+    ];
+    let close = |what: &str, a: f32, b: f32, tolerance: f32| {
+        assert!(a.is_finite() && b.is_finite() && (a - b).abs() <= tolerance * b.abs().max(1e-3), "{what}: fused {a} vs composed {b}");
+    };
+    let same = |name: &str, fused: &EvalMetrics, composed: &EvalMetrics| {
+        close(&format!("{name}: loss"), fused.loss, composed.loss, 1e-5);
+        // Predictions are argmaxes of logits equal to rounding: equal unless two
+        // logits tie to within it.
+        close(&format!("{name}: accuracy"), fused.accuracy, composed.accuracy, 1e-3);
+        close(&format!("{name}: whole sequences"), fused.sequence_accuracy, composed.sequence_accuracy, 1e-3);
+        assert_eq!(fused.by_length.len(), composed.by_length.len(), "{name}");
+        for (f, c) in fused.by_length.iter().zip(&composed.by_length) {
+            assert_eq!((f.shortest, f.longest, f.sentences), (c.shortest, c.longest, c.sentences), "{name}");
+            if f.sentences > 0 {
+                close(&format!("{name}: bucket {}–{}", f.shortest, f.longest), f.accuracy, c.accuracy, 1e-3);
+            }
+        }
+    };
+    for (name, split, edit) in configs {
+        let mut config = preset("lesson").unwrap();
+        config.seed = 5;
+        edit(&mut config);
+        let mut session = Session::new(config).unwrap();
+        assert!(session.backend().info.composed_because.is_none(), "{name}: trains on the fused path");
+        for _ in 0..30 {
+            assert!(matches!(session.step(false), StepOutcome::Done { .. }), "{name}: trains");
+        }
+        let fused = session.evaluate_on(split);
+        let fused_ablated = session.evaluate_with_head_ablated(0, 1);
+        session.force_composed();
+        let composed = session.evaluate_on(split);
+        let composed_ablated = session.evaluate_with_head_ablated(0, 1);
+        assert!(composed.accuracy > 0.0 && composed.accuracy < 1.0, "{name}: a model part-way, so that predictions matter ({})", composed.accuracy);
+        same(name, &fused, &composed);
+        match (fused_ablated, composed_ablated) {
+            (Some(f), Some(c)) => same(&format!("{name}, head 1 ablated"), &f, &c),
+            (f, c) => assert_eq!(f.is_some(), c.is_some(), "{name}"),
+        }
+    }
+}

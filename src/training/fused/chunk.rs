@@ -15,6 +15,15 @@ use crate::model::mask::{KeepMask, Role};
 use crate::tasks::Batch;
 
 /// A chunk's contribution to the step (its gradients go into the caller's buffers).
+/// What a chunk's pass is for.
+pub enum Pass<'a> {
+    /// A training step: the gradients are added into this buffer (the model's layout).
+    Train(&'a mut PlainModel),
+    /// A held-out evaluation: no backward pass; each scored position's predicted
+    /// token is pushed, with its index in the chunk.
+    Evaluate(&'a mut Vec<(usize, u32)>),
+}
+
 pub struct ChunkResult {
     /// Σ over the chunk's scored positions of w · (−log p(target)) / `total_scored`.
     pub loss: f32,
@@ -158,7 +167,7 @@ impl<'a> Stack<'a> {
 /// is on loan from its thread's pools (`scratch`), so in the steady state it
 /// allocates nothing.
 #[allow(clippy::too_many_arguments)]
-pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk: &Batch, total_scored: usize, dropout: &mut Dropout, grads: &mut PlainModel) -> ChunkResult {
+pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk: &Batch, total_scored: usize, dropout: &mut Dropout, mut pass: Pass) -> ChunkResult {
     let (rows, seq, d, vocab) = (chunk.batch_size, chunk.seq_len, model.d_model(), model.vocab());
     let n = rows * seq;
     let dims = (rows, seq, d);
@@ -251,9 +260,10 @@ pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk:
     let out_rows: &[usize] = &scored; // x and the logits now hold these positions
     let logits = linear_forward(&model.head, &x); // [scored, vocab]
 
-    // Masked cross-entropy and its gradient.
+    // Masked cross-entropy and its gradient (when training).
     let (mut loss, mut correct) = (0.0f64, 0.0f32);
-    let mut dlogits = Buf::filled(out_rows.len() * vocab, 0.0);
+    let training = matches!(pass, Pass::Train(_));
+    let mut dlogits = if training { Buf::filled(out_rows.len() * vocab, 0.0) } else { Buf::empty() };
     let denominator = total_scored.max(1) as f32;
     for (s, &r) in out_rows.iter().enumerate() {
         let w = chunk.loss_weights[r];
@@ -269,12 +279,22 @@ pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk:
         let sum: f32 = row.iter().map(|v| (v - best).exp()).sum();
         let log_sum = sum.ln() + best;
         loss += (w * (log_sum - row[target])) as f64;
+        if let Pass::Evaluate(predictions) = &mut pass {
+            predictions.push((r, best_at as u32));
+            continue;
+        }
         let grad = &mut dlogits[s * vocab..(s + 1) * vocab];
         for (j, g) in grad.iter_mut().enumerate() {
             let p = (row[j] - log_sum).exp();
             *g = w * (p - (j == target) as u8 as f32) / denominator;
         }
     }
+
+    let Pass::Train(grads) = pass else {
+        give_back(caches);
+        give_back(encoder_caches);
+        return ChunkResult { loss: (loss / denominator as f64) as f32, correct };
+    };
 
     // Backward.
     let mut dx = linear_backward(&model.head, &mut grads.head, &x, &dlogits, true).expect("dx"); // [scored, d]

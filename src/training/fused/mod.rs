@@ -30,7 +30,7 @@ use rayon::prelude::*;
 
 use super::chunks::{ForwardBackward, chunk_dropout, slice_batch};
 use crate::config::{BackendChoice, ExperimentConfig};
-use crate::model::Transformer;
+use crate::model::{Dropout, Transformer};
 use crate::tasks::Batch;
 use tables::Tables;
 
@@ -101,7 +101,7 @@ pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chu
             let chunk = slice_batch(batch, start, chunk_rows.min(batch.batch_size - start));
             let masks = chunk::chunk_masks(&model.config, model.source_len, &chunk);
             let mut dropout = chunk_dropout(dropout, (seed, step), index);
-            chunk::run_chunk(&plain, tables, &masks, &chunk, total_scored, &mut dropout, grads)
+            chunk::run_chunk(&plain, tables, &masks, &chunk, total_scored, &mut dropout, chunk::Pass::Train(grads))
         })
         .collect();
     let (loss, correct) = results.iter().fold((0.0, 0.0), |(l, c), r| (l + r.loss, c + r.correct));
@@ -115,6 +115,46 @@ pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chu
         correct: scalar(correct),
         grads: first.to_gradients(device),
     }
+}
+
+/// One chunk of a held-out set through the fused forward pass (no dropout, no
+/// gradients), the same sums as the composed evaluation: the weighted loss summed
+/// over the scored positions, the weighted count predicted right, and the predicted
+/// token of every scored position (None elsewhere). Rows of `chunk_rows` run in
+/// parallel and are summed in order.
+pub fn evaluate(model: &Transformer, batch: &Batch, chunk_rows: usize) -> Evaluated {
+    let plain = PlainModel::of(model);
+    let tables = Tables::new(&plain, model.config.positional, batch.seq_len);
+    let chunk_rows = chunk_rows.max(1);
+    let starts: Vec<usize> = (0..batch.batch_size).step_by(chunk_rows).collect();
+    let results: Vec<(chunk::ChunkResult, Vec<(usize, u32)>)> = starts
+        .par_iter()
+        .map(|&start| {
+            let chunk = slice_batch(batch, start, chunk_rows.min(batch.batch_size - start));
+            let masks = chunk::chunk_masks(&model.config, model.source_len, &chunk);
+            let mut predicted = Vec::new();
+            // A total of 1: the chunk's loss comes back as its sum.
+            let result = chunk::run_chunk(&plain, &tables, &masks, &chunk, 1, &mut Dropout::off(), chunk::Pass::Evaluate(&mut predicted));
+            (result, predicted)
+        })
+        .collect();
+    let mut evaluated = Evaluated { loss_sum: 0.0, correct: 0.0, predictions: vec![None; batch.batch_size * batch.seq_len] };
+    for (&start, (result, predicted)) in starts.iter().zip(results) {
+        evaluated.loss_sum += result.loss as f64;
+        evaluated.correct += result.correct as f64;
+        for (at, token) in predicted {
+            evaluated.predictions[start * batch.seq_len + at] = Some(token);
+        }
+    }
+    evaluated
+}
+
+/// A held-out chunk's sums on the fused path (`evaluate`).
+pub struct Evaluated {
+    pub loss_sum: f64,
+    pub correct: f64,
+    /// By position in the chunk (row · seq + column); None where nothing is scored.
+    pub predictions: Vec<Option<u32>>,
 }
 
 #[cfg(test)]
@@ -169,7 +209,7 @@ mod tests {
                 for (step, (batch, masks)) in batches.iter().enumerate() {
                     grads.fill_zero();
                     let mut dropout = chunk_dropout(config.model.dropout, (0, step as u64), 0);
-                    losses.push(chunk::run_chunk(&plain, &tables, masks, batch, batch.scored(), &mut dropout, grads).loss);
+                    losses.push(chunk::run_chunk(&plain, &tables, masks, batch, batch.scored(), &mut dropout, chunk::Pass::Train(grads)).loss);
                 }
             };
             pass(&mut grads, &mut losses); // fills the pools

@@ -62,24 +62,35 @@ impl Session {
         let mut sequences_right = 0usize;
         let mut lengths = crate::training::length_tally::LengthTally::new(self.held_out_task());
         // The held-out set is drawn a chunk at a time: never all in memory at once.
+        // The fused CPU step's forward pass where it trains (the same sums to
+        // rounding, several times faster), else the composed model's.
+        let fused = self.backend.info.composed_because.is_none();
         for chunk in crate::tasks::held_out_chunks(self.held_out_task(), split, self.config.eval_size, EVAL_CHUNK) {
             let (rows, seq) = (chunk.batch_size, chunk.seq_len);
             let scored = chunk.scored();
-            let (tokens, targets, weights) = batch_tensors(&chunk, device);
-            let padding = chunk.has_padding().then_some(&chunk.padding[..]);
-            let out = model.forward(tokens, padding, Capture::default(), &mut Dropout::off());
-            let result = scored_cross_entropy(out.logits, targets, weights, scored);
-            let summary = read_floats(Tensor::cat(vec![result.loss, result.correct], 0));
-            loss_sum += summary[0] as f64 * scored as f64;
-            hits += summary[1] as f64;
+            let predictions: Vec<Option<u32>> = if fused {
+                let evaluated = crate::training::fused::evaluate(self.model(), &chunk, crate::training::chunks::CHUNK_ROWS);
+                loss_sum += evaluated.loss_sum;
+                hits += evaluated.correct;
+                evaluated.predictions
+            } else {
+                let (tokens, targets, weights) = batch_tensors(&chunk, device);
+                let padding = chunk.has_padding().then_some(&chunk.padding[..]);
+                let out = model.forward(tokens, padding, Capture::default(), &mut Dropout::off());
+                let result = scored_cross_entropy(out.logits, targets, weights, scored);
+                let summary = read_floats(Tensor::cat(vec![result.loss, result.correct], 0));
+                loss_sum += summary[0] as f64 * scored as f64;
+                hits += summary[1] as f64;
+                read_ints(result.predictions).into_iter().map(|p| u32::try_from(p).ok()).collect()
+            };
             scored_total += scored;
-            let predictions = read_ints(result.predictions);
+            let right_at = |i: usize| predictions[i].map(i64::from) == Some(chunk.targets[i]);
             for row in 0..rows {
                 let span = row * seq..(row + 1) * seq;
-                let right = span.clone().all(|i| chunk.loss_weights[i] == 0.0 || predictions[i] == chunk.targets[i]);
+                let right = span.clone().all(|i| chunk.loss_weights[i] == 0.0 || right_at(i));
                 sequences_right += right as usize;
                 if let Some(words) = self.held_out_task().source_words(&chunk.padding[span.clone()]) {
-                    let scored: Vec<bool> = span.clone().filter(|&i| chunk.loss_weights[i] > 0.0).map(|i| predictions[i] == chunk.targets[i]).collect();
+                    let scored: Vec<bool> = span.clone().filter(|&i| chunk.loss_weights[i] > 0.0).map(right_at).collect();
                     lengths.add(words, &scored);
                 }
             }
