@@ -158,12 +158,12 @@ impl<'a> Stack<'a> {
     }
 }
 
-/// Forward and backward of one chunk. `total_scored` is the whole batch's scored
+/// Forward and backward of one chunk (forward only for `Pass::Evaluate`). `total_scored` is the whole batch's scored
 /// count, so the chunks' losses and gradients sum to the batch's mean. `dropout`
 /// draws the chunk's masks in the composed model's order (embedding, the encoder's
 /// layers, then the decoder's, every position), so both paths drop the same
 /// elements.
-/// Its gradients are added into `grads` (the model's layout). Every buffer it uses
+/// Its gradients are added into `Pass::Train`'s buffer (the model's layout). Every buffer it uses
 /// is on loan from its thread's pools (`scratch`), so in the steady state it
 /// allocates nothing.
 #[allow(clippy::too_many_arguments)]
