@@ -48,6 +48,10 @@ impl Session {
         // The weights come from this model: no need to read `init_from`'s.
         let twin_config = crate::config::ExperimentConfig { init_from: None, ..self.causal_twin_config() };
         let mut twin = Session::new(twin_config)?;
+        // It evaluates on the same path as this session (composed when asked for).
+        if self.backend().info.composed_because.is_some() {
+            twin.force_composed();
+        }
         let fresh = twin.model.take().expect("new model");
         twin.model = Some(transfer_matching(self.model(), fresh).0);
         Ok(twin)

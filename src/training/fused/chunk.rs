@@ -14,7 +14,6 @@ use crate::model::Dropout;
 use crate::model::mask::{KeepMask, Role};
 use crate::tasks::Batch;
 
-/// A chunk's contribution to the step (its gradients go into the caller's buffers).
 /// What a chunk's pass is for.
 pub enum Pass<'a> {
     /// A training step: the gradients are added into this buffer (the model's layout).
@@ -24,6 +23,7 @@ pub enum Pass<'a> {
     Evaluate(&'a mut Vec<(usize, u32)>),
 }
 
+/// A chunk's contribution to the step (its gradients go into the caller's buffers).
 pub struct ChunkResult {
     /// Σ over the chunk's scored positions of w · (−log p(target)) / `total_scored`.
     pub loss: f32,
@@ -76,6 +76,9 @@ struct Stack<'a> {
     select_at: Option<usize>,
     selected: Option<&'a [usize]>,
     tables: &'a Tables,
+    /// Keep each layer's cache for the backward pass; an evaluation gives each back
+    /// to the pool as soon as the next sublayer has run.
+    keep: bool,
 }
 
 thread_local! {
@@ -132,7 +135,9 @@ impl<'a> Stack<'a> {
                 x = y;
                 cache[2] = Some(c);
             }
-            caches.push(cache);
+            if self.keep {
+                caches.push(cache);
+            }
         }
         (x, caches)
     }
@@ -210,7 +215,8 @@ pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk:
     let gather_last = whole_frame && selected.is_some();
 
     // The encoder reads the same embedded sequence; its output is the decoder's memory.
-    let encoder = Stack { layers: &model.encoder, masks: &masks.encoder, cross: None, select_at: None, selected: None, tables };
+    let training = matches!(pass, Pass::Train(_));
+    let encoder = Stack { layers: &model.encoder, masks: &masks.encoder, cross: None, select_at: None, selected: None, tables, keep: training };
     let encoder_read = model.encoder_read();
     let (memory, encoder_caches, encoder_norm_cache) = if encoder_read {
         let (m, caches) = encoder.forward(Buf::copy_of(&x), None, dropout, dims);
@@ -238,6 +244,7 @@ pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk:
         select_at: if seq2seq { None } else { last_attention },
         selected,
         tables,
+        keep: training,
     };
     if gather_first && let Some(list) = selected {
         x = gather(&x, list, d);
@@ -248,7 +255,7 @@ pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk:
         let (y, cache) = recurrent::forward(rnn, &x, padding, dims);
         x = y;
         cache
-    });
+    }).filter(|_| training);
     if gather_last && let Some(list) = selected {
         x = gather(&x, list, d);
     }
@@ -256,13 +263,12 @@ pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk:
         let (y, cache) = norm_forward(n, &x, d);
         x = y;
         cache
-    });
+    }).filter(|_| training);
     let out_rows: &[usize] = &scored; // x and the logits now hold these positions
     let logits = linear_forward(&model.head, &x); // [scored, vocab]
 
     // Masked cross-entropy and its gradient (when training).
     let (mut loss, mut correct) = (0.0f64, 0.0f32);
-    let training = matches!(pass, Pass::Train(_));
     let mut dlogits = if training { Buf::filled(out_rows.len() * vocab, 0.0) } else { Buf::empty() };
     let denominator = total_scored.max(1) as f32;
     for (s, &r) in out_rows.iter().enumerate() {

@@ -56,7 +56,6 @@ impl Session {
     }
 
     pub(super) fn measure_held_out(&self, split: Split) -> EvalMetrics {
-        let model = self.model().valid();
         let device = &self.backend.device;
         let (mut loss_sum, mut hits, mut scored_total) = (0.0f64, 0.0f64, 0usize);
         let mut sequences_right = 0usize;
@@ -65,6 +64,7 @@ impl Session {
         // The fused CPU step's forward pass where it trains (the same sums to
         // rounding, several times faster), else the composed model's.
         let fused = self.backend.info.composed_because.is_none();
+        let model = (!fused).then(|| self.model().valid());
         for chunk in crate::tasks::held_out_chunks(self.held_out_task(), split, self.config.eval_size, EVAL_CHUNK) {
             let (rows, seq) = (chunk.batch_size, chunk.seq_len);
             let scored = chunk.scored();
@@ -76,7 +76,7 @@ impl Session {
             } else {
                 let (tokens, targets, weights) = batch_tensors(&chunk, device);
                 let padding = chunk.has_padding().then_some(&chunk.padding[..]);
-                let out = model.forward(tokens, padding, Capture::default(), &mut Dropout::off());
+                let out = model.as_ref().expect("the composed model").forward(tokens, padding, Capture::default(), &mut Dropout::off());
                 let result = scored_cross_entropy(out.logits, targets, weights, scored);
                 let summary = read_floats(Tensor::cat(vec![result.loss, result.correct], 0));
                 loss_sum += summary[0] as f64 * scored as f64;
