@@ -705,7 +705,8 @@ fn every_simd_tier_the_cpu_has_gives_the_portable_tiers_numbers() {
     use attention_workbench::training::fused::{self, SimdTier, use_simd_tier};
 
     // AVX2 gives the portable numbers bit for bit (Rust never fuses a multiply and
-    // an add on its own); AVX-512 within rounding (its own matrix products).
+    // an add on its own); AVX-512 within rounding (its own matrix products, in the
+    // layers and in the attention core).
     let tiers: Vec<SimdTier> = SimdTier::ALL.into_iter().filter(|t| *t <= SimdTier::detected()).collect();
     eprintln!("comparing {:?} with the portable tier", &tiers[1..]);
     type Edit = fn(&mut ExperimentConfig);
@@ -751,12 +752,16 @@ fn every_simd_tier_the_cpu_has_gives_the_portable_tiers_numbers() {
             // AVX-512 also runs its own matrix products, which add in another
             // order: the same numbers up to rounding, per tensor.
             assert!((other.0[0] - portable.0[0]).abs() < 1e-5 * portable.0[0].abs(), "{name}: loss {} on {tier:?} vs {}", other.0[0], portable.0[0]);
+            // A gradient that is zero in exact arithmetic (a key's bias) is rounding
+            // noise on both tiers: both below a millionth of the largest gradient.
+            let largest = portable.1.iter().flatten().map(|g| l2(g)).fold(0.0, f64::max);
             for (index, (a, b)) in portable.1.iter().zip(&other.1).enumerate() {
                 let (a, b) = (a.as_ref().map(|a| &a[..]), b.as_ref().map(|b| &b[..]));
                 assert_eq!(a.is_some(), b.is_some(), "{name}: parameter {index} on {tier:?}");
                 if let (Some(a), Some(b)) = (a, b) {
                     let gap = relative_gap(a, b);
-                    assert!(gap < 1e-5 || l2(a) < 1e-9, "{name}: parameter {index} differs by {gap:.1e} of its size on {tier:?}");
+                    let noise = 1e-6 * largest;
+                    assert!(gap < 1e-5 || (l2(a) < noise && l2(b) < noise), "{name}: parameter {index} differs by {gap:.1e} of its size on {tier:?} ({:.1e} and {:.1e}, the largest {largest:.1e})", l2(a), l2(b));
                 }
             }
         }

@@ -10,7 +10,8 @@
 //! row i computes keys 0..=i rounded up to the block).
 
 use super::mask_rows::{MaskRows, block_range};
-use super::row_blocks::{add_scaled, blocked_products, dot_blocks, mul_add_blocks, softmax_blocks, weighted_rows};
+use super::block_product::block_product;
+use super::row_blocks::{dot_blocks, mul_add_blocks, softmax_blocks};
 use super::simd::simd_fn;
 use super::scratch::Buf;
 use crate::config::MaskApplication;
@@ -118,25 +119,38 @@ pub fn forward(inputs: &CoreInputs, context: &mut [f32]) -> CoreCache {
 
 simd_fn! {
     fn forward_loops(inputs: &CoreInputs, context: &mut [f32], p: &mut [f32]) {
-        let CoreInputs { k, v, mask, dims, queries, scale, application, ablated, uniform, conv, .. } = *inputs;
+        let CoreInputs { q, k, v, mask, dims, queries, scale, application, ablated, uniform, conv, .. } = *inputs;
         let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
         let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
         let mut kt_all = Buf::filled(d * padded, 0.0);
+        // Per (sample, head): P ⊙ keep of its queries, `[queries of b, padded]`.
+        let mut pe_block = Buf::filled(seq * padded, 0.0);
         let rows = MaskRows::new(mask, dims, application);
         for (b, first, end) in groups(queries, seq) {
             if !inputs.fixed() {
                 row_transposed(k, dims, b, &mut kt_all);
             }
+            let width = group_width(&rows, queries, (b, first, end), dims, application);
             for h in 0..dims.heads {
                 if ablated.contains(&h) {
                     continue; // its output is zeroed, so nothing downstream reads P
                 }
-                let kt = &kt_all[h * dk * padded..][..dk * padded];
+                if !inputs.fixed() {
+                    // S = Q Kᵀ for every query of the group over the keys any of them computes.
+                    let kt = &kt_all[h * dk * padded..][..dk * padded];
+                    block_product((&mut p[dims.p_at(first, h)..], dims.heads * padded), &q[first * d + h * dk..], (d, 1), (kt, padded), (end - first, dk, width));
+                }
                 for s in first..end {
                     let i = queries[s] % seq;
                     let r = rows.row(b, i, seq);
-                    let Some((lo, hi)) = rows.span(r) else { continue }; // no key: weights stay 0
                     let row = &mut p[dims.p_at(s, h)..][..padded];
+                    let local = (s - first) * padded;
+                    let pe = &mut pe_block[local..local + padded];
+                    pe[..width].fill(0.0);
+                    let Some((lo, hi)) = rows.span(r) else {
+                        row[..width].fill(0.0); // no key: weights stay 0
+                        continue;
+                    };
                     if let Some((weights, taps)) = conv {
                         for j in band(i, taps, lo, hi) {
                             row[j] = weights[h * taps + i - j];
@@ -144,21 +158,28 @@ simd_fn! {
                     } else if uniform {
                         uniform_row(&rows.keep[r * padded + lo..r * padded + hi], &mut row[lo..hi]);
                     } else {
-                        softmax_row(inputs, &rows, (s, h, i, r), factor, kt, row);
+                        softmax_row(inputs, &rows, (h, i, r), factor, width, row);
                     }
                     let keep = &rows.keep[r * padded..][..padded];
-                    let row = &row[..];
-                    let terms = (lo..hi).map(|j| (row[j] * keep[j], (b * seq + j) * d + h * dk));
-                    let ctx = &mut context[s * d + h * dk..][..dk];
-                    if dk == 16 {
-                        weighted_rows::<16>(dk, terms, v, ctx);
-                    } else {
-                        weighted_rows::<0>(dk, terms, v, ctx);
-                    }
+                    pe[lo..hi].iter_mut().zip(&row[lo..hi]).zip(&keep[lo..hi]).for_each(|((e, p), k)| *e = p * k);
                 }
+                // context = (P ⊙ keep) V over the keys that exist.
+                let keys = width.min(seq);
+                block_product((&mut context[first * d + h * dk..], d), &pe_block, (padded, 1), (&v[b * seq * d + h * dk..], d), (end - first, keys, dk));
             }
         }
     }
+}
+
+/// The keys the rows of one group (a sample's queries) compute, in whole blocks
+/// of 8: up to the largest block end of any of them (0 when none sees a key).
+#[inline(always)]
+fn group_width(rows: &MaskRows, queries: &[usize], (b, first, end): (usize, usize, usize), dims: Dims, application: MaskApplication) -> usize {
+    (first..end)
+        .filter_map(|s| rows.span(rows.row(b, queries[s] % dims.seq, dims.seq)))
+        .map(|(lo, hi)| block_range(lo, hi, dims, application).1)
+        .max()
+        .unwrap_or(0)
 }
 
 /// The keys a convolution's query `i` reads within the visible span `lo..hi`:
@@ -176,17 +197,21 @@ fn uniform_row(keep: &[f32], row: &mut [f32]) {
     row.iter_mut().zip(keep).for_each(|(p, k)| *p = if *k != 0.0 { w } else { 0.0 });
 }
 
-/// Query `s` (position `i`, mask row `r`) of head `h`: its scores over the
-/// computed blocks (keys from the transposed head `kt`), then their softmax, into
-/// `row` (`[padded]`).
+/// Query `i` (mask row `r`) of head `h`: its scores `Q Kᵀ` in `row[..width]`
+/// (`[padded]`) become its softmax weights over the blocks it computes (scaled, less
+/// ALiBi's penalty, masked), 0 elsewhere.
 #[inline(always)]
-fn softmax_row(inputs: &CoreInputs, rows: &MaskRows, (s, h, i, r): (usize, usize, usize, usize), factor: f32, kt: &[f32], row: &mut [f32]) {
-    let CoreInputs { q, dims, application, alibi, .. } = *inputs;
-    let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
+fn softmax_row(inputs: &CoreInputs, rows: &MaskRows, (h, i, r): (usize, usize, usize), factor: f32, width: usize, row: &mut [f32]) {
+    let CoreInputs { dims, application, alibi, .. } = *inputs;
+    let (seq, padded) = (dims.seq, dims.padded());
     let Some((lo, hi)) = rows.span(r) else { return };
     let (start, end) = block_range(lo, hi, dims, application);
+    row[..start].fill(0.0);
+    row[end..width].fill(0.0);
     let scores = &mut row[start..end];
-    blocked_products(scores, &q[s * d + h * dk..][..dk], factor, kt, padded, start);
+    if factor != 1.0 {
+        scores.iter_mut().for_each(|s| *s *= factor);
+    }
     if let Some(slopes) = alibi {
         let m = slopes[h];
         for (j, score) in (start..end.min(seq)).zip(scores.iter_mut()) {
@@ -202,57 +227,61 @@ simd_fn! {
     /// Gradients of q (`[queries, d_model]`) and k, v (`[rows·seq, d_model]`), arriving
     /// zeroed, from the context's (`[queries, d_model]`).
     fn backward(inputs: &CoreInputs, cache: &CoreCache, d_context: &[f32], dq: &mut [f32], dk_out: &mut [f32], dv: &mut [f32], dconv: &mut [f32]) {
-        let CoreInputs { q, k, v, mask, dims, queries, scale, application, ablated, uniform, conv, .. } = *inputs;
+        let CoreInputs { q, k, mask, dims, queries, scale, application, ablated, uniform, conv, .. } = *inputs;
         let fixed = inputs.fixed();
         let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
         let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
         let mut vt_all = Buf::filled(d * padded, 0.0);
         // Per (sample, head): dS and P ⊙ keep of its queries, `[queries of b, padded]`.
         let (mut ds_block, mut pe_block) = (Buf::filled(seq * padded, 0.0), Buf::filled(seq * padded, 0.0));
-        // Per query of the block: the keys its row computed (empty when none).
-        let mut computed = Buf::filled(seq, (0usize, 0usize));
         let rows = MaskRows::new(mask, dims, application);
         for (b, first, end) in groups(queries, seq) {
             if !uniform {
-                row_transposed(v, dims, b, &mut vt_all); // dP needs it (also the convolution's)
+                row_transposed(inputs.v, dims, b, &mut vt_all); // dP needs it (also the convolution's)
             }
+            let width = group_width(&rows, queries, (b, first, end), dims, application);
+            let keys = width.min(seq);
+            let count = end - first;
             for h in 0..dims.heads {
                 if ablated.contains(&h) {
                     continue; // zeroed output: no gradient reaches Q, K or V
                 }
-                let vt = &vt_all[h * dk * padded..][..dk * padded];
-                ds_block[..(end - first) * padded].fill(0.0);
-                pe_block[..(end - first) * padded].fill(0.0);
-                computed[..end - first].fill((0, 0));
-                // Pass 1, query by query: dS, and dQ = dS K.
+                let dctx = &d_context[first * d + h * dk..];
+                if !uniform {
+                    // dP = dcontext · Vᵀ for every query of the group.
+                    let vt = &vt_all[h * dk * padded..][..dk * padded];
+                    block_product((&mut ds_block, padded), dctx, (d, 1), (vt, padded), (count, dk, width));
+                }
                 for s in first..end {
                     let i = queries[s] % seq;
                     let r = rows.row(b, i, seq);
-                    let Some((lo, hi)) = rows.span(r) else { continue }; // zero weights, zero gradient
+                    let local = (s - first) * padded;
+                    let (pe, ds) = (&mut pe_block[local..local + width], &mut ds_block[local..local + width]);
+                    pe.fill(0.0);
+                    let Some((lo, hi)) = rows.span(r) else {
+                        ds.fill(0.0); // zero weights, zero gradient
+                        continue;
+                    };
                     let (start, stop) = block_range(lo, hi, dims, application);
                     let p = &cache.p[dims.p_at(s, h)..][..padded];
                     let keep = &rows.keep[r * padded..][..padded];
-                    let dctx = &d_context[s * d + h * dk..][..dk];
-                    let local = (s - first) * padded;
-                    computed[s - first] = (start, stop);
-                    let pe = &mut pe_block[local + start..local + stop];
-                    pe.copy_from_slice(&p[start..stop]);
-                    mul_add_blocks(pe, Some(&keep[start..stop]), None);
+                    pe[start..stop].copy_from_slice(&p[start..stop]);
+                    mul_add_blocks(&mut pe[start..stop], Some(&keep[start..stop]), None);
                     if uniform {
                         continue; // fixed weights: only V gets a gradient
                     }
-                    // dP = dcontext · Vᵀ, only through visible keys (the context used
-                    // the weights P ⊙ keep).
-                    let dp = &mut ds_block[local + start..local + stop];
-                    blocked_products(dp, dctx, 1.0, vt, padded, start);
+                    // Only through visible keys (the context used the weights P ⊙ keep).
+                    ds[..start].fill(0.0);
+                    ds[stop..].fill(0.0);
+                    let dp = &mut ds[start..stop];
                     mul_add_blocks(dp, Some(&keep[start..stop]), None);
                     if let Some((_, taps)) = conv {
                         // Each weight's gradient sums dP over the cells it filled;
                         // nothing reaches Q or K, so dS stays 0.
                         for j in band(i, taps, lo, hi) {
-                            dconv[h * taps + i - j] += ds_block[local + j];
+                            dconv[h * taps + i - j] += ds[j];
                         }
-                        ds_block[local + start..local + stop].fill(0.0);
+                        ds[start..stop].fill(0.0);
                         continue;
                     }
                     // Softmax backward: dS = P ⊙ (dP - Σ P dP), then the scaling.
@@ -260,33 +289,15 @@ simd_fn! {
                     for (g, &pj) in dp.iter_mut().zip(&p[start..stop]) {
                         *g = pj * (*g - dot) * factor;
                     }
-                    let ds = &ds_block[local..local + padded];
-                    let terms = (start..stop.min(seq)).map(|j| (ds[j], (b * seq + j) * d + h * dk));
-                    let dq_s = &mut dq[s * d + h * dk..][..dk];
-                    if dk == 16 {
-                        weighted_rows::<16>(dk, terms, k, dq_s);
-                    } else {
-                        weighted_rows::<0>(dk, terms, k, dq_s);
-                    }
                 }
-                // Pass 2, query by query again: dK = dSᵀ Q and dV = (P ⊙ keep)ᵀ
-                // dcontext, each query adding into the keys its row computed (a
-                // causal block: the keys up to it). Every key's row sums its queries
-                // in their order, as a key-by-key loop would.
-                for s in first..end {
-                    let (start, stop) = computed[s - first];
-                    let local = (s - first) * padded;
-                    let dctx = &d_context[s * d + h * dk..][..dk];
-                    // Uniform or convolution weights read no Q (it is empty).
-                    let q_s = (!fixed).then(|| &q[s * d + h * dk..][..dk]);
-                    for j in start..stop.min(seq) {
-                        let at = (b * seq + j) * d + h * dk;
-                        add_scaled(&mut dv[at..at + dk], pe_block[local + j], dctx);
-                        if let Some(q_s) = q_s {
-                            add_scaled(&mut dk_out[at..at + dk], ds_block[local + j], q_s);
-                        }
-                    }
+                let at = b * seq * d + h * dk;
+                if !fixed {
+                    // dQ = dS K; dK = dSᵀ Q (each key sums its queries in their order).
+                    block_product((&mut dq[first * d + h * dk..], d), &ds_block, (padded, 1), (&k[at..], d), (count, keys, dk));
+                    block_product((&mut dk_out[at..], d), &ds_block, (1, padded), (&q[first * d + h * dk..], d), (keys, count, dk));
                 }
+                // dV = (P ⊙ keep)ᵀ dcontext.
+                block_product((&mut dv[at..], d), &pe_block, (1, padded), (dctx, d), (keys, count, dk));
             }
         }
     }

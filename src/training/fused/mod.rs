@@ -16,6 +16,7 @@ mod gru;
 mod kernels;
 mod mask_rows;
 #[cfg(target_arch = "x86_64")]
+mod block_product;
 mod matmul512;
 mod params;
 mod recurrent;
