@@ -185,7 +185,7 @@ impl Claim {
             let mut trainers = self.trainers(seed)?;
             'steps: while trainers.iter().any(|(_, _, t)| !t.finished()) {
                 for (_, _, trainer) in trainers.iter_mut().filter(|(_, _, t)| !t.finished()) {
-                    trainer.step();
+                    trainer.step(false);
                     if !tick() {
                         break 'steps;
                     }

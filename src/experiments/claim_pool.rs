@@ -21,6 +21,7 @@
 //! its tracks as a pool of their own, with progress after every step and a cancel.
 
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::claim::{Claim, ClaimResult, SideSpec};
@@ -94,14 +95,20 @@ impl Track {
 /// next item as they finish one. Not rayon jobs: a rayon worker waiting for a
 /// side's own thread pool would take up another worker's whole queue meanwhile,
 /// leaving a core idle. Each training step still runs on the compute threads.
-fn share_out<T: Send>(workers: usize, items: Vec<T>, job: &(dyn Fn(T) + Sync)) {
+/// `job(item, crowded)`: `crowded()` says whether at least as many items are
+/// in hand as the process has compute threads (see `SideTrainer::train_to`).
+fn share_out<T: Send>(workers: usize, items: Vec<T>, job: &(dyn Fn(T, &dyn Fn() -> bool) + Sync)) {
     let queue = Mutex::new(items.into_iter());
+    let (in_hand, cores) = (AtomicUsize::new(0), rayon::current_num_threads().max(1));
+    let crowded = || in_hand.load(Ordering::Relaxed) >= cores;
     std::thread::scope(|scope| {
         for _ in 0..workers.max(1) {
             scope.spawn(|| {
                 // The lock is let go before the job runs (the block ends first).
                 while let Some(item) = { let next = queue.lock().expect("no worker panicked holding the queue").next(); next } {
-                    job(item);
+                    in_hand.fetch_add(1, Ordering::Relaxed);
+                    job(item, &crowded);
+                    in_hand.fetch_sub(1, Ordering::Relaxed);
                 }
             });
         }
@@ -168,11 +175,11 @@ fn run_pool(claims: &[&Claim], offset: usize, seeds: &[u64], workers: usize, don
         }
         hand_on(claims, seeds, offset, slots, next, &mut **done);
     };
-    share_out(workers, tracks, &|track: Track| {
+    share_out(workers, tracks, &|track: Track, crowded| {
         let start = Instant::now();
         match track.trainer() {
             Ok(trainer) => {
-                train_track(trainer, track.stops, start, &|| true, &|stop, side, seconds| arrive(stop, Ok(side), seconds));
+                train_track(trainer, track.stops, start, (&|| true, crowded), &|stop, side, seconds| arrive(stop, Ok(side), seconds));
             }
             Err(why) => track.stops.iter().for_each(|stop| arrive(stop, Err(why.to_string()), 0.0)),
         }
@@ -213,8 +220,8 @@ pub(super) fn run_one_claim(claim: &Claim, seeds: &[u64], tick: &(dyn Fn() -> bo
     }
     let sides = Mutex::new((seeds.iter().map(|_| Vec::new()).collect::<Vec<Vec<SideMeasured>>>(), true));
     let arrive = |stop: &Stop, side: SideMeasured, _: f64| sides.lock().expect("no track panicked while filing").0[stop.seed].push(side);
-    share_out(ready.len(), ready, &|(trainer, stops)| {
-        if !train_track(trainer, stops, Instant::now(), tick, &arrive) {
+    share_out(ready.len(), ready, &|(trainer, stops), crowded| {
+        if !train_track(trainer, stops, Instant::now(), (tick, crowded), &arrive) {
             sides.lock().expect("no track panicked while filing").1 = false;
         }
     });
@@ -226,11 +233,11 @@ pub(super) fn run_one_claim(claim: &Claim, seeds: &[u64], tick: &(dyn Fn() -> bo
 /// `go_on()` stopped it first. A side's seconds are the track's training (from
 /// `start`, so making the session counts) up to its budget plus its own measuring:
 /// what it would take alone.
-fn train_track(mut trainer: SideTrainer, stops: Vec<Stop>, start: Instant, go_on: &dyn Fn() -> bool, arrive: &(dyn Fn(&Stop, SideMeasured, f64) + Sync)) -> bool {
+fn train_track(mut trainer: SideTrainer, stops: Vec<Stop>, start: Instant, (go_on, crowded): (&dyn Fn() -> bool, &dyn Fn() -> bool), arrive: &(dyn Fn(&Stop, SideMeasured, f64) + Sync)) -> bool {
     let mut training = start.elapsed().as_secs_f64();
     for mut stop in stops {
         let trained = Instant::now();
-        if !trainer.train_to(stop.steps, go_on) {
+        if !trainer.train_to(stop.steps, go_on, crowded) {
             return false;
         }
         training += trained.elapsed().as_secs_f64();
@@ -267,7 +274,7 @@ mod tests {
             let mut sides = Vec::new();
             for SideSpec { side, metrics, config, steps, threads } in claim.side_specs(seed) {
                 let mut trainer = Session::new(config).and_then(|session| SideTrainer::new(session, 0, threads)).map_err(|e| e.to_string())?;
-                assert!(trainer.train_to(steps, &|| true));
+                assert!(trainer.train_to(steps, &|| true, &|| false));
                 sides.push(SideMeasured::of(side, metrics, trainer));
             }
             results.push(claim.result(seed, sides));

@@ -56,6 +56,9 @@ pub(super) struct SideTrainer {
     session: Session,
     steps: usize,
     pool: Option<rayon::ThreadPool>,
+    /// A pool of one thread, made the first time the side trains while every core
+    /// has a side of its own (None inside when it could not be made).
+    single: std::sync::OnceLock<Option<rayon::ThreadPool>>,
     curve: Vec<f32>,
     times: Vec<f64>,
     divergence: Option<Divergence>,
@@ -72,19 +75,24 @@ impl SideTrainer {
                     .map_err(|e| SessionError::Runtime(t!("err-claim-threads-failed", threads = threads, why = e.to_string())))
             })
             .transpose()?;
-        Ok(Self { session, steps, pool, curve: Vec::with_capacity(steps), times: Vec::with_capacity(steps), divergence: None })
+        Ok(Self { session, steps, pool, single: std::sync::OnceLock::new(), curve: Vec::with_capacity(steps), times: Vec::with_capacity(steps), divergence: None })
     }
 
     /// Train on to `steps` in all (or until training goes non-finite); the
     /// session's budget becomes `steps`, as if it had been asked for from the
     /// start (a longer run's first steps are the shorter run's steps).
     /// `go_on()` is asked after every step: false stops training there, and
-    /// `train_to` returns false.
-    pub(super) fn train_to(&mut self, steps: usize, go_on: &dyn Fn() -> bool) -> bool {
+    /// `train_to` returns false. `crowded()` is asked before every step: true when
+    /// every core has a side training on it, and this side (without threads of its
+    /// own) then trains on one thread, not the process's pool. Sides sharing that
+    /// pool step for step wait on each other's chunks (about a tenth slower on
+    /// two cores); the numbers are the same either way, as the fused step's are
+    /// on any thread count.
+    pub(super) fn train_to(&mut self, steps: usize, go_on: &dyn Fn() -> bool, crowded: &dyn Fn() -> bool) -> bool {
         self.steps = steps;
         self.session.set_step_budget(steps.max(1));
         while !self.finished() {
-            self.step();
+            self.step(crowded());
             if !go_on() {
                 return false;
             }
@@ -97,8 +105,10 @@ impl SideTrainer {
         self.divergence.is_some() || self.curve.len() >= self.steps
     }
 
-    /// Train one step, timed.
-    pub(super) fn step(&mut self) {
+    /// Train one step, timed; on one thread when `alone` and the side has no
+    /// threads of its own.
+    pub(super) fn step(&mut self, alone: bool) {
+        let single = (alone && self.pool.is_none()).then(|| self.single.get_or_init(|| rayon::ThreadPoolBuilder::new().num_threads(1).build().ok()).as_ref()).flatten();
         let Self { session, pool, curve, times, divergence, .. } = self;
         let mut one = || {
             let start = std::time::Instant::now();
@@ -110,7 +120,7 @@ impl SideTrainer {
                 StepOutcome::NonFinite { step, group, .. } => *divergence = Some(Divergence { step, group }),
             }
         };
-        match pool {
+        match pool.as_ref().or(single) {
             Some(pool) => pool.install(one),
             None => one(),
         }
