@@ -94,8 +94,9 @@ impl Track {
 /// `job` on each of `items`, by `workers` threads of their own that each take the
 /// next item as they finish one. Not rayon jobs: a rayon worker waiting for a
 /// side's own thread pool would take up another worker's whole queue meanwhile,
-/// leaving a core idle. Each training step still runs on the compute threads.
-/// `job(item, crowded)`: `crowded()` says whether at least as many items are
+/// leaving a core idle. Each training step still runs on the compute threads, or,
+/// while every core has an item, on a thread of the item's own:
+/// `job(item, crowded)`, where `crowded()` says whether at least as many items are
 /// in hand as the process has compute threads (see `SideTrainer::train_to`).
 fn share_out<T: Send>(workers: usize, items: Vec<T>, job: &(dyn Fn(T, &dyn Fn() -> bool) + Sync)) {
     let queue = Mutex::new(items.into_iter());

@@ -130,49 +130,62 @@ simd_fn! {
             if !inputs.fixed() {
                 row_transposed(k, dims, b, &mut kt_all);
             }
-            let width = group_width(&rows, queries, (b, first, end), dims, application);
             for h in 0..dims.heads {
                 if ablated.contains(&h) {
                     continue; // its output is zeroed, so nothing downstream reads P
                 }
-                if !inputs.fixed() {
-                    // S = Q Kᵀ for every query of the group over the keys any of them computes.
-                    let kt = &kt_all[h * dk * padded..][..dk * padded];
-                    block_product((&mut p[dims.p_at(first, h)..], dims.heads * padded), &q[first * d + h * dk..], (d, 1), (kt, padded), (end - first, dk, width));
-                }
-                for s in first..end {
-                    let i = queries[s] % seq;
-                    let r = rows.row(b, i, seq);
-                    let row = &mut p[dims.p_at(s, h)..][..padded];
-                    let local = (s - first) * padded;
-                    let pe = &mut pe_block[local..local + padded];
-                    pe[..width].fill(0.0);
-                    let Some((lo, hi)) = rows.span(r) else {
-                        row[..width].fill(0.0); // no key: weights stay 0
-                        continue;
-                    };
-                    if let Some((weights, taps)) = conv {
-                        for j in band(i, taps, lo, hi) {
-                            row[j] = weights[h * taps + i - j];
-                        }
-                    } else if uniform {
-                        uniform_row(&rows.keep[r * padded + lo..r * padded + hi], &mut row[lo..hi]);
-                    } else {
-                        softmax_row(inputs, &rows, (h, i, r), factor, width, row);
+                for (top, bottom) in row_blocks(first, end) {
+                    let width = group_width(&rows, queries, (b, top, bottom), dims, application);
+                    if !inputs.fixed() {
+                        // S = Q Kᵀ for the block's queries over the keys any of them computes.
+                        let kt = &kt_all[h * dk * padded..][..dk * padded];
+                        block_product((&mut p[dims.p_at(top, h)..], dims.heads * padded), &q[top * d + h * dk..], (d, 1), (kt, padded), (bottom - top, dk, width), false);
                     }
-                    let keep = &rows.keep[r * padded..][..padded];
-                    pe[lo..hi].iter_mut().zip(&row[lo..hi]).zip(&keep[lo..hi]).for_each(|((e, p), k)| *e = p * k);
+                    for s in top..bottom {
+                        let i = queries[s] % seq;
+                        let r = rows.row(b, i, seq);
+                        let row = &mut p[dims.p_at(s, h)..][..padded];
+                        let local = (s - first) * padded;
+                        let pe = &mut pe_block[local..local + padded];
+                        pe[..width].fill(0.0);
+                        let Some((lo, hi)) = rows.span(r) else {
+                            row[..width].fill(0.0); // no key: weights stay 0
+                            continue;
+                        };
+                        if let Some((weights, taps)) = conv {
+                            for j in band(i, taps, lo, hi) {
+                                row[j] = weights[h * taps + i - j];
+                            }
+                        } else if uniform {
+                            uniform_row(&rows.keep[r * padded + lo..r * padded + hi], &mut row[lo..hi]);
+                        } else {
+                            softmax_row(inputs, &rows, (h, i, r), factor, width, row);
+                        }
+                        let keep = &rows.keep[r * padded..][..padded];
+                        pe[lo..hi].iter_mut().zip(&row[lo..hi]).zip(&keep[lo..hi]).for_each(|((e, p), k)| *e = p * k);
+                    }
+                    // context = (P ⊙ keep) V over the keys that exist.
+                    let keys = width.min(seq);
+                    let pe = &pe_block[(top - first) * padded..];
+                    block_product((&mut context[top * d + h * dk..], d), pe, (padded, 1), (&v[b * seq * d + h * dk..], d), (bottom - top, keys, dk), false);
                 }
-                // context = (P ⊙ keep) V over the keys that exist.
-                let keys = width.min(seq);
-                block_product((&mut context[first * d + h * dk..], d), &pe_block, (padded, 1), (&v[b * seq * d + h * dk..], d), (end - first, keys, dk));
             }
         }
     }
 }
 
-/// The keys the rows of one group (a sample's queries) compute, in whole blocks
-/// of 8: up to the largest block end of any of them (0 when none sees a key).
+/// Queries per block of attention's products: a block computes the keys its last
+/// query sees, so a causal sample's blocks cover a staircase, not the square.
+const BLOCK_ROWS: usize = 16;
+
+/// A group's queries `first..end` in blocks of `BLOCK_ROWS`: `(top, bottom)`.
+#[inline(always)]
+fn row_blocks(first: usize, end: usize) -> impl Iterator<Item = (usize, usize)> {
+    (first..end).step_by(BLOCK_ROWS).map(move |top| (top, (top + BLOCK_ROWS).min(end)))
+}
+
+/// The keys the queries `first..end` of sample `b` compute, in whole blocks of 8:
+/// up to the largest block end of any of them (0 when none sees a key).
 #[inline(always)]
 fn group_width(rows: &MaskRows, queries: &[usize], (b, first, end): (usize, usize, usize), dims: Dims, application: MaskApplication) -> usize {
     (first..end)
@@ -232,72 +245,76 @@ simd_fn! {
         let (seq, d, dk, padded) = (dims.seq, dims.d_model, dims.d_k(), dims.padded());
         let factor = if scale { 1.0 / (dk as f32).sqrt() } else { 1.0 };
         let mut vt_all = Buf::filled(d * padded, 0.0);
-        // Per (sample, head): dS and P ⊙ keep of its queries, `[queries of b, padded]`.
+        // Per (sample, head): dS and P ⊙ keep of its queries, `[queries of b, padded]`
+        // (each block of queries filling its rows up to the keys it computes).
         let (mut ds_block, mut pe_block) = (Buf::filled(seq * padded, 0.0), Buf::filled(seq * padded, 0.0));
         let rows = MaskRows::new(mask, dims, application);
         for (b, first, end) in groups(queries, seq) {
             if !uniform {
                 row_transposed(inputs.v, dims, b, &mut vt_all); // dP needs it (also the convolution's)
             }
-            let width = group_width(&rows, queries, (b, first, end), dims, application);
-            let keys = width.min(seq);
-            let count = end - first;
             for h in 0..dims.heads {
                 if ablated.contains(&h) {
                     continue; // zeroed output: no gradient reaches Q, K or V
                 }
-                let dctx = &d_context[first * d + h * dk..];
-                if !uniform {
-                    // dP = dcontext · Vᵀ for every query of the group.
-                    let vt = &vt_all[h * dk * padded..][..dk * padded];
-                    block_product((&mut ds_block, padded), dctx, (d, 1), (vt, padded), (count, dk, width));
-                }
-                for s in first..end {
-                    let i = queries[s] % seq;
-                    let r = rows.row(b, i, seq);
-                    let local = (s - first) * padded;
-                    let (pe, ds) = (&mut pe_block[local..local + width], &mut ds_block[local..local + width]);
-                    pe.fill(0.0);
-                    let Some((lo, hi)) = rows.span(r) else {
-                        ds.fill(0.0); // zero weights, zero gradient
-                        continue;
-                    };
-                    let (start, stop) = block_range(lo, hi, dims, application);
-                    let p = &cache.p[dims.p_at(s, h)..][..padded];
-                    let keep = &rows.keep[r * padded..][..padded];
-                    pe[start..stop].copy_from_slice(&p[start..stop]);
-                    mul_add_blocks(&mut pe[start..stop], Some(&keep[start..stop]), None);
-                    if uniform {
-                        continue; // fixed weights: only V gets a gradient
-                    }
-                    // Only through visible keys (the context used the weights P ⊙ keep).
-                    ds[..start].fill(0.0);
-                    ds[stop..].fill(0.0);
-                    let dp = &mut ds[start..stop];
-                    mul_add_blocks(dp, Some(&keep[start..stop]), None);
-                    if let Some((_, taps)) = conv {
-                        // Each weight's gradient sums dP over the cells it filled;
-                        // nothing reaches Q or K, so dS stays 0.
-                        for j in band(i, taps, lo, hi) {
-                            dconv[h * taps + i - j] += ds[j];
-                        }
-                        ds[start..stop].fill(0.0);
-                        continue;
-                    }
-                    // Softmax backward: dS = P ⊙ (dP - Σ P dP), then the scaling.
-                    let dot = dot_blocks(&p[start..stop], dp);
-                    for (g, &pj) in dp.iter_mut().zip(&p[start..stop]) {
-                        *g = pj * (*g - dot) * factor;
-                    }
-                }
                 let at = b * seq * d + h * dk;
-                if !fixed {
-                    // dQ = dS K; dK = dSᵀ Q (each key sums its queries in their order).
-                    block_product((&mut dq[first * d + h * dk..], d), &ds_block, (padded, 1), (&k[at..], d), (count, keys, dk));
-                    block_product((&mut dk_out[at..], d), &ds_block, (1, padded), (&q[first * d + h * dk..], d), (keys, count, dk));
+                for (top, bottom) in row_blocks(first, end) {
+                    let width = group_width(&rows, queries, (b, top, bottom), dims, application);
+                    let (keys, count) = (width.min(seq), bottom - top);
+                    let block_at = (top - first) * padded; // the block's first row in ds_block and pe_block
+                    let dctx = &d_context[top * d + h * dk..];
+                    if !uniform {
+                        // dP = dcontext · Vᵀ for the block's queries.
+                        let vt = &vt_all[h * dk * padded..][..dk * padded];
+                        block_product((&mut ds_block[block_at..], padded), dctx, (d, 1), (vt, padded), (count, dk, width), false);
+                    }
+                    for s in top..bottom {
+                        let i = queries[s] % seq;
+                        let r = rows.row(b, i, seq);
+                        let local = (s - first) * padded;
+                        let (pe, ds) = (&mut pe_block[local..local + width], &mut ds_block[local..local + width]);
+                        pe.fill(0.0);
+                        let Some((lo, hi)) = rows.span(r) else {
+                            ds.fill(0.0); // zero weights, zero gradient
+                            continue;
+                        };
+                        let (start, stop) = block_range(lo, hi, dims, application);
+                        let p = &cache.p[dims.p_at(s, h)..][..padded];
+                        let keep = &rows.keep[r * padded..][..padded];
+                        pe[start..stop].copy_from_slice(&p[start..stop]);
+                        mul_add_blocks(&mut pe[start..stop], Some(&keep[start..stop]), None);
+                        if uniform {
+                            continue; // fixed weights: only V gets a gradient
+                        }
+                        // Only through visible keys (the context used the weights P ⊙ keep).
+                        ds[..start].fill(0.0);
+                        ds[stop..].fill(0.0);
+                        let dp = &mut ds[start..stop];
+                        mul_add_blocks(dp, Some(&keep[start..stop]), None);
+                        if let Some((_, taps)) = conv {
+                            // Each weight's gradient sums dP over the cells it filled;
+                            // nothing reaches Q or K, so dS stays 0.
+                            for j in band(i, taps, lo, hi) {
+                                dconv[h * taps + i - j] += ds[j];
+                            }
+                            ds[start..stop].fill(0.0);
+                            continue;
+                        }
+                        // Softmax backward: dS = P ⊙ (dP - Σ P dP), then the scaling.
+                        let dot = dot_blocks(&p[start..stop], dp);
+                        for (g, &pj) in dp.iter_mut().zip(&p[start..stop]) {
+                            *g = pj * (*g - dot) * factor;
+                        }
+                    }
+                    if !fixed {
+                        // dQ = dS K; dK += dSᵀ Q (each key sums its queries in their
+                        // order, block by block).
+                        block_product((&mut dq[top * d + h * dk..], d), &ds_block[block_at..], (padded, 1), (&k[at..], d), (count, keys, dk), false);
+                        block_product((&mut dk_out[at..], d), &ds_block[block_at..], (1, padded), (&q[top * d + h * dk..], d), (keys, count, dk), true);
+                    }
+                    // dV += (P ⊙ keep)ᵀ dcontext.
+                    block_product((&mut dv[at..], d), &pe_block[block_at..], (1, padded), (dctx, d), (keys, count, dk), true);
                 }
-                // dV = (P ⊙ keep)ᵀ dcontext.
-                block_product((&mut dv[at..], d), &pe_block, (1, padded), (dctx, d), (keys, count, dk));
             }
         }
     }

@@ -145,7 +145,9 @@ impl Tile {
             }
             // The bias is added to the finished sum, as when it is the starting value
             // of an accumulating product: the same bits either way.
-            let bias = bias.map(|bias| (_mm512_maskz_loadu_ps(m0, bias.add(j)), _mm512_maskz_loadu_ps(m1, bias.add(j + 16))));
+            // With one register the second's pointers (16 columns on) are never
+            // formed: they may lie past the end of the matrix.
+            let bias = bias.map(|bias| (_mm512_maskz_loadu_ps(m0, bias.add(j)), if W == 2 { _mm512_maskz_loadu_ps(m1, bias.add(j + 16)) } else { _mm512_setzero_ps() }));
             for r in 0..R {
                 let out = c.add((i + r) * c_rs + j);
                 let (mut l, mut rr) = (left[r], right[r]);
@@ -155,10 +157,14 @@ impl Tile {
                 }
                 if accumulate {
                     l = _mm512_add_ps(_mm512_maskz_loadu_ps(m0, out), l);
-                    rr = _mm512_add_ps(_mm512_maskz_loadu_ps(m1, out.add(16)), rr);
+                    if W == 2 {
+                        rr = _mm512_add_ps(_mm512_maskz_loadu_ps(m1, out.add(16)), rr);
+                    }
                 }
                 _mm512_mask_storeu_ps(out, m0, l);
-                _mm512_mask_storeu_ps(out.add(16), m1, rr);
+                if W == 2 {
+                    _mm512_mask_storeu_ps(out.add(16), m1, rr);
+                }
             }
         }
     }

@@ -15,8 +15,8 @@ mod chunk;
 mod gru;
 mod kernels;
 mod mask_rows;
-#[cfg(target_arch = "x86_64")]
 mod block_product;
+#[cfg(target_arch = "x86_64")]
 mod matmul512;
 mod params;
 mod recurrent;
