@@ -130,9 +130,9 @@ impl Tile {
                 let row = b.add(p * b_rs + j);
                 let b0 = _mm512_maskz_loadu_ps(m0, row);
                 if W == 1 {
-                    for r in 0..R {
+                    for (r, acc) in left.iter_mut().enumerate() {
                         let x = _mm512_set1_ps(*a.add((i + r) * a_rs + p * a_cs));
-                        left[r] = _mm512_fmadd_ps(x, b0, left[r]);
+                        *acc = _mm512_fmadd_ps(x, b0, *acc);
                     }
                     continue;
                 }
