@@ -113,7 +113,8 @@ fn print_row(row: &Timed, json: bool) {
     if json {
         let (seconds, trained, stopped, error) = match &row.outcome {
             Ok(ran) => (
-                Some((ran.secs * 100.0).round() / 100.0),
+                // Unrounded: a run of a few tiny steps takes under 5 ms.
+                Some(ran.secs),
                 Some(ran.trained),
                 ran.stopped.as_ref().map(|(step, what)| serde_json::json!({ "step": step, "what": what })),
                 None,
