@@ -4,10 +4,12 @@
 //! Per (row, head): S = QKᵀ (÷ √d_k when scaling), P = softmax over the visible keys
 //! (or over all keys, then × keep, for `MultiplyAfterSoftmax`), context = (P ⊙ keep) V.
 //! A row with no visible key gets P = 0 (as the composed model defines it).
-//! Loops run over keys in the innermost position, in blocks of 8 (one AVX2
-//! register): K and V are transposed per head into rows padded to a multiple of 8,
-//! and a row of scores covers only the blocks that hold its visible keys (a causal
-//! row i computes keys 0..=i rounded up to the block).
+//! The products (S = QKᵀ, the context, and backward dP, dQ, dK, dV) run per
+//! sample and head on blocks of 16 queries (`block_product`), each over the keys
+//! its last query sees, in whole blocks of 8: a causal sample's blocks cover a
+//! staircase, not the square. K and V are transposed per sample into rows padded
+//! to a multiple of 8. The softmax, the masks and the softmax's backward run row
+//! by row over the blocks that hold each row's visible keys.
 
 use super::mask_rows::{MaskRows, block_range};
 use super::block_product::block_product;
@@ -134,7 +136,7 @@ simd_fn! {
                 if ablated.contains(&h) {
                     continue; // its output is zeroed, so nothing downstream reads P
                 }
-                for (top, bottom) in row_blocks(first, end) {
+                for (top, bottom) in query_blocks(first, end) {
                     let width = group_width(&rows, queries, (b, top, bottom), dims, application);
                     if !inputs.fixed() {
                         // S = Q Kᵀ for the block's queries over the keys any of them computes.
@@ -180,7 +182,7 @@ const BLOCK_ROWS: usize = 16;
 
 /// A group's queries `first..end` in blocks of `BLOCK_ROWS`: `(top, bottom)`.
 #[inline(always)]
-fn row_blocks(first: usize, end: usize) -> impl Iterator<Item = (usize, usize)> {
+fn query_blocks(first: usize, end: usize) -> impl Iterator<Item = (usize, usize)> {
     (first..end).step_by(BLOCK_ROWS).map(move |top| (top, (top + BLOCK_ROWS).min(end)))
 }
 
@@ -258,7 +260,7 @@ simd_fn! {
                     continue; // zeroed output: no gradient reaches Q, K or V
                 }
                 let at = b * seq * d + h * dk;
-                for (top, bottom) in row_blocks(first, end) {
+                for (top, bottom) in query_blocks(first, end) {
                     let width = group_width(&rows, queries, (b, top, bottom), dims, application);
                     let (keys, count) = (width.min(seq), bottom - top);
                     let block_at = (top - first) * padded; // the block's first row in ds_block and pe_block
