@@ -6,14 +6,15 @@
 //! A row with no visible key gets P = 0 (as the composed model defines it).
 //! The products (S = QKᵀ, the context, and backward dP, dQ, dK, dV) run per
 //! sample and head on blocks of 16 queries (`block_product`), each over the keys
-//! its last query sees, in whole blocks of 8: a causal sample's blocks cover a
-//! staircase, not the square. K and V are transposed per sample into rows padded
-//! to a multiple of 8. The softmax, the masks and the softmax's backward run row
-//! by row over the blocks that hold each row's visible keys.
+//! its queries see, in whole blocks of 8: a causal sample's blocks cover a
+//! staircase, not the square, and a sliding window's a band. K and V are
+//! transposed per sample into rows padded to a multiple of 8. The softmax, the
+//! masks and the softmax's backward run row by row over the blocks that hold each
+//! row's visible keys.
 
 use super::mask_rows::{MaskRows, block_range};
 use super::block_product::block_product;
-use super::row_blocks::{dot_blocks, mul_add_blocks, softmax_blocks};
+use super::row_blocks::{dot_blocks, mul_add_blocks, product_blocks, softmax_blocks};
 use super::simd::simd_fn;
 use super::scratch::Buf;
 use crate::config::MaskApplication;
@@ -137,11 +138,11 @@ simd_fn! {
                     continue; // its output is zeroed, so nothing downstream reads P
                 }
                 for (top, bottom) in query_blocks(first, end) {
-                    let width = group_width(&rows, queries, (b, top, bottom), dims, application);
+                    let (from, width) = group_keys(&rows, queries, (b, top, bottom), dims, application);
                     if !inputs.fixed() {
                         // S = Q Kᵀ for the block's queries over the keys any of them computes.
                         let kt = &kt_all[h * dk * padded..][..dk * padded];
-                        block_product((&mut p[dims.p_at(top, h)..], dims.heads * padded), &q[top * d + h * dk..], (d, 1), (kt, padded), (bottom - top, dk, width), false);
+                        block_product((&mut p[dims.p_at(top, h) + from..], dims.heads * padded), &q[top * d + h * dk..], (d, 1), (&kt[from..], padded), (bottom - top, dk, width - from), false);
                     }
                     for s in top..bottom {
                         let i = queries[s] % seq;
@@ -166,18 +167,18 @@ simd_fn! {
                         let keep = &rows.keep[r * padded..][..padded];
                         pe[lo..hi].iter_mut().zip(&row[lo..hi]).zip(&keep[lo..hi]).for_each(|((e, p), k)| *e = p * k);
                     }
-                    // context = (P ⊙ keep) V over the keys that exist.
+                    // context = (P ⊙ keep) V over the keys that exist (P is 0 before `from`).
                     let keys = width.min(seq);
-                    let pe = &pe_block[(top - first) * padded..];
-                    block_product((&mut context[top * d + h * dk..], d), pe, (padded, 1), (&v[b * seq * d + h * dk..], d), (bottom - top, keys, dk), false);
+                    let pe = &pe_block[(top - first) * padded + from..];
+                    block_product((&mut context[top * d + h * dk..], d), pe, (padded, 1), (&v[(b * seq + from) * d + h * dk..], d), (bottom - top, keys - from, dk), false);
                 }
             }
         }
     }
 }
 
-/// Queries per block of attention's products: a block computes the keys its last
-/// query sees, so a causal sample's blocks cover a staircase, not the square.
+/// Queries per block of attention's products: a block computes the keys its
+/// queries see (`group_keys`).
 const BLOCK_ROWS: usize = 16;
 
 /// A group's queries `first..end` in blocks of `BLOCK_ROWS`: `(top, bottom)`.
@@ -187,14 +188,16 @@ fn query_blocks(first: usize, end: usize) -> impl Iterator<Item = (usize, usize)
 }
 
 /// The keys the queries `first..end` of sample `b` compute, in whole blocks of 8:
-/// up to the largest block end of any of them (0 when none sees a key).
+/// `(from, width)`, from the smallest block start of any of them to the largest
+/// block end (`(0, 0)` when none sees a key). A causal block starts at key 0; a
+/// sliding window's starts at its first query's window.
 #[inline(always)]
-fn group_width(rows: &MaskRows, queries: &[usize], (b, first, end): (usize, usize, usize), dims: Dims, application: MaskApplication) -> usize {
+fn group_keys(rows: &MaskRows, queries: &[usize], (b, first, end): (usize, usize, usize), dims: Dims, application: MaskApplication) -> (usize, usize) {
     (first..end)
         .filter_map(|s| rows.span(rows.row(b, queries[s] % dims.seq, dims.seq)))
-        .map(|(lo, hi)| block_range(lo, hi, dims, application).1)
-        .max()
-        .unwrap_or(0)
+        .map(|(lo, hi)| block_range(lo, hi, dims, application))
+        .reduce(|(from, width), (start, end)| (from.min(start), width.max(end)))
+        .unwrap_or((0, 0))
 }
 
 /// The keys a convolution's query `i` reads within the visible span `lo..hi`:
@@ -261,30 +264,31 @@ simd_fn! {
                 }
                 let at = b * seq * d + h * dk;
                 for (top, bottom) in query_blocks(first, end) {
-                    let width = group_width(&rows, queries, (b, top, bottom), dims, application);
+                    let (from, width) = group_keys(&rows, queries, (b, top, bottom), dims, application);
                     let (keys, count) = (width.min(seq), bottom - top);
                     let block_at = (top - first) * padded; // the block's first row in ds_block and pe_block
                     let dctx = &d_context[top * d + h * dk..];
                     if !uniform {
                         // dP = dcontext · Vᵀ for the block's queries.
                         let vt = &vt_all[h * dk * padded..][..dk * padded];
-                        block_product((&mut ds_block[block_at..], padded), dctx, (d, 1), (vt, padded), (count, dk, width), false);
+                        block_product((&mut ds_block[block_at + from..], padded), dctx, (d, 1), (&vt[from..], padded), (count, dk, width - from), false);
                     }
                     for s in top..bottom {
                         let i = queries[s] % seq;
                         let r = rows.row(b, i, seq);
                         let local = (s - first) * padded;
                         let (pe, ds) = (&mut pe_block[local..local + width], &mut ds_block[local..local + width]);
-                        pe.fill(0.0);
                         let Some((lo, hi)) = rows.span(r) else {
+                            pe.fill(0.0);
                             ds.fill(0.0); // zero weights, zero gradient
                             continue;
                         };
                         let (start, stop) = block_range(lo, hi, dims, application);
                         let p = &cache.p[dims.p_at(s, h)..][..padded];
                         let keep = &rows.keep[r * padded..][..padded];
-                        pe[start..stop].copy_from_slice(&p[start..stop]);
-                        mul_add_blocks(&mut pe[start..stop], Some(&keep[start..stop]), None);
+                        pe[..start].fill(0.0);
+                        pe[stop..].fill(0.0);
+                        product_blocks(&mut pe[start..stop], &p[start..stop], &keep[start..stop]);
                         if uniform {
                             continue; // fixed weights: only V gets a gradient
                         }
@@ -311,11 +315,12 @@ simd_fn! {
                     if !fixed {
                         // dQ = dS K; dK += dSᵀ Q (each key sums its queries in their
                         // order, block by block).
-                        block_product((&mut dq[top * d + h * dk..], d), &ds_block[block_at..], (padded, 1), (&k[at..], d), (count, keys, dk), false);
-                        block_product((&mut dk_out[at..], d), &ds_block[block_at..], (1, padded), (&q[top * d + h * dk..], d), (keys, count, dk), true);
+                        // (dS is 0 before `from`: those keys get nothing.)
+                        block_product((&mut dq[top * d + h * dk..], d), &ds_block[block_at + from..], (padded, 1), (&k[at + from * d..], d), (count, keys - from, dk), false);
+                        block_product((&mut dk_out[at + from * d..], d), &ds_block[block_at + from..], (1, padded), (&q[top * d + h * dk..], d), (keys - from, count, dk), true);
                     }
                     // dV += (P ⊙ keep)ᵀ dcontext.
-                    block_product((&mut dv[at..], d), &pe_block[block_at..], (1, padded), (dctx, d), (keys, count, dk), true);
+                    block_product((&mut dv[at + from * d..], d), &pe_block[block_at + from..], (1, padded), (dctx, d), (keys - from, count, dk), true);
                 }
             }
         }

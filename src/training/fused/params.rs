@@ -10,6 +10,13 @@ use burn::tensor::{Device, Tensor, TensorData};
 use crate::config::{Activation, AttentionKind, MaskApplication, ModelFamily, NormPlacement};
 use super::recurrent::PlainRecurrent;
 use crate::model::{Block, InAttention, SelfAttention, Transformer};
+use rayon::prelude::*;
+
+/// One parameter's gradient as a burn tensor of its rank.
+enum Gradient {
+    Vector(Tensor<1>),
+    Matrix(Tensor<2>),
+}
 
 /// One parameter tensor: its burn id, shape and row-major values.
 #[derive(Clone)]
@@ -227,11 +234,12 @@ impl PlainModel {
     /// Copy every parameter out of the burn model.
     pub fn of(model: &Transformer) -> Self {
         let eps = model.config.layer_norm_eps as f32;
-        let layers = model.layers.iter().map(|block| PlainLayer::of(block, eps)).collect();
+        // Layer by layer on the compute threads: a step's only other serial part.
+        let layers = model.layers.par_iter().map(|block| PlainLayer::of(block, eps)).collect();
         Self {
             tok_emb: Plain::of(&model.tok_emb),
             pos_emb: model.pos_emb.as_ref().map(Plain::of),
-            encoder: model.encoder.iter().map(|block| PlainLayer::of(block, eps)).collect(),
+            encoder: model.encoder.par_iter().map(|block| PlainLayer::of(block, eps)).collect(),
             encoder_norm: model.encoder_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
             layers,
             final_norm: model.final_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
@@ -390,9 +398,10 @@ impl PlainModel {
 
     /// `self += other`, tensor by tensor (both from the same model).
     pub fn add(&mut self, other: &mut PlainModel) {
-        for (a, b) in self.tensors_mut().into_iter().zip(other.tensors_mut()) {
+        // Tensor by tensor on the compute threads; each value's sum is the same.
+        self.tensors_mut().into_par_iter().zip(other.tensors_mut()).for_each(|(a, b)| {
             a.data.iter_mut().zip(&b.data).for_each(|(a, b)| *a += b);
-        }
+        });
     }
 
     /// The parameters no computation reads (Q and K of a uniform or convolution
@@ -423,14 +432,27 @@ impl PlainModel {
     /// A copy of these values as burn gradients on `device` (the plain,
     /// non-autodiff device); burn keeps the copies, the buffers stay for the next step.
     pub fn to_gradients(&mut self, device: &Device) -> GradientsParams {
-        let mut grads = GradientsParams::new();
         let unread = self.unread();
-        for t in self.tensors_mut().into_iter().filter(|t| !unread.contains(&t.id)) {
-            let data = t.data.clone();
-            match t.shape.len() {
-                1 => grads.register(t.id, Tensor::<1>::from_data(TensorData::new(data, [t.shape[0]]), device)),
-                2 => grads.register(t.id, Tensor::<2>::from_data(TensorData::new(data, [t.shape[0], t.shape[1]]), device)),
-                rank => unreachable!("the model has only rank-1 and rank-2 parameters, not rank {rank}"),
+        // The copies into burn's tensors on the compute threads, registered in order.
+        let made: Vec<(ParamId, Gradient)> = self
+            .tensors_mut()
+            .into_par_iter()
+            .filter(|t| !unread.contains(&t.id))
+            .map(|t| {
+                let data = t.data.clone();
+                let tensor = match t.shape.len() {
+                    1 => Gradient::Vector(Tensor::<1>::from_data(TensorData::new(data, [t.shape[0]]), device)),
+                    2 => Gradient::Matrix(Tensor::<2>::from_data(TensorData::new(data, [t.shape[0], t.shape[1]]), device)),
+                    rank => unreachable!("the model has only rank-1 and rank-2 parameters, not rank {rank}"),
+                };
+                (t.id, tensor)
+            })
+            .collect();
+        let mut grads = GradientsParams::new();
+        for (id, tensor) in made {
+            match tensor {
+                Gradient::Vector(t) => grads.register(id, t),
+                Gradient::Matrix(t) => grads.register(id, t),
             }
         }
         grads

@@ -24,6 +24,20 @@ pub(super) fn mul_add_blocks(y: &mut [f32], m: Option<&[f32]>, a: Option<&[f32]>
     }
 }
 
+/// `out = a ⊙ b` elementwise over blocks of 8 (lengths are multiples of 8): one
+/// pass, where a copy then `mul_add_blocks` would call `memmove` per short row.
+#[inline(always)]
+pub(super) fn product_blocks(out: &mut [f32], a: &[f32], b: &[f32]) {
+    for ((ob, ab), bb) in out.chunks_exact_mut(8).zip(a.chunks_exact(8)).zip(b.chunks_exact(8)) {
+        let (av, bv): ([f32; 8], [f32; 8]) = (ab.try_into().expect("a block of 8"), bb.try_into().expect("a block of 8"));
+        let mut ov = [0.0f32; 8];
+        for l in 0..8 {
+            ov[l] = av[l] * bv[l];
+        }
+        ob.copy_from_slice(&ov);
+    }
+}
+
 /// Σ a·b over blocks of 8 with 8 running sums (lengths are multiples of 8).
 #[inline(always)]
 pub(super) fn dot_blocks(a: &[f32], b: &[f32]) -> f32 {
