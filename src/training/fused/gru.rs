@@ -12,7 +12,7 @@
 
 use burn::nn::{GateController, Gru};
 
-use super::params::PlainLinear;
+use super::params::{PlainLinear, Recycled};
 use super::scratch::Buf;
 use super::sublayer::{linear_backward, linear_forward};
 use super::kernels::matmul;
@@ -33,15 +33,15 @@ pub struct PlainGru {
 }
 
 impl PlainGate {
-    fn of(gate: &GateController) -> Self {
-        Self { x: PlainLinear::of(&gate.input_transform), h: PlainLinear::of(&gate.hidden_transform) }
+    fn of(gate: &GateController, recycled: &Recycled) -> Self {
+        Self { x: PlainLinear::of(&gate.input_transform, recycled), h: PlainLinear::of(&gate.hidden_transform, recycled) }
     }
 }
 
 impl PlainGru {
-    pub fn of(gru: &Gru) -> Self {
+    pub fn of(gru: &Gru, recycled: &Recycled) -> Self {
         assert!(gru.reset_after && gru.clip.is_none(), "the workbench's GRU resets after the hidden product and never clips (model/recurrent.rs)");
-        Self { update: PlainGate::of(&gru.update_gate), reset: PlainGate::of(&gru.reset_gate), new: PlainGate::of(&gru.new_gate) }
+        Self { update: PlainGate::of(&gru.update_gate, recycled), reset: PlainGate::of(&gru.reset_gate, recycled), new: PlainGate::of(&gru.new_gate, recycled) }
     }
 
     /// Its six transforms, in a fixed order.

@@ -64,10 +64,12 @@ pub fn support(config: &ExperimentConfig, backend_used: BackendChoice) -> Result
 }
 
 /// What the fused step keeps between steps, sized once per configuration: the
-/// position tables and one gradient buffer per chunk (the buffers each chunk's
+/// weights' buffers, the position tables and one gradient buffer per chunk (the buffers each chunk's
 /// pass borrows live in per-thread pools, `scratch`).
 #[derive(Default)]
 pub struct FusedArena {
+    /// The buffers of the last step's copy of the weights (`PlainModel::of_recycling`).
+    weights: params::Recycled,
     tables: Option<Tables>,
     grads: Vec<PlainModel>,
     /// The ids and shapes `grads` was made for.
@@ -80,7 +82,7 @@ pub struct FusedArena {
 /// (non-autodiff) device the gradients are handed back on.
 #[allow(clippy::too_many_arguments)]
 pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chunk_rows: usize, (seed, step): (u64, u64), dropout: f64, arena: &mut FusedArena) -> ForwardBackward {
-    let plain = PlainModel::of(model);
+    let plain = PlainModel::of_recycling(model, &std::mem::take(&mut arena.weights));
     let total_scored = batch.scored();
     let chunk_rows = chunk_rows.max(1);
     let starts: Vec<usize> = (0..batch.batch_size).step_by(chunk_rows).collect();
@@ -110,11 +112,13 @@ pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chu
     for next in rest {
         first.add(next);
     }
+    let grads = first.to_gradients(device);
+    arena.weights = params::Recycled::of(plain);
     let scalar = |v: f32| Tensor::<1>::from_data(TensorData::new(vec![v], [1]), device); // [1]
     ForwardBackward {
         loss: scalar(loss),
         correct: scalar(correct),
-        grads: first.to_gradients(device),
+        grads,
     }
 }
 

@@ -11,6 +11,8 @@ use crate::config::{Activation, AttentionKind, MaskApplication, ModelFamily, Nor
 use super::recurrent::PlainRecurrent;
 use crate::model::{Block, InAttention, SelfAttention, Transformer};
 use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::Mutex;
 
 /// One parameter's gradient as a burn tensor of its rank.
 enum Gradient {
@@ -27,11 +29,47 @@ pub struct Plain {
 }
 
 impl Plain {
-    fn of<const D: usize>(param: &Param<Tensor<D>>) -> Self {
+    fn of<const D: usize>(param: &Param<Tensor<D>>, recycled: &Recycled) -> Self {
         let value = param.val();
         let shape = value.dims().to_vec();
-        let data = value.into_data().convert::<f32>().try_into_vec::<f32>().expect("f32 parameter");
+        let read = value.into_data().convert::<f32>();
+        let mut data = recycled.take(&recycled.values, param.id);
+        data.extend_from_slice(read.as_slice::<f32>().expect("f32 parameter"));
         Self { id: param.id, shape, data }
+    }
+}
+
+/// The value buffers of the last step's copy of the weights, by parameter id, for
+/// the next copy to fill again: the weights change every step, their sizes do not,
+/// so copying them out of burn allocates no new buffers in the steady state.
+#[derive(Default)]
+pub struct Recycled {
+    values: Mutex<HashMap<ParamId, Vec<f32>>>,
+    /// `PlainLinear::w_t`, by the weight's id.
+    transposed: Mutex<HashMap<ParamId, Vec<f32>>>,
+}
+
+impl Recycled {
+    /// The buffers of `model` (a copy no longer needed).
+    pub fn of(mut model: PlainModel) -> Self {
+        let recycled = Recycled::default();
+        {
+            let (mut values, mut transposed) = (recycled.values.lock().expect("not shared yet"), recycled.transposed.lock().expect("not shared yet"));
+            for l in model.linears_mut() {
+                transposed.insert(l.w.id, std::mem::take(&mut l.w_t));
+            }
+            for t in model.tensors_mut() {
+                values.insert(t.id, std::mem::take(&mut t.data));
+            }
+        }
+        recycled
+    }
+
+    /// `id`'s old buffer from `pool`, emptied (a new one when there is none).
+    fn take(&self, pool: &Mutex<HashMap<ParamId, Vec<f32>>>, id: ParamId) -> Vec<f32> {
+        let mut v = pool.lock().expect("no copy panicked holding the buffers").remove(&id).unwrap_or_default();
+        v.clear();
+        v
     }
 }
 
@@ -47,10 +85,10 @@ pub struct PlainLinear {
 }
 
 impl PlainLinear {
-    pub(super) fn of(linear: &Linear) -> Self {
-        let w = Plain::of(&linear.weight);
+    pub(super) fn of(linear: &Linear, recycled: &Recycled) -> Self {
+        let w = Plain::of(&linear.weight, recycled);
         let (d_in, d_out) = (w.shape[0], w.shape[1]);
-        let mut w_t = Vec::new();
+        let mut w_t = recycled.take(&recycled.transposed, w.id);
         if super::simd::simd_tier() == super::simd::SimdTier::Avx512 {
             w_t.resize(d_in * d_out, 0.0);
             for (i, row) in w.data.chunks_exact(d_out).enumerate() {
@@ -59,7 +97,7 @@ impl PlainLinear {
                 }
             }
         }
-        Self { w, b: linear.bias.as_ref().map(Plain::of), w_t }
+        Self { w, b: linear.bias.as_ref().map(|b| Plain::of(b, recycled)), w_t }
     }
     pub fn d_in(&self) -> usize {
         self.w.shape[0]
@@ -80,10 +118,10 @@ pub struct PlainNorm {
 }
 
 impl PlainNorm {
-    fn of(norm: &LayerNorm, eps: f32) -> Self {
+    fn of(norm: &LayerNorm, eps: f32, recycled: &Recycled) -> Self {
         Self {
-            gamma: Plain::of(&norm.gamma),
-            beta: norm.beta.as_ref().map(Plain::of),
+            gamma: Plain::of(&norm.gamma, recycled),
+            beta: norm.beta.as_ref().map(|b| Plain::of(b, recycled)),
             eps,
         }
     }
@@ -165,19 +203,19 @@ impl PlainNorm {
 }
 
 impl PlainAttention {
-    fn of(a: &SelfAttention) -> Self {
+    fn of(a: &SelfAttention, recycled: &Recycled) -> Self {
         Self {
-            q: PlainLinear::of(&a.wq),
-            k: PlainLinear::of(&a.wk),
-            v: PlainLinear::of(&a.wv),
-            o: PlainLinear::of(&a.wo),
+            q: PlainLinear::of(&a.wq, recycled),
+            k: PlainLinear::of(&a.wk, recycled),
+            v: PlainLinear::of(&a.wv, recycled),
+            o: PlainLinear::of(&a.wo, recycled),
             heads: a.heads,
             scale: a.scale,
             application: a.application,
             ablated: a.ablated.clone(),
             positions: a.positions,
             uniform: a.kind == AttentionKind::UniformAverage,
-            kernel: a.kernel.as_ref().filter(|_| a.kind == AttentionKind::Convolution).map(Plain::of),
+            kernel: a.kernel.as_ref().filter(|_| a.kind == AttentionKind::Convolution).map(|k| Plain::of(k, recycled)),
         }
     }
 
@@ -212,18 +250,18 @@ impl PlainLayer {
         }
     }
 
-    fn of(block: &Block, eps: f32) -> Self {
+    fn of(block: &Block, eps: f32, recycled: &Recycled) -> Self {
         Self {
-            attention: block.attention.as_ref().map(PlainAttention::of),
-            attention_norm: block.attention_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
-            cross: block.cross_attention.as_ref().map(PlainAttention::of),
-            cross_norm: block.cross_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
+            attention: block.attention.as_ref().map(|a| PlainAttention::of(a, recycled)),
+            attention_norm: block.attention_norm.as_ref().map(|n| PlainNorm::of(n, eps, recycled)),
+            cross: block.cross_attention.as_ref().map(|a| PlainAttention::of(a, recycled)),
+            cross_norm: block.cross_norm.as_ref().map(|n| PlainNorm::of(n, eps, recycled)),
             ffn: block.ffn.as_ref().map(|f| PlainFfn {
-                up: PlainLinear::of(&f.up),
-                down: PlainLinear::of(&f.down),
+                up: PlainLinear::of(&f.up, recycled),
+                down: PlainLinear::of(&f.down, recycled),
                 activation: f.activation,
             }),
-            ffn_norm: block.ffn_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
+            ffn_norm: block.ffn_norm.as_ref().map(|n| PlainNorm::of(n, eps, recycled)),
             residual: block.residual,
             norm: block.norm,
         }
@@ -233,19 +271,24 @@ impl PlainLayer {
 impl PlainModel {
     /// Copy every parameter out of the burn model.
     pub fn of(model: &Transformer) -> Self {
+        Self::of_recycling(model, &Recycled::default())
+    }
+
+    /// `of`, into the buffers of an earlier copy where it has them.
+    pub fn of_recycling(model: &Transformer, recycled: &Recycled) -> Self {
         let eps = model.config.layer_norm_eps as f32;
         // Layer by layer on the compute threads: a step's only other serial part.
-        let layers = model.layers.par_iter().map(|block| PlainLayer::of(block, eps)).collect();
+        let layers = model.layers.par_iter().map(|block| PlainLayer::of(block, eps, recycled)).collect();
         Self {
-            tok_emb: Plain::of(&model.tok_emb),
-            pos_emb: model.pos_emb.as_ref().map(Plain::of),
-            encoder: model.encoder.par_iter().map(|block| PlainLayer::of(block, eps)).collect(),
-            encoder_norm: model.encoder_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
+            tok_emb: Plain::of(&model.tok_emb, recycled),
+            pos_emb: model.pos_emb.as_ref().map(|p| Plain::of(p, recycled)),
+            encoder: model.encoder.par_iter().map(|block| PlainLayer::of(block, eps, recycled)).collect(),
+            encoder_norm: model.encoder_norm.as_ref().map(|n| PlainNorm::of(n, eps, recycled)),
             layers,
-            final_norm: model.final_norm.as_ref().map(|n| PlainNorm::of(n, eps)),
-            head: PlainLinear::of(model.head.as_ref().expect("the fused step refuses a tied head (fused::support)")),
+            final_norm: model.final_norm.as_ref().map(|n| PlainNorm::of(n, eps, recycled)),
+            head: PlainLinear::of(model.head.as_ref().expect("the fused step refuses a tied head (fused::support)"), recycled),
             seq2seq: model.config.family == ModelFamily::EncoderDecoder,
-            rnn: model.rnn.as_ref().map(|r| PlainRecurrent::of(r, model.source_len)),
+            rnn: model.rnn.as_ref().map(|r| PlainRecurrent::of(r, model.source_len, recycled)),
         }
     }
 
@@ -456,5 +499,43 @@ impl PlainModel {
             }
         }
         grads
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{PositionalEncoding, preset};
+
+    /// The weights copied out of burn a second time land in the first copy's
+    /// buffers (values and AVX-512's transposes), every value written again: the
+    /// old buffers are scribbled over first, and the copy equals a fresh one bit
+    /// for bit.
+    #[test]
+    fn a_second_copy_of_the_weights_fills_the_first_copys_buffers() {
+        let mut config = preset("lesson").unwrap();
+        config.model.positional = PositionalEncoding::Learned;
+        let device = burn::tensor::Device::flex();
+        let model = Transformer::new(&config.model, 20, 1, &device);
+        let mut first = PlainModel::of(&model);
+        let values: Vec<*const f32> = first.tensors_mut().iter().map(|t| t.data.as_ptr()).collect();
+        let transposed: Vec<*const f32> = first.linears_mut().iter().filter(|l| !l.w_t.is_empty()).map(|l| l.w_t.as_ptr()).collect();
+        for t in first.tensors_mut() {
+            t.data.fill(f32::NAN);
+        }
+        for l in first.linears_mut() {
+            l.w_t.fill(f32::NAN);
+        }
+        let mut second = PlainModel::of_recycling(&model, &Recycled::of(first));
+        let mut fresh = PlainModel::of(&model);
+        assert_eq!(second.tensors_mut().iter().map(|t| t.data.as_ptr()).collect::<Vec<_>>(), values, "the same value buffers");
+        assert_eq!(second.linears_mut().iter().filter(|l| !l.w_t.is_empty()).map(|l| l.w_t.as_ptr()).collect::<Vec<_>>(), transposed, "the same transposes");
+        for (a, b) in second.tensors_mut().into_iter().zip(fresh.tensors_mut()) {
+            assert_eq!((a.id, &a.shape), (b.id, &b.shape));
+            assert!(a.data.iter().zip(&b.data).all(|(x, y)| x.to_bits() == y.to_bits()) && a.data.len() == b.data.len(), "{:?}", a.id);
+        }
+        for (a, b) in second.linears_mut().into_iter().zip(fresh.linears_mut()) {
+            assert!(a.w_t.iter().zip(&b.w_t).all(|(x, y)| x.to_bits() == y.to_bits()) && a.w_t.len() == b.w_t.len());
+        }
     }
 }

@@ -9,7 +9,7 @@
 
 use super::gru::{self, GruCache, PlainGru};
 use super::kernels::matmul;
-use super::params::PlainLinear;
+use super::params::{PlainLinear, Recycled};
 use super::scratch::Buf;
 use super::sublayer::{linear_backward, linear_forward};
 use crate::config::RnnAttention;
@@ -32,18 +32,18 @@ pub struct PlainRecurrent {
 
 impl PlainRecurrent {
     /// The plain copy of a GRU model (`fused::support` sends the LSTM elsewhere).
-    pub fn of(r: &Recurrent, source_len: usize) -> Self {
+    pub fn of(r: &Recurrent, source_len: usize, recycled: &Recycled) -> Self {
         let gru = |cell: &Cell| match cell {
-            Cell::Gru(g) => PlainGru::of(g),
+            Cell::Gru(g) => PlainGru::of(g, recycled),
             Cell::Lstm(_) => unreachable!("fused::support refuses the LSTM"),
         };
         Self {
             encoder: gru(&r.encoder),
             decoder: gru(&r.decoder),
-            score_query: r.score_query.as_ref().map(PlainLinear::of),
-            score_key: r.score_key.as_ref().map(PlainLinear::of),
-            score_v: r.score_v.as_ref().map(PlainLinear::of),
-            combine: r.combine.as_ref().map(PlainLinear::of),
+            score_query: r.score_query.as_ref().map(|l| PlainLinear::of(l, recycled)),
+            score_key: r.score_key.as_ref().map(|l| PlainLinear::of(l, recycled)),
+            score_v: r.score_v.as_ref().map(|l| PlainLinear::of(l, recycled)),
+            combine: r.combine.as_ref().map(|l| PlainLinear::of(l, recycled)),
             attention: r.attention,
             source_len,
         }
