@@ -138,11 +138,11 @@ simd_fn! {
                     continue; // its output is zeroed, so nothing downstream reads P
                 }
                 for (top, bottom) in query_blocks(first, end) {
-                    let (from, width) = group_keys(&rows, queries, (b, top, bottom), dims, application);
+                    let (from, to) = group_keys(&rows, queries, (b, top, bottom), dims, application);
                     if !inputs.fixed() {
                         // S = Q Kᵀ for the block's queries over the keys any of them computes.
                         let kt = &kt_all[h * dk * padded..][..dk * padded];
-                        block_product((&mut p[dims.p_at(top, h) + from..], dims.heads * padded), &q[top * d + h * dk..], (d, 1), (&kt[from..], padded), (bottom - top, dk, width - from), false);
+                        block_product((&mut p[dims.p_at(top, h) + from..], dims.heads * padded), &q[top * d + h * dk..], (d, 1), (&kt[from..], padded), (bottom - top, dk, to - from), false);
                     }
                     for s in top..bottom {
                         let i = queries[s] % seq;
@@ -150,9 +150,10 @@ simd_fn! {
                         let row = &mut p[dims.p_at(s, h)..][..padded];
                         let local = (s - first) * padded;
                         let pe = &mut pe_block[local..local + padded];
-                        pe[..width].fill(0.0);
+                        // Only keys from..to are read below (P is 0 before `from`).
+                        pe[from..to].fill(0.0);
                         let Some((lo, hi)) = rows.span(r) else {
-                            row[..width].fill(0.0); // no key: weights stay 0
+                            row[from..to].fill(0.0); // no key: weights stay 0
                             continue;
                         };
                         if let Some((weights, taps)) = conv {
@@ -162,13 +163,13 @@ simd_fn! {
                         } else if uniform {
                             uniform_row(&rows.keep[r * padded + lo..r * padded + hi], &mut row[lo..hi]);
                         } else {
-                            softmax_row(inputs, &rows, (h, i, r), factor, width, row);
+                            softmax_row(inputs, &rows, (h, i, r), factor, (from, to), row);
                         }
                         let keep = &rows.keep[r * padded..][..padded];
                         pe[lo..hi].iter_mut().zip(&row[lo..hi]).zip(&keep[lo..hi]).for_each(|((e, p), k)| *e = p * k);
                     }
                     // context = (P ⊙ keep) V over the keys that exist (P is 0 before `from`).
-                    let keys = width.min(seq);
+                    let keys = to.min(seq);
                     let pe = &pe_block[(top - first) * padded + from..];
                     block_product((&mut context[top * d + h * dk..], d), pe, (padded, 1), (&v[(b * seq + from) * d + h * dk..], d), (bottom - top, keys - from, dk), false);
                 }
@@ -188,15 +189,15 @@ fn query_blocks(first: usize, end: usize) -> impl Iterator<Item = (usize, usize)
 }
 
 /// The keys the queries `first..end` of sample `b` compute, in whole blocks of 8:
-/// `(from, width)`, from the smallest block start of any of them to the largest
-/// block end (`(0, 0)` when none sees a key). A causal block starts at key 0; a
-/// sliding window's starts at its first query's window.
+/// `(from, to)`, from the first block of 8 any of them sees to the end of the
+/// last (`(0, 0)` when none sees a key): a sliding window's blocks cover a band
+/// along the diagonal.
 #[inline(always)]
 fn group_keys(rows: &MaskRows, queries: &[usize], (b, first, end): (usize, usize, usize), dims: Dims, application: MaskApplication) -> (usize, usize) {
     (first..end)
         .filter_map(|s| rows.span(rows.row(b, queries[s] % dims.seq, dims.seq)))
         .map(|(lo, hi)| block_range(lo, hi, dims, application))
-        .reduce(|(from, width), (start, end)| (from.min(start), width.max(end)))
+        .reduce(|(from, to), (start, end)| (from.min(start), to.max(end)))
         .unwrap_or((0, 0))
 }
 
@@ -215,17 +216,17 @@ fn uniform_row(keep: &[f32], row: &mut [f32]) {
     row.iter_mut().zip(keep).for_each(|(p, k)| *p = if *k != 0.0 { w } else { 0.0 });
 }
 
-/// Query `i` (mask row `r`) of head `h`: its scores `Q Kᵀ` in `row[..width]`
+/// Query `i` (mask row `r`) of head `h`: its scores `Q Kᵀ` in `row[from..to]`
 /// (`[padded]`) become its softmax weights over the blocks it computes (scaled, less
-/// ALiBi's penalty, masked), 0 elsewhere.
+/// ALiBi's penalty, masked), 0 elsewhere in `from..to`.
 #[inline(always)]
-fn softmax_row(inputs: &CoreInputs, rows: &MaskRows, (h, i, r): (usize, usize, usize), factor: f32, width: usize, row: &mut [f32]) {
+fn softmax_row(inputs: &CoreInputs, rows: &MaskRows, (h, i, r): (usize, usize, usize), factor: f32, (from, to): (usize, usize), row: &mut [f32]) {
     let CoreInputs { dims, application, alibi, .. } = *inputs;
     let (seq, padded) = (dims.seq, dims.padded());
     let Some((lo, hi)) = rows.span(r) else { return };
     let (start, end) = block_range(lo, hi, dims, application);
-    row[..start].fill(0.0);
-    row[end..width].fill(0.0);
+    row[from..start].fill(0.0);
+    row[end..to].fill(0.0);
     let scores = &mut row[start..end];
     if factor != 1.0 {
         scores.iter_mut().for_each(|s| *s *= factor);
@@ -264,36 +265,37 @@ simd_fn! {
                 }
                 let at = b * seq * d + h * dk;
                 for (top, bottom) in query_blocks(first, end) {
-                    let (from, width) = group_keys(&rows, queries, (b, top, bottom), dims, application);
-                    let (keys, count) = (width.min(seq), bottom - top);
+                    let (from, to) = group_keys(&rows, queries, (b, top, bottom), dims, application);
+                    let (keys, count) = (to.min(seq), bottom - top);
                     let block_at = (top - first) * padded; // the block's first row in ds_block and pe_block
                     let dctx = &d_context[top * d + h * dk..];
                     if !uniform {
                         // dP = dcontext · Vᵀ for the block's queries.
                         let vt = &vt_all[h * dk * padded..][..dk * padded];
-                        block_product((&mut ds_block[block_at + from..], padded), dctx, (d, 1), (&vt[from..], padded), (count, dk, width - from), false);
+                        block_product((&mut ds_block[block_at + from..], padded), dctx, (d, 1), (&vt[from..], padded), (count, dk, to - from), false);
                     }
                     for s in top..bottom {
                         let i = queries[s] % seq;
                         let r = rows.row(b, i, seq);
                         let local = (s - first) * padded;
-                        let (pe, ds) = (&mut pe_block[local..local + width], &mut ds_block[local..local + width]);
+                        // Only keys from..to are read below.
+                        let (pe, ds) = (&mut pe_block[local..local + to], &mut ds_block[local..local + to]);
                         let Some((lo, hi)) = rows.span(r) else {
-                            pe.fill(0.0);
-                            ds.fill(0.0); // zero weights, zero gradient
+                            pe[from..].fill(0.0);
+                            ds[from..].fill(0.0); // zero weights, zero gradient
                             continue;
                         };
                         let (start, stop) = block_range(lo, hi, dims, application);
                         let p = &cache.p[dims.p_at(s, h)..][..padded];
                         let keep = &rows.keep[r * padded..][..padded];
-                        pe[..start].fill(0.0);
+                        pe[from..start].fill(0.0);
                         pe[stop..].fill(0.0);
                         product_blocks(&mut pe[start..stop], &p[start..stop], &keep[start..stop]);
                         if uniform {
                             continue; // fixed weights: only V gets a gradient
                         }
                         // Only through visible keys (the context used the weights P ⊙ keep).
-                        ds[..start].fill(0.0);
+                        ds[from..start].fill(0.0);
                         ds[stop..].fill(0.0);
                         let dp = &mut ds[start..stop];
                         mul_add_blocks(dp, Some(&keep[start..stop]), None);

@@ -20,6 +20,25 @@ enum Gradient {
     Matrix(Tensor<2>),
 }
 
+impl Gradient {
+    /// A copy of `t`'s values on `device`.
+    fn of(t: &Plain, device: &Device) -> Self {
+        let data = t.data.clone();
+        match t.shape.len() {
+            1 => Gradient::Vector(Tensor::from_data(TensorData::new(data, [t.shape[0]]), device)),
+            2 => Gradient::Matrix(Tensor::from_data(TensorData::new(data, [t.shape[0], t.shape[1]]), device)),
+            rank => unreachable!("the model has only rank-1 and rank-2 parameters, not rank {rank}"),
+        }
+    }
+
+    fn register_in(self, id: ParamId, grads: &mut GradientsParams) {
+        match self {
+            Gradient::Vector(t) => grads.register(id, t),
+            Gradient::Matrix(t) => grads.register(id, t),
+        }
+    }
+}
+
 /// One parameter tensor: its burn id, shape and row-major values.
 #[derive(Clone)]
 pub struct Plain {
@@ -33,7 +52,7 @@ impl Plain {
         let value = param.val();
         let shape = value.dims().to_vec();
         let read = value.into_data().convert::<f32>();
-        let mut data = recycled.take(&recycled.values, param.id);
+        let mut data = take(&recycled.values, param.id);
         data.extend_from_slice(read.as_slice::<f32>().expect("f32 parameter"));
         Self { id: param.id, shape, data }
     }
@@ -52,25 +71,17 @@ pub struct Recycled {
 impl Recycled {
     /// The buffers of `model` (a copy no longer needed).
     pub fn of(mut model: PlainModel) -> Self {
-        let recycled = Recycled::default();
-        {
-            let (mut values, mut transposed) = (recycled.values.lock().expect("not shared yet"), recycled.transposed.lock().expect("not shared yet"));
-            for l in model.linears_mut() {
-                transposed.insert(l.w.id, std::mem::take(&mut l.w_t));
-            }
-            for t in model.tensors_mut() {
-                values.insert(t.id, std::mem::take(&mut t.data));
-            }
-        }
-        recycled
+        let transposed = model.linears_mut().into_iter().map(|l| (l.w.id, std::mem::take(&mut l.w_t))).collect();
+        let values = model.tensors_mut().into_iter().map(|t| (t.id, std::mem::take(&mut t.data))).collect();
+        Self { values: Mutex::new(values), transposed: Mutex::new(transposed) }
     }
+}
 
-    /// `id`'s old buffer from `pool`, emptied (a new one when there is none).
-    fn take(&self, pool: &Mutex<HashMap<ParamId, Vec<f32>>>, id: ParamId) -> Vec<f32> {
-        let mut v = pool.lock().expect("no copy panicked holding the buffers").remove(&id).unwrap_or_default();
-        v.clear();
-        v
-    }
+/// `id`'s old buffer from `pool`, emptied (a new one when there is none).
+fn take(pool: &Mutex<HashMap<ParamId, Vec<f32>>>, id: ParamId) -> Vec<f32> {
+    let mut v = pool.lock().expect("nothing panics holding the buffers").remove(&id).unwrap_or_default();
+    v.clear();
+    v
 }
 
 #[derive(Clone)]
@@ -88,7 +99,7 @@ impl PlainLinear {
     pub(super) fn of(linear: &Linear, recycled: &Recycled) -> Self {
         let w = Plain::of(&linear.weight, recycled);
         let (d_in, d_out) = (w.shape[0], w.shape[1]);
-        let mut w_t = recycled.take(&recycled.transposed, w.id);
+        let mut w_t = take(&recycled.transposed, w.id);
         if super::simd::simd_tier() == super::simd::SimdTier::Avx512 {
             w_t.resize(d_in * d_out, 0.0);
             for (i, row) in w.data.chunks_exact(d_out).enumerate() {
@@ -477,26 +488,10 @@ impl PlainModel {
     pub fn to_gradients(&mut self, device: &Device) -> GradientsParams {
         let unread = self.unread();
         // The copies into burn's tensors on the compute threads, registered in order.
-        let made: Vec<(ParamId, Gradient)> = self
-            .tensors_mut()
-            .into_par_iter()
-            .filter(|t| !unread.contains(&t.id))
-            .map(|t| {
-                let data = t.data.clone();
-                let tensor = match t.shape.len() {
-                    1 => Gradient::Vector(Tensor::<1>::from_data(TensorData::new(data, [t.shape[0]]), device)),
-                    2 => Gradient::Matrix(Tensor::<2>::from_data(TensorData::new(data, [t.shape[0], t.shape[1]]), device)),
-                    rank => unreachable!("the model has only rank-1 and rank-2 parameters, not rank {rank}"),
-                };
-                (t.id, tensor)
-            })
-            .collect();
+        let made: Vec<(ParamId, Gradient)> = self.tensors_mut().into_par_iter().filter(|t| !unread.contains(&t.id)).map(|t| (t.id, Gradient::of(t, device))).collect();
         let mut grads = GradientsParams::new();
-        for (id, tensor) in made {
-            match tensor {
-                Gradient::Vector(t) => grads.register(id, t),
-                Gradient::Matrix(t) => grads.register(id, t),
-            }
+        for (id, gradient) in made {
+            gradient.register_in(id, &mut grads);
         }
         grads
     }
