@@ -28,7 +28,7 @@ pub(super) fn mul_add_blocks(y: &mut [f32], m: Option<&[f32]>, a: Option<&[f32]>
 /// pass, where a copy then `mul_add_blocks` would call `memmove` per short row.
 #[inline(always)]
 pub(super) fn product_blocks(out: &mut [f32], a: &[f32], b: &[f32]) {
-    debug_assert!(out.len() == a.len() && a.len() == b.len() && out.len() % 8 == 0, "whole blocks of 8, one length");
+    debug_assert!(out.len() == a.len() && a.len() == b.len() && out.len().is_multiple_of(8), "whole blocks of 8, one length");
     for ((ob, ab), bb) in out.chunks_exact_mut(8).zip(a.chunks_exact(8)).zip(b.chunks_exact(8)) {
         let (av, bv): ([f32; 8], [f32; 8]) = (ab.try_into().expect("a block of 8"), bb.try_into().expect("a block of 8"));
         let mut ov = [0.0f32; 8];
