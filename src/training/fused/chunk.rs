@@ -107,6 +107,12 @@ fn draw(dropout: &mut Dropout, len: usize) -> Option<Buf<f32>> {
 }
 
 impl<'a> Stack<'a> {
+    /// The positions x holds after layer `index`'s self-attention: the selected
+    /// ones from the layer that selects them on (else every position).
+    fn held_at(&self, index: usize) -> Option<&'a [usize]> {
+        self.selected.filter(|_| self.select_at.is_some_and(|at| index >= at))
+    }
+
     /// x (`[rows·seq, d]`, or the selected rows when `x_rows` says so) through every
     /// layer; each sublayer draws its dropout mask over every position, in the
     /// composed model's order (attention, cross-attention, feed-forward).
@@ -124,8 +130,8 @@ impl<'a> Stack<'a> {
                 cache[0] = Some(c);
             }
             if let (Some(a), Some((masks, memory))) = (&layer.cross, self.cross) {
-                let dropped = draw(dropout, n * d);
-                let (y, c) = sublayer_forward(x, layer.cross_norm.as_ref(), layer, &Function::Cross(a, &masks[index], memory, self.tables), dropped, rows, seq, d);
+                let dropped = mask_rows(draw(dropout, n * d), x_rows, d);
+                let (y, c) = sublayer_forward(x, layer.cross_norm.as_ref(), layer, &Function::Cross(a, &masks[index], memory, self.tables, x_rows), dropped, rows, seq, d);
                 x = y;
                 cache[1] = Some(c);
             }
@@ -151,7 +157,7 @@ impl<'a> Stack<'a> {
                 dx = sublayer_backward(dx, cache, layer.ffn_norm.as_ref(), |g| g.ffn_norm.as_mut().expect("ffn norm"), layer, g, &Function::Ffn(f), None, dims);
             }
             if let (Some(a), Some(cache), Some((masks, memory))) = (&layer.cross, cross, self.cross) {
-                let f = Function::Cross(a, &masks[index], memory, self.tables);
+                let f = Function::Cross(a, &masks[index], memory, self.tables, self.held_at(index));
                 dx = sublayer_backward(dx, cache, layer.cross_norm.as_ref(), |g| g.cross_norm.as_mut().expect("cross norm"), layer, g, &f, dmemory.as_deref_mut(), dims);
             }
             if let (Some(a), Some(cache)) = (&layer.attention, attention) {
@@ -198,11 +204,12 @@ pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk:
         x.iter_mut().zip(mask).for_each(|(v, m)| *v *= m);
     }
 
-    // Only the scored positions' outputs are ever read. In a decoder-only model
-    // positions are independent after the last attention layer, so from its
-    // queries on only those rows are computed (all of them when every position is
-    // scored); an encoder–decoder computes every row and keeps the scored ones for
-    // the head.
+    // Only the scored positions' outputs are ever read. Positions are independent
+    // after the decoder's last self-attention layer (cross-attention reads the
+    // encoder's output row by row), so from its queries on only those rows are
+    // computed (all of them when every position is scored). The GRU model, and a
+    // decoder with no self-attention, compute every row and keep the scored ones
+    // for the head.
     let scored = Buf::collect((0..n).filter(|&r| chunk.loss_weights[r] != 0.0));
     if scored.is_empty() {
         return ChunkResult { loss: 0.0, correct: 0.0 };
@@ -212,7 +219,7 @@ pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk:
     let whole_frame = seq2seq || model.rnn.is_some(); // every position's output depends on others
     let last_attention = model.layers.iter().rposition(|l| l.attention.is_some());
     let gather_first = !whole_frame && last_attention.is_none() && selected.is_some(); // every layer works row by row
-    let gather_last = whole_frame && selected.is_some();
+    let gather_last = (model.rnn.is_some() || (seq2seq && last_attention.is_none())) && selected.is_some();
 
     // The encoder reads the same embedded sequence; its output is the decoder's memory.
     let training = matches!(pass, Pass::Train(_));
@@ -241,7 +248,7 @@ pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk:
         layers: &model.layers,
         masks: &masks.decoder,
         cross: encoder_read.then_some((&masks.cross[..], &memory[..])),
-        select_at: if seq2seq { None } else { last_attention },
+        select_at: last_attention,
         selected,
         tables,
         keep: training,

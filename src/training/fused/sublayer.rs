@@ -84,11 +84,54 @@ pub(super) struct SublayerCache {
 /// positions only (`Some(rows)`): the last attention layer, when the loss reads
 /// only some positions, computes keys and values for all but queries for those.
 /// Cross-attention reads its queries from the sublayer's input and its keys and
-/// values from the encoder's output (`memory`, `[rows·seq, d]`).
+/// values from the encoder's output (`memory`, `[rows·seq, d]`); after the
+/// decoder's last self-attention layer its input holds only the listed positions
+/// (`Some(rows)`), each a query of its own.
 pub(super) enum Function<'a> {
     Attention(&'a PlainAttention, &'a KeepMask, Option<&'a [usize]>, &'a Tables),
-    Cross(&'a PlainAttention, &'a KeepMask, &'a [f32], &'a Tables),
+    Cross(&'a PlainAttention, &'a KeepMask, &'a [f32], &'a Tables, Option<&'a [usize]>),
     Ffn(&'a PlainFfn),
+}
+
+/// The queries an attention sublayer computes: every row of its input, the
+/// `Select`ed rows of it, or every row of an input that holds only the listed
+/// chunk positions (`Held`).
+#[derive(Clone, Copy)]
+enum Queries<'a> {
+    Every,
+    Select(&'a [usize]),
+    Held(&'a [usize]),
+}
+
+impl<'a> Queries<'a> {
+    fn of(selected: Option<&'a [usize]>) -> Self {
+        selected.map_or(Queries::Every, Queries::Select)
+    }
+
+    fn held(held: Option<&'a [usize]>) -> Self {
+        held.map_or(Queries::Every, Queries::Held)
+    }
+
+    /// The chunk positions of the queries (`every`: `0..rows·seq`, made by the caller).
+    fn positions(self, every: &'a [usize]) -> &'a [usize] {
+        match self {
+            Queries::Every => every,
+            Queries::Select(list) | Queries::Held(list) => list,
+        }
+    }
+
+    /// The rows picked out of the input, when only some are.
+    fn selected(self) -> Option<&'a [usize]> {
+        match self {
+            Queries::Select(list) => Some(list),
+            Queries::Every | Queries::Held(_) => None,
+        }
+    }
+
+    /// Whether the input holds every position (so `0..rows·seq` is needed).
+    fn every(self) -> bool {
+        !matches!(self, Queries::Held(_))
+    }
 }
 
 impl Function<'_> {
@@ -137,8 +180,8 @@ pub(super) fn add_rows(dst: &mut [f32], src: &[f32], rows: Option<&[usize]>, d: 
 
 fn function_forward(f: &Function, h: &[f32], rows: usize, seq: usize, d: usize) -> (Buf<f32>, Inner) {
     match f {
-        Function::Attention(a, mask, selected, tables) => attention_forward(a, mask, *selected, tables, h, h, rows, seq, d),
-        Function::Cross(a, mask, memory, tables) => attention_forward(a, mask, None, tables, h, memory, rows, seq, d),
+        Function::Attention(a, mask, selected, tables) => attention_forward(a, mask, Queries::of(*selected), tables, h, h, rows, seq, d),
+        Function::Cross(a, mask, memory, tables, held) => attention_forward(a, mask, Queries::held(*held), tables, h, memory, rows, seq, d),
         Function::Ffn(f) => {
             let pre = linear_forward(&f.up, h); // [rows, d_ff]
             let (act, cdf) = match f.activation {
@@ -153,18 +196,13 @@ fn function_forward(f: &Function, h: &[f32], rows: usize, seq: usize, d: usize) 
     }
 }
 
-/// Attention with queries from `h` (the `selected` rows, or all) and keys and
-/// values from `source` (`h` itself, or the encoder's output).
+/// Attention with queries from `h` (every row, the selected rows, or the held
+/// positions) and keys and values from `source` (`h` itself, or the encoder's output).
 #[allow(clippy::too_many_arguments)]
-fn attention_forward(a: &PlainAttention, mask: &KeepMask, selected: Option<&[usize]>, tables: &Tables, h: &[f32], source: &[f32], rows: usize, seq: usize, d: usize) -> (Buf<f32>, Inner) {
-    let all: Buf<usize>;
-    let (queries, h_queries) = match selected {
-        Some(list) => (list, Some(gather(h, list, d))),
-        None => {
-            all = iota(rows * seq);
-            (&all[..], None)
-        }
-    };
+fn attention_forward(a: &PlainAttention, mask: &KeepMask, which: Queries, tables: &Tables, h: &[f32], source: &[f32], rows: usize, seq: usize, d: usize) -> (Buf<f32>, Inner) {
+    let every = if which.every() { iota(rows * seq) } else { Buf::empty() };
+    let queries = which.positions(&every);
+    let h_queries = which.selected().map(|list| gather(h, list, d));
     // A uniform or convolution layer reads neither Q nor K.
     let (mut q, mut k) = match a.fixed() {
         true => (Buf::empty(), Buf::empty()),
@@ -209,12 +247,12 @@ fn function_backward(f: &Function, g: &mut PlainLayer, inner: &Inner, h: &[f32],
     match (f, inner) {
         (Function::Attention(a, mask, selected, tables), Inner::Attention { .. }) => {
             let ga = g.attention.as_mut().expect("attention gradients");
-            attention_backward(a, ga, (mask, *selected, tables), inner, h, None, dout, (rows, seq, d))
+            attention_backward(a, ga, (mask, Queries::of(*selected), tables), inner, h, None, dout, (rows, seq, d))
         }
-        (Function::Cross(a, mask, memory, tables), Inner::Attention { .. }) => {
+        (Function::Cross(a, mask, memory, tables, held), Inner::Attention { .. }) => {
             let ga = g.cross.as_mut().expect("cross-attention gradients");
             let dmemory = dmemory.expect("cross-attention hands back the memory's gradient");
-            attention_backward(a, ga, (mask, None, tables), inner, h, Some((memory, dmemory)), dout, (rows, seq, d))
+            attention_backward(a, ga, (mask, Queries::held(*held), tables), inner, h, Some((memory, dmemory)), dout, (rows, seq, d))
         }
         (Function::Ffn(f), Inner::Ffn { pre, act, cdf }) => {
             let gf = g.ffn.as_mut().expect("ffn gradients");
@@ -242,7 +280,7 @@ fn function_backward(f: &Function, g: &mut PlainLayer, inner: &Inner, h: &[f32],
 fn attention_backward(
     a: &PlainAttention,
     ga: &mut PlainAttention,
-    (mask, selected, tables): (&KeepMask, Option<&[usize]>, &Tables),
+    (mask, which, tables): (&KeepMask, Queries, &Tables),
     inner: &Inner,
     h: &[f32],
     source: Option<(&[f32], &mut [f32])>,
@@ -252,14 +290,8 @@ fn attention_backward(
     let Inner::Attention { q, k, v, core, context, h_queries } = inner else { unreachable!("an attention cache") };
     let dcontext = linear_backward(&a.o, &mut ga.o, context, dout, true).expect("dx"); // [queries, d]
     let dims = Dims { seq, d_model: d, heads: a.heads };
-    let all: Buf<usize>;
-    let queries = match selected {
-        Some(list) => list,
-        None => {
-            all = iota(rows * seq);
-            &all[..]
-        }
-    };
+    let every = if which.every() { iota(rows * seq) } else { Buf::empty() };
+    let queries = which.positions(&every);
     let (mut dq, mut dk, mut dv) = (Buf::filled(q.len(), 0.0), Buf::filled(k.len(), 0.0), Buf::filled(v.len(), 0.0));
     let slopes = (a.positions == InAttention::Alibi && !a.fixed()).then(|| tables.alibi(a.heads));
     let conv = conv_weights(a);
@@ -303,7 +335,7 @@ fn attention_backward(
     };
     if !a.fixed() {
         let dh_q = linear_backward(&a.q, &mut ga.q, h_queries.as_ref().map_or(h, |q| &q[..]), &dq, true).expect("dx"); // [queries, d]
-        add_rows(&mut dh, &dh_q, selected, d);
+        add_rows(&mut dh, &dh_q, which.selected(), d);
     }
     dh
 }
