@@ -577,6 +577,19 @@ fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_ever
             c.model.layers[0].ffn = false;
             c.model.layers[0].ablated_heads = vec![1];
         }),
+        // From the decoder's last self-attention layer on only the scored rows are
+        // computed: a layer after it with cross-attention alone, and a decoder with
+        // no self-attention (every row computed, the scored ones kept at the end).
+        ("encoder–decoder, a second decoder layer with cross-attention but no self-attention, dropout 0.1", |c| {
+            *c = preset("encoder_decoder").unwrap();
+            c.model.layers.push(c.model.layers[0].clone());
+            c.model.layers[1].attention = false;
+            c.model.dropout = 0.1;
+        }),
+        ("encoder–decoder whose decoder has no self-attention (cross-attention only)", |c| {
+            *c = preset("encoder_decoder").unwrap();
+            c.model.layers[0].attention = false;
+        }),
     ];
     let variants = variants.into_iter().chain(more).map(|(name, edit)| (name, edit, keep)).chain([("the lesson preset with a chunk of rows scored nowhere", (|_| {}) as Edit, unscored_chunk)]);
     let device = Device::flex().autodiff();
@@ -797,6 +810,11 @@ fn the_held_out_evaluation_gives_the_composed_models_numbers_on_the_fused_path()
             c.model.layers[0].attention_kind = AttentionKind::UniformAverage;
         }),
         ("the encoder–decoder on padded translations (by source length)", Split::Eval, |c| *c = preset("encoder_decoder").unwrap()),
+        ("the encoder–decoder with a second decoder layer of cross-attention only, padded translations", Split::Eval, |c| {
+            *c = preset("encoder_decoder").unwrap();
+            c.model.layers.push(c.model.layers[0].clone());
+            c.model.layers[1].attention = false;
+        }),
         ("the GRU with additive attention on padded translations", Split::Eval, |c| {
             *c = preset("rnn").unwrap();
             c.model.rnn_attention = RnnAttention::Additive;

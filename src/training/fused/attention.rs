@@ -82,7 +82,7 @@ fn row_transposed(x: &[f32], dims: Dims, b: usize, out: &mut [f32]) {
 /// What the attention core reads, forward and backward: q (`[queries, d_model]`),
 /// k and v (`[rows·seq, d_model]`), the layer's mask and knobs, and `queries`, the
 /// chunk positions whose output is needed (every position, or only the scored ones
-/// in the last attention layer).
+/// in the last self-attention layer and the cross-attention after it).
 pub struct CoreInputs<'a> {
     pub q: &'a [f32],
     pub k: &'a [f32],

@@ -107,11 +107,6 @@ fn draw(dropout: &mut Dropout, len: usize) -> Option<Buf<f32>> {
 }
 
 impl<'a> Stack<'a> {
-    /// The positions x holds after layer `index`'s self-attention: the selected
-    /// ones from the layer that selects them on (else every position).
-    fn held_at(&self, index: usize) -> Option<&'a [usize]> {
-        self.selected.filter(|_| self.select_at.is_some_and(|at| index >= at))
-    }
 
     /// x (`[rows·seq, d]`, or the selected rows when `x_rows` says so) through every
     /// layer; each sublayer draws its dropout mask over every position, in the
@@ -157,7 +152,7 @@ impl<'a> Stack<'a> {
                 dx = sublayer_backward(dx, cache, layer.ffn_norm.as_ref(), |g| g.ffn_norm.as_mut().expect("ffn norm"), layer, g, &Function::Ffn(f), None, dims);
             }
             if let (Some(a), Some(cache), Some((masks, memory))) = (&layer.cross, cross, self.cross) {
-                let f = Function::Cross(a, &masks[index], memory, self.tables, self.held_at(index));
+                let f = Function::Cross(a, &masks[index], memory, self.tables, cache.held.as_ref().map(|h| &h[..]));
                 dx = sublayer_backward(dx, cache, layer.cross_norm.as_ref(), |g| g.cross_norm.as_mut().expect("cross norm"), layer, g, &f, dmemory.as_deref_mut(), dims);
             }
             if let (Some(a), Some(cache)) = (&layer.attention, attention) {
@@ -216,7 +211,7 @@ pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk:
     }
     let selected = (scored.len() < n).then_some(&scored[..]);
     let seq2seq = model.seq2seq;
-    let whole_frame = seq2seq || model.rnn.is_some(); // every position's output depends on others
+    let whole_frame = seq2seq || model.rnn.is_some(); // the encoder or the GRU reads every position
     let last_attention = model.layers.iter().rposition(|l| l.attention.is_some());
     let gather_first = !whole_frame && last_attention.is_none() && selected.is_some(); // every layer works row by row
     let gather_last = (model.rnn.is_some() || (seq2seq && last_attention.is_none())) && selected.is_some();

@@ -75,6 +75,8 @@ pub(super) struct SublayerCache {
     norm: Option<NormCache>,
     inner: Inner,
     pub(super) selected: Option<Buf<usize>>,
+    /// Cross-attention's held positions (`Function::Cross`), for its backward pass.
+    pub(super) held: Option<Buf<usize>>,
     /// The dropout mask applied to the function's output (its rows), when training
     /// with dropout.
     dropped: Option<Buf<f32>>,
@@ -139,6 +141,13 @@ impl Function<'_> {
         match self {
             Function::Attention(_, _, rows, _) => *rows,
             Function::Cross(..) | Function::Ffn(_) => None,
+        }
+    }
+
+    fn held(&self) -> Option<&[usize]> {
+        match self {
+            Function::Cross(.., held) => *held,
+            Function::Attention(..) | Function::Ffn(_) => None,
         }
     }
 }
@@ -240,7 +249,7 @@ fn conv_weights(a: &PlainAttention) -> Option<Buf<f32>> {
     Some(w)
 }
 
-/// dh (every input row) from d(out); adds the function's parameter gradients into
+/// dh (every row the input holds) from d(out); adds the function's parameter gradients into
 /// `g`, and for cross-attention the gradient of the encoder's output into `dmemory`.
 #[allow(clippy::too_many_arguments)]
 fn function_backward(f: &Function, g: &mut PlainLayer, inner: &Inner, h: &[f32], dout: &[f32], dmemory: Option<&mut [f32]>, rows: usize, seq: usize, d: usize) -> Buf<f32> {
@@ -273,7 +282,7 @@ fn function_backward(f: &Function, g: &mut PlainLayer, inner: &Inner, h: &[f32],
     }
 }
 
-/// The gradient of attention's query input `h` (every row); with `source` (the
+/// The gradient of attention's query input `h` (every row it holds); with `source` (the
 /// encoder's output and its gradient) the keys' and values' part goes there, else
 /// into the same rows of `h`.
 #[allow(clippy::too_many_arguments)]
@@ -362,7 +371,7 @@ pub(super) fn sublayer_forward(x: Buf<f32>, norm: Option<&PlainNorm>, layer: &Pl
             }
         }
     };
-    let keep = |input, norm, inner, dropped| SublayerCache { input, norm, inner, selected: selected.map(Buf::copy_of), dropped };
+    let keep = |input, norm, inner, dropped| SublayerCache { input, norm, inner, selected: selected.map(Buf::copy_of), held: f.held().map(Buf::copy_of), dropped };
     match (layer.norm, norm) {
         (NormPlacement::Pre, Some(n)) => {
             let (h, cache) = norm_forward(n, &x, d);
@@ -391,7 +400,7 @@ fn add_rows_from(out: &mut [f32], x: &[f32], list: &[usize], d: usize) {
     }
 }
 
-/// dx of a sublayer (every input row) from dy (the rows it produced).
+/// dx of a sublayer (every row its input holds) from dy (the rows it produced).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn sublayer_backward(
     dy: Buf<f32>,
