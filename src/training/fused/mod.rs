@@ -20,11 +20,13 @@ mod block_product;
 mod matmul512;
 mod params;
 mod recurrent;
+mod recycled;
 mod row_blocks;
 mod scratch;
 mod simd;
 mod sublayer;
 mod tables;
+mod to_burn;
 
 use burn::tensor::{Device, Tensor, TensorData};
 use rayon::prelude::*;
@@ -69,7 +71,7 @@ pub fn support(config: &ExperimentConfig, backend_used: BackendChoice) -> Result
 #[derive(Default)]
 pub struct FusedArena {
     /// The buffers of the last step's copy of the weights (`PlainModel::of_recycling`).
-    weights: params::Recycled,
+    weights: recycled::Recycled,
     tables: Option<Tables>,
     grads: Vec<PlainModel>,
     /// The ids and shapes `grads` was made for.
@@ -113,7 +115,7 @@ pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chu
         first.add(next);
     }
     let grads = first.to_gradients(device);
-    arena.weights = params::Recycled::of(plain);
+    arena.weights = recycled::Recycled::of(plain);
     let scalar = |v: f32| Tensor::<1>::from_data(TensorData::new(vec![v], [1]), device); // [1]
     ForwardBackward {
         loss: scalar(loss),

@@ -1,43 +1,15 @@
 //! The model's parameters as plain vectors (read from the burn model before a fused
-//! step) and the same layout for gradients (handed back to burn as `GradientsParams`,
-//! keyed by each parameter's id, so burn's optimizer applies them as usual).
+//! step) and the same layout for gradients (handed back to burn by `to_burn`).
 
 use burn::module::{Param, ParamId};
 use burn::nn::{LayerNorm, Linear};
-use burn::optim::GradientsParams;
-use burn::tensor::{Device, Tensor, TensorData};
+use burn::tensor::Tensor;
 
 use crate::config::{Activation, AttentionKind, MaskApplication, ModelFamily, NormPlacement};
 use super::recurrent::PlainRecurrent;
+pub use super::recycled::Recycled;
 use crate::model::{Block, InAttention, SelfAttention, Transformer};
 use rayon::prelude::*;
-use std::collections::HashMap;
-use std::sync::Mutex;
-
-/// One parameter's gradient as a burn tensor of its rank.
-enum Gradient {
-    Vector(Tensor<1>),
-    Matrix(Tensor<2>),
-}
-
-impl Gradient {
-    /// A copy of `t`'s values on `device`.
-    fn of(t: &Plain, device: &Device) -> Self {
-        let data = t.data.clone();
-        match t.shape.len() {
-            1 => Gradient::Vector(Tensor::from_data(TensorData::new(data, [t.shape[0]]), device)),
-            2 => Gradient::Matrix(Tensor::from_data(TensorData::new(data, [t.shape[0], t.shape[1]]), device)),
-            rank => unreachable!("the model has only rank-1 and rank-2 parameters, not rank {rank}"),
-        }
-    }
-
-    fn register_in(self, id: ParamId, grads: &mut GradientsParams) {
-        match self {
-            Gradient::Vector(t) => grads.register(id, t),
-            Gradient::Matrix(t) => grads.register(id, t),
-        }
-    }
-}
 
 /// One parameter tensor: its burn id, shape and row-major values.
 #[derive(Clone)]
@@ -52,36 +24,10 @@ impl Plain {
         let value = param.val();
         let shape = value.dims().to_vec();
         let read = value.into_data().convert::<f32>();
-        let mut data = take(&recycled.values, param.id);
+        let mut data = recycled.values_for(param.id);
         data.extend_from_slice(read.as_slice::<f32>().expect("f32 parameter"));
         Self { id: param.id, shape, data }
     }
-}
-
-/// The value buffers of the last step's copy of the weights, by parameter id, for
-/// the next copy to fill again: the weights change every step, their sizes do not,
-/// so copying them out of burn allocates no new buffers in the steady state.
-#[derive(Default)]
-pub struct Recycled {
-    values: Mutex<HashMap<ParamId, Vec<f32>>>,
-    /// `PlainLinear::w_t`, by the weight's id.
-    transposed: Mutex<HashMap<ParamId, Vec<f32>>>,
-}
-
-impl Recycled {
-    /// The buffers of `model` (a copy no longer needed).
-    pub fn of(mut model: PlainModel) -> Self {
-        let transposed = model.linears_mut().into_iter().map(|l| (l.w.id, std::mem::take(&mut l.w_t))).collect();
-        let values = model.tensors_mut().into_iter().map(|t| (t.id, std::mem::take(&mut t.data))).collect();
-        Self { values: Mutex::new(values), transposed: Mutex::new(transposed) }
-    }
-}
-
-/// `id`'s old buffer from `pool`, emptied (a new one when there is none).
-fn take(pool: &Mutex<HashMap<ParamId, Vec<f32>>>, id: ParamId) -> Vec<f32> {
-    let mut v = pool.lock().expect("nothing panics holding the buffers").remove(&id).unwrap_or_default();
-    v.clear();
-    v
 }
 
 #[derive(Clone)]
@@ -99,7 +45,7 @@ impl PlainLinear {
     pub(super) fn of(linear: &Linear, recycled: &Recycled) -> Self {
         let w = Plain::of(&linear.weight, recycled);
         let (d_in, d_out) = (w.shape[0], w.shape[1]);
-        let mut w_t = take(&recycled.transposed, w.id);
+        let mut w_t = recycled.transposed_for(w.id);
         if super::simd::simd_tier() == super::simd::SimdTier::Avx512 {
             w_t.resize(d_in * d_out, 0.0);
             for (i, row) in w.data.chunks_exact(d_out).enumerate() {
@@ -200,14 +146,14 @@ pub struct PlainModel {
 }
 
 impl PlainLinear {
-    fn tensors_into<'a>(&'a mut self, out: &mut Vec<&'a mut Plain>) {
+    pub(super) fn tensors_into<'a>(&'a mut self, out: &mut Vec<&'a mut Plain>) {
         out.push(&mut self.w);
         out.extend(self.b.as_mut());
     }
 }
 
 impl PlainNorm {
-    fn tensors_into<'a>(&'a mut self, out: &mut Vec<&'a mut Plain>) {
+    pub(super) fn tensors_into<'a>(&'a mut self, out: &mut Vec<&'a mut Plain>) {
         out.push(&mut self.gamma);
         out.extend(self.beta.as_mut());
     }
@@ -240,7 +186,7 @@ impl PlainAttention {
 impl PlainLayer {
     /// Its tensors in a fixed order: attention, cross-attention, feed-forward,
     /// each followed by its norm.
-    fn tensors_into<'a>(&'a mut self, out: &mut Vec<&'a mut Plain>) {
+    pub(super) fn tensors_into<'a>(&'a mut self, out: &mut Vec<&'a mut Plain>) {
         for (attention, norm) in [(&mut self.attention, &mut self.attention_norm), (&mut self.cross, &mut self.cross_norm)] {
             if let Some(a) = attention {
                 for l in [&mut a.q, &mut a.k, &mut a.v, &mut a.o] {
@@ -323,7 +269,7 @@ impl PlainModel {
     }
 
     /// Every linear map of the model.
-    fn linears_mut(&mut self) -> Vec<&mut PlainLinear> {
+    pub(super) fn linears_mut(&mut self) -> Vec<&mut PlainLinear> {
         let mut out = Vec::new();
         for layer in self.encoder.iter_mut().chain(&mut self.layers) {
             for a in [&mut layer.attention, &mut layer.cross].into_iter().flatten() {
@@ -456,81 +402,5 @@ impl PlainModel {
         self.tensors_mut().into_par_iter().zip(other.tensors_mut()).for_each(|(a, b)| {
             a.data.iter_mut().zip(&b.data).for_each(|(a, b)| *a += b);
         });
-    }
-
-    /// The parameters no computation reads (Q and K of a uniform or convolution
-    /// layer, an encoder nothing cross-attends to): burn's
-    /// autodiff gives them no gradient, and neither does the fused step.
-    fn unread(&mut self) -> Vec<ParamId> {
-        let mut out = Vec::new();
-        if self.seq2seq && !self.encoder_read() {
-            let mut encoder = Vec::new();
-            for layer in &mut self.encoder {
-                layer.tensors_into(&mut encoder);
-            }
-            if let Some(n) = &mut self.encoder_norm {
-                n.tensors_into(&mut encoder);
-            }
-            out.extend(encoder.into_iter().map(|t| t.id));
-        }
-        let units = self.encoder.iter().chain(&self.layers).flat_map(|l| [l.attention.as_ref(), l.cross.as_ref()]);
-        for a in units.flatten().filter(|a| a.fixed()) {
-            for l in [&a.q, &a.k] {
-                out.push(l.w.id);
-                out.extend(l.b.as_ref().map(|b| b.id));
-            }
-        }
-        out
-    }
-
-    /// A copy of these values as burn gradients on `device` (the plain,
-    /// non-autodiff device); burn keeps the copies, the buffers stay for the next step.
-    pub fn to_gradients(&mut self, device: &Device) -> GradientsParams {
-        let unread = self.unread();
-        // The copies into burn's tensors on the compute threads, registered in order.
-        let made: Vec<(ParamId, Gradient)> = self.tensors_mut().into_par_iter().filter(|t| !unread.contains(&t.id)).map(|t| (t.id, Gradient::of(t, device))).collect();
-        let mut grads = GradientsParams::new();
-        for (id, gradient) in made {
-            gradient.register_in(id, &mut grads);
-        }
-        grads
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::config::{PositionalEncoding, preset};
-
-    /// The weights copied out of burn a second time land in the first copy's
-    /// buffers (values and AVX-512's transposes), every value written again: the
-    /// old buffers are scribbled over first, and the copy equals a fresh one bit
-    /// for bit.
-    #[test]
-    fn a_second_copy_of_the_weights_fills_the_first_copys_buffers() {
-        let mut config = preset("lesson").unwrap();
-        config.model.positional = PositionalEncoding::Learned;
-        let device = burn::tensor::Device::flex();
-        let model = Transformer::new(&config.model, 20, 1, &device);
-        let mut first = PlainModel::of(&model);
-        let values: Vec<*const f32> = first.tensors_mut().iter().map(|t| t.data.as_ptr()).collect();
-        let transposed: Vec<*const f32> = first.linears_mut().iter().filter(|l| !l.w_t.is_empty()).map(|l| l.w_t.as_ptr()).collect();
-        for t in first.tensors_mut() {
-            t.data.fill(f32::NAN);
-        }
-        for l in first.linears_mut() {
-            l.w_t.fill(f32::NAN);
-        }
-        let mut second = PlainModel::of_recycling(&model, &Recycled::of(first));
-        let mut fresh = PlainModel::of(&model);
-        assert_eq!(second.tensors_mut().iter().map(|t| t.data.as_ptr()).collect::<Vec<_>>(), values, "the same value buffers");
-        assert_eq!(second.linears_mut().iter().filter(|l| !l.w_t.is_empty()).map(|l| l.w_t.as_ptr()).collect::<Vec<_>>(), transposed, "the same transposes");
-        for (a, b) in second.tensors_mut().into_iter().zip(fresh.tensors_mut()) {
-            assert_eq!((a.id, &a.shape), (b.id, &b.shape));
-            assert!(a.data.iter().zip(&b.data).all(|(x, y)| x.to_bits() == y.to_bits()) && a.data.len() == b.data.len(), "{:?}", a.id);
-        }
-        for (a, b) in second.linears_mut().into_iter().zip(fresh.linears_mut()) {
-            assert!(a.w_t.iter().zip(&b.w_t).all(|(x, y)| x.to_bits() == y.to_bits()) && a.w_t.len() == b.w_t.len());
-        }
     }
 }

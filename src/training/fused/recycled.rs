@@ -1,0 +1,85 @@
+//! The buffers of the last step's copy of the weights, handed to the next copy
+//! (`PlainModel::of_recycling`): the weights change every step, their sizes do
+//! not, so copying them out of burn allocates no new value buffers in the steady
+//! state.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use burn::module::ParamId;
+
+use super::params::PlainModel;
+
+/// Value buffers by parameter id, and AVX-512's transposed weights by the weight's
+/// id; locked only to take one out (the layers are copied in parallel).
+#[derive(Default)]
+pub struct Recycled {
+    values: Mutex<HashMap<ParamId, Vec<f32>>>,
+    /// `PlainLinear::w_t`, by the weight's id.
+    transposed: Mutex<HashMap<ParamId, Vec<f32>>>,
+}
+
+impl Recycled {
+    /// The buffers of `model` (a copy no longer needed).
+    pub fn of(mut model: PlainModel) -> Self {
+        let transposed = model.linears_mut().into_iter().map(|l| (l.w.id, std::mem::take(&mut l.w_t))).collect();
+        let values = model.tensors_mut().into_iter().map(|t| (t.id, std::mem::take(&mut t.data))).collect();
+        Self { values: Mutex::new(values), transposed: Mutex::new(transposed) }
+    }
+
+    /// Parameter `id`'s old value buffer, emptied (a new one when there is none).
+    pub(super) fn values_for(&self, id: ParamId) -> Vec<f32> {
+        take(&self.values, id)
+    }
+
+    /// The old transpose of weight `id`, emptied (a new one when there is none).
+    pub(super) fn transposed_for(&self, id: ParamId) -> Vec<f32> {
+        take(&self.transposed, id)
+    }
+}
+
+/// `id`'s old buffer from `pool`, emptied (a new one when there is none).
+fn take(pool: &Mutex<HashMap<ParamId, Vec<f32>>>, id: ParamId) -> Vec<f32> {
+    let mut v = pool.lock().expect("nothing panics holding the buffers").remove(&id).unwrap_or_default();
+    v.clear();
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{PositionalEncoding, preset};
+    use crate::model::Transformer;
+
+    /// The weights copied out of burn a second time land in the first copy's
+    /// buffers (values and AVX-512's transposes), every value written again: the
+    /// old buffers are scribbled over first, and the copy equals a fresh one bit
+    /// for bit.
+    #[test]
+    fn a_second_copy_of_the_weights_fills_the_first_copys_buffers() {
+        let mut config = preset("lesson").unwrap();
+        config.model.positional = PositionalEncoding::Learned;
+        let device = burn::tensor::Device::flex();
+        let model = Transformer::new(&config.model, 20, 1, &device);
+        let mut first = PlainModel::of(&model);
+        let values: Vec<*const f32> = first.tensors_mut().iter().map(|t| t.data.as_ptr()).collect();
+        let transposed: Vec<*const f32> = first.linears_mut().iter().filter(|l| !l.w_t.is_empty()).map(|l| l.w_t.as_ptr()).collect();
+        for t in first.tensors_mut() {
+            t.data.fill(f32::NAN);
+        }
+        for l in first.linears_mut() {
+            l.w_t.fill(f32::NAN);
+        }
+        let mut second = PlainModel::of_recycling(&model, &Recycled::of(first));
+        let mut fresh = PlainModel::of(&model);
+        assert_eq!(second.tensors_mut().iter().map(|t| t.data.as_ptr()).collect::<Vec<_>>(), values, "the same value buffers");
+        assert_eq!(second.linears_mut().iter().filter(|l| !l.w_t.is_empty()).map(|l| l.w_t.as_ptr()).collect::<Vec<_>>(), transposed, "the same transposes");
+        for (a, b) in second.tensors_mut().into_iter().zip(fresh.tensors_mut()) {
+            assert_eq!((a.id, &a.shape), (b.id, &b.shape));
+            assert!(a.data.iter().zip(&b.data).all(|(x, y)| x.to_bits() == y.to_bits()) && a.data.len() == b.data.len(), "{:?}", a.id);
+        }
+        for (a, b) in second.linears_mut().into_iter().zip(fresh.linears_mut()) {
+            assert!(a.w_t.iter().zip(&b.w_t).all(|(x, y)| x.to_bits() == y.to_bits()) && a.w_t.len() == b.w_t.len());
+        }
+    }
+}
