@@ -16,6 +16,8 @@ use super::params::{PlainLinear, Recycled};
 use super::scratch::Buf;
 use super::sublayer::{linear_backward, linear_forward};
 use super::kernels::matmul;
+use super::simd::simd_fn;
+use super::squash::{sigmoid, tanh};
 
 /// One gate's two transforms: of the input and of the previous state.
 #[derive(Clone)]
@@ -85,8 +87,21 @@ impl GruCache {
     }
 }
 
-fn sigmoid(v: f32) -> f32 {
-    1.0 / (1.0 + (-v).exp())
+simd_fn! {
+    /// One step of the cell over `[rows, d]` values: z = σ(x_z + h_z), r = σ(x_r + h_r),
+    /// n = tanh(x_n + r ⊙ h_n), next = (1 − z) ⊙ n + z ⊙ h; keeps z, r and n.
+    fn gates(input: [&[f32]; 3], hidden: [&[f32]; 3], h: &[f32], next: &mut [f32], kept: [&mut [f32]; 3]) {
+        let len = next.len();
+        let ([xz, xr, xn], [hz, hr, hn], h) = (input.map(|v| &v[..len]), hidden.map(|v| &v[..len]), &h[..len]);
+        let [z, r, n] = kept.map(|v| &mut v[..len]);
+        for i in 0..len {
+            let zi = sigmoid(xz[i] + hz[i]);
+            let ri = sigmoid(xr[i] + hr[i]);
+            let ni = tanh(xn[i] + ri * hn[i]);
+            next[i] = (1.0 - zi) * ni + zi * h[i];
+            (z[i], r[i], n[i]) = (zi, ri, ni);
+        }
+    }
 }
 
 /// The cell over `x` (`[steps·rows, d]`, time-major) from the state `start`
@@ -109,14 +124,9 @@ pub fn forward(cell: &PlainGru, x: Buf<f32>, start: Option<&[f32]>, rows: usize,
         let hidden_update = linear_forward(&cell.update.h, h); // [rows, d]
         let hidden_reset = linear_forward(&cell.reset.h, h); // [rows, d]
         let hn = linear_forward(&cell.new.h, h); // [rows, d]
-        let next = &mut after[..width];
-        for i in 0..width {
-            let zi = sigmoid(input_update[now.start + i] + hidden_update[i]);
-            let ri = sigmoid(input_reset[now.start + i] + hidden_reset[i]);
-            let ni = (input_new[now.start + i] + ri * hn[i]).tanh();
-            next[i] = (1.0 - zi) * ni + zi * h[i];
-            (z[now.start + i], r[now.start + i], n[now.start + i]) = (zi, ri, ni);
-        }
+        let input = [&input_update[now.clone()], &input_reset[now.clone()], &input_new[now.clone()]];
+        let kept = [&mut z[now.clone()], &mut r[now.clone()], &mut n[now.clone()]];
+        gates(input, [&hidden_update, &hidden_reset, &hn], h, &mut after[..width], kept);
         hidden_new[now].copy_from_slice(&hn);
     }
     GruCache { x, states, z, r, n, hidden_new, rows, steps }

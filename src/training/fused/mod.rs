@@ -24,6 +24,7 @@ mod recycled;
 mod row_blocks;
 mod scratch;
 mod simd;
+mod squash;
 mod sublayer;
 mod tables;
 mod to_burn;

@@ -11,6 +11,7 @@ use super::gru::{self, GruCache, PlainGru};
 use super::kernels::matmul;
 use super::params::{PlainLinear, Recycled};
 use super::scratch::Buf;
+use super::squash::{exp_shifted_in_place, tanh, tanh_in_place};
 use super::sublayer::{linear_backward, linear_forward};
 use crate::config::RnnAttention;
 use crate::model::{Cell, Recurrent};
@@ -133,7 +134,7 @@ pub fn forward(rnn: &PlainRecurrent, x: &[f32], padding: Option<&[bool]>, dims: 
                     for t in 0..t_len {
                         let qt = &q[(b * t_len + t) * d..][..d];
                         for e in 0..s {
-                            joined.extend(qt.iter().zip(&k[(b * s + e) * d..][..d]).map(|(a, c)| (a + c).tanh()));
+                            joined.extend(qt.iter().zip(&k[(b * s + e) * d..][..d]).map(|(a, c)| tanh(a + c)));
                         }
                     }
                 }
@@ -153,11 +154,8 @@ pub fn forward(rnn: &PlainRecurrent, x: &[f32], padding: Option<&[bool]>, dims: 
                 row.iter_mut().enumerate().filter(|(e, _)| p[b * seq + e]).for_each(|(_, v)| *v = f32::NEG_INFINITY);
             }
             let best = row.iter().fold(f32::NEG_INFINITY, |m, v| m.max(*v));
-            let mut sum = 0.0;
-            for v in row.iter_mut() {
-                *v = (*v - best).exp();
-                sum += *v;
-            }
+            exp_shifted_in_place(row, best);
+            let sum: f32 = row.iter().sum();
             row.iter_mut().for_each(|v| *v /= sum);
         }
         // [h; context] -> tanh(W_c ·)
@@ -172,7 +170,7 @@ pub fn forward(rnn: &PlainRecurrent, x: &[f32], padding: Option<&[bool]>, dims: 
             }
         }
         out = linear_forward(combine, &cat); // [rows·T, d]
-        out.iter_mut().for_each(|v| *v = v.tanh());
+        tanh_in_place(&mut out);
     }
     let result = if rnn.combine.is_some() { &out } else { &decoded };
     let mut frame = Buf::filled(rows * seq * d, 0.0);
