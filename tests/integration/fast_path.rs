@@ -738,6 +738,12 @@ fn every_simd_tier_the_cpu_has_gives_the_portable_tiers_numbers() {
             *c = preset("encoder_decoder").unwrap();
             c.model.layers[0].attention_kind = AttentionKind::UniformAverage;
         }),
+        // The GRU's gates, the additive alignment's tanh and the recurrent softmax
+        // run through each tier's copy of the `squash` loops.
+        ("GRU with additive attention, padded translations", |c| {
+            *c = preset("rnn").unwrap();
+            c.model.rnn_attention = attention_workbench::config::RnnAttention::Additive;
+        }),
     ];
     let device = Device::flex().autodiff();
     for (name, edit) in configs {

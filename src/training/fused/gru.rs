@@ -12,7 +12,8 @@
 
 use burn::nn::{GateController, Gru};
 
-use super::params::{PlainLinear, Recycled};
+use super::params::PlainLinear;
+use super::recycled::Recycled;
 use super::scratch::Buf;
 use super::sublayer::{linear_backward, linear_forward};
 use super::kernels::matmul;

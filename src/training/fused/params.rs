@@ -7,7 +7,7 @@ use burn::tensor::Tensor;
 
 use crate::config::{Activation, AttentionKind, MaskApplication, ModelFamily, NormPlacement};
 use super::recurrent::PlainRecurrent;
-pub use super::recycled::Recycled;
+use super::recycled::Recycled;
 use crate::model::{Block, InAttention, SelfAttention, Transformer};
 use rayon::prelude::*;
 

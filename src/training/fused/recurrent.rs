@@ -9,9 +9,10 @@
 
 use super::gru::{self, GruCache, PlainGru};
 use super::kernels::matmul;
-use super::params::{PlainLinear, Recycled};
+use super::params::PlainLinear;
+use super::recycled::Recycled;
 use super::scratch::Buf;
-use super::squash::{exp_shifted_in_place, tanh, tanh_in_place};
+use super::squash::{exp_shifted_in_place, tanh_in_place};
 use super::sublayer::{linear_backward, linear_forward};
 use crate::config::RnnAttention;
 use crate::model::{Cell, Recurrent};
@@ -134,10 +135,11 @@ pub fn forward(rnn: &PlainRecurrent, x: &[f32], padding: Option<&[bool]>, dims: 
                     for t in 0..t_len {
                         let qt = &q[(b * t_len + t) * d..][..d];
                         for e in 0..s {
-                            joined.extend(qt.iter().zip(&k[(b * s + e) * d..][..d]).map(|(a, c)| tanh(a + c)));
+                            joined.extend(qt.iter().zip(&k[(b * s + e) * d..][..d]).map(|(a, c)| a + c));
                         }
                     }
                 }
+                tanh_in_place(&mut joined); // tanh(q + k), [rows·T·S, d]
                 alignment.copy_from_slice(&linear_forward(v, &joined)); // [rows·T·S, 1]
             }
             _ => {
