@@ -13,9 +13,9 @@
 //! `[a]`, and a claim comparing thread counts gets two tracks).
 //!
 //! A claim that reads step times must have the cores to itself: it runs alone
-//! (seeds one after the other, as `Claim::run_seeds_observed` does), between the
-//! pools of the claims before and after it. Results come back in claim order, each
-//! as soon as it and every claim before it are done.
+//! (seeds one after the other, as `Claim::run_seeds_observed` does), before the
+//! pool of all the others. The pool starts its longest tracks first. Results come
+//! back in claim order, each as soon as it and every claim before it are done.
 //!
 //! The window's *Verify it* runs one claim's seeds the same way (`run_one_claim`):
 //! its tracks as a pool of their own, with progress after every step and a cancel.
@@ -85,6 +85,15 @@ impl Track {
         self.stops.last().map_or(0, |s| s.steps)
     }
 
+    /// A rough count of the multiply-adds it trains (steps × tokens × the
+    /// layers' work per token), to start the longest tracks first.
+    fn work(&self) -> u64 {
+        let (model, seq) = (&self.config.model, self.config.task.length.max(1) as u64);
+        let d = model.d_model as u64;
+        let per_token: u64 = model.layers.iter().chain(&model.encoder_layers).map(|l| 4 * d * d + 2 * d * l.d_ff as u64 + 2 * seq * d).sum::<u64>().max(d * d);
+        self.steps() as u64 * self.config.batch_size as u64 * seq * per_token
+    }
+
     /// Its session and thread pool, ready to train.
     fn trainer(&self) -> Result<SideTrainer, SessionError> {
         SideTrainer::new(Session::new(self.config.clone())?, 0, self.threads)
@@ -125,39 +134,46 @@ struct Slot {
     /// Why sides could not run, by (seed, side): the first in that order is the
     /// one reported, as when the claim runs alone.
     errors: std::collections::BTreeMap<(usize, Side), String>,
+    /// A timed claim's outcome, measured before the pool ran.
+    timed: Option<ClaimOutcome>,
 }
 
 /// Run `claims` with each of `seeds`; `done(index, outcome)` is called once per
-/// claim, in claim order.
+/// claim, in claim order. The claims that read step times run first, alone, one
+/// after the other; then every other claim shares one pool, so no core waits at
+/// a timed claim for the pool's last track to end.
 pub fn run_claims(claims: &[&Claim], seeds: &[u64], done: &mut (dyn FnMut(usize, ClaimOutcome) + Send)) {
     let workers = rayon::current_num_threads().max(1);
-    let mut first = 0;
-    while first < claims.len() {
-        // The claims up to the next timed one share a pool; the timed one runs alone.
-        let end = (first..claims.len()).find(|&i| claims[i].timed()).unwrap_or(claims.len());
-        run_pool(&claims[first..end], first, seeds, workers, done);
-        if let Some(claim) = claims.get(end) {
-            let start = Instant::now();
-            let results = claim.run_seeds_observed(seeds, &mut |_| true).map(|r| r.expect("never cancelled")).map_err(|e| e.to_string());
-            let share = start.elapsed().as_secs_f32() / seeds.len().max(1) as f32;
-            done(end, ClaimOutcome { results, seconds: vec![share; seeds.len()] });
-        }
-        first = end + 1;
-    }
+    let timed: Vec<Option<ClaimOutcome>> = claims
+        .iter()
+        .map(|claim| {
+            claim.timed().then(|| {
+                let start = Instant::now();
+                let results = claim.run_seeds_observed(seeds, &mut |_| true).map(|r| r.expect("never cancelled")).map_err(|e| e.to_string());
+                let share = start.elapsed().as_secs_f32() / seeds.len().max(1) as f32;
+                ClaimOutcome { results, seconds: vec![share; seeds.len()] }
+            })
+        })
+        .collect();
+    run_pool(claims, timed, seeds, workers, done);
 }
 
-/// The untimed `claims` (the first at `offset` in the caller's list) as one pool
-/// worked through by `workers` threads.
-fn run_pool(claims: &[&Claim], offset: usize, seeds: &[u64], workers: usize, done: &mut (dyn FnMut(usize, ClaimOutcome) + Send)) {
-    let tracks = tracks(claims, seeds);
+/// The untimed `claims` as one pool worked through by `workers` threads, the
+/// longest tracks first (so the last to end is a short one); `timed` holds the
+/// outcomes of the timed claims, handed on in their places.
+fn run_pool(claims: &[&Claim], mut timed: Vec<Option<ClaimOutcome>>, seeds: &[u64], workers: usize, done: &mut (dyn FnMut(usize, ClaimOutcome) + Send)) {
+    let mut tracks = tracks(claims, seeds);
+    tracks.sort_by_key(|t| std::cmp::Reverse(t.work())); // stable: ties keep claim order
     let slots: Vec<Slot> = claims
         .iter()
-        .map(|c| Slot {
+        .zip(&mut timed)
+        .map(|(c, timed)| Slot {
             sides: seeds.iter().map(|_| Vec::new()).collect(),
             seconds: vec![0.0; seeds.len()],
-            expected: c.sides().len() * seeds.len(),
+            expected: if timed.is_some() { 0 } else { c.sides().len() * seeds.len() },
             arrived: 0,
             errors: Default::default(),
+            timed: timed.take(),
         })
         .collect();
     let state = Mutex::new((slots, 0usize, done));
@@ -174,8 +190,14 @@ fn run_pool(claims: &[&Claim], offset: usize, seeds: &[u64], workers: usize, don
                 slot.errors.insert((stop.seed, stop.side), why);
             }
         }
-        hand_on(claims, seeds, offset, slots, next, &mut **done);
+        hand_on(claims, seeds, slots, next, &mut **done);
     };
+    // The claims before the first track's sides arrive (timed, or with no side).
+    {
+        let mut guard = state.lock().expect("nothing has run yet");
+        let (slots, next, done) = &mut *guard;
+        hand_on(claims, seeds, slots, next, &mut **done);
+    }
     share_out(workers, tracks, &|track: Track, crowded| {
         let start = Instant::now();
         match track.trainer() {
@@ -187,20 +209,25 @@ fn run_pool(claims: &[&Claim], offset: usize, seeds: &[u64], workers: usize, don
     });
     // Claims with no side to train (none arrives for them) are complete too.
     let (mut slots, mut next, done) = state.into_inner().expect("no track panicked while filing");
-    hand_on(claims, seeds, offset, &mut slots, &mut next, done);
+    hand_on(claims, seeds, &mut slots, &mut next, done);
     assert_eq!(next, slots.len(), "every side of every claim came back");
 }
 
 /// Hand on, from `next`, every claim whose sides have all arrived, stopping at the
 /// first that has not.
-fn hand_on(claims: &[&Claim], seeds: &[u64], offset: usize, slots: &mut [Slot], next: &mut usize, done: &mut (dyn FnMut(usize, ClaimOutcome) + Send)) {
+fn hand_on(claims: &[&Claim], seeds: &[u64], slots: &mut [Slot], next: &mut usize, done: &mut (dyn FnMut(usize, ClaimOutcome) + Send)) {
     while *next < slots.len() && slots[*next].arrived == slots[*next].expected {
         let slot = &mut slots[*next];
+        if let Some(outcome) = slot.timed.take() {
+            done(*next, outcome);
+            *next += 1;
+            continue;
+        }
         let results = match std::mem::take(&mut slot.errors).into_values().next() {
             Some(why) => Err(why),
             None => Ok(seeds.iter().zip(std::mem::take(&mut slot.sides)).map(|(&seed, sides)| claims[*next].result(seed, sides)).collect()),
         };
-        done(offset + *next, ClaimOutcome { results, seconds: slot.seconds.iter().map(|s| *s as f32).collect() });
+        done(*next, ClaimOutcome { results, seconds: slot.seconds.iter().map(|s| *s as f32).collect() });
         *next += 1;
     }
 }
@@ -287,7 +314,7 @@ mod tests {
     /// budget on the way to a longer one, a side measured with heads ablated and
     /// then trained on, a track that diverges between two budgets), give each claim
     /// exactly the results it gives alone, in claim order; a timed claim runs
-    /// between the pools, and one that cannot start says why without stopping the
+    /// before the pool, and one that cannot start says why without stopping the
     /// claims after it.
     #[test]
     fn shared_tracks_give_each_claim_its_own_results() {

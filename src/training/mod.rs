@@ -13,6 +13,7 @@ mod grad_stats;
 pub mod init_from;
 mod length_tally;
 mod loss;
+mod plain_optim;
 pub mod priority;
 mod seq2seq_views;
 mod session;

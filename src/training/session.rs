@@ -15,6 +15,7 @@ use super::events::{
     GradientReport, NonFiniteKind, StepMetrics,
 };
 use super::grad_report::{gradient_report, weight_snapshot};
+use super::plain_optim::{EPSILON, PlainOptimizer, WEIGHT_DECAY};
 use super::grad_stats::{grad_square_sums, group_of, layer_of, scale_grads};
 use crate::model::readback::read_floats;
 use crate::runs::{MetricsHistory, RunParts};
@@ -69,7 +70,7 @@ pub struct Session {
     /// Autodiff device the model trains on.
     train_device: Device,
     pub(super) model: Option<Transformer>,
-    optim: ModuleOptimizer,
+    optim: Optimizer,
     pub(super) step: usize,
     pub(super) probe: Example,
     history: MetricsHistory,
@@ -106,7 +107,7 @@ impl Session {
         };
         let probe = task.probe();
         Ok(Self {
-            optim: build_optimizer(config.optimizer),
+            optim: if backend.is_gpu() { Optimizer::Burn(build_optimizer(config.optimizer)) } else { Optimizer::Plain(PlainOptimizer::new(config.optimizer)) },
             task,
             held_out_task,
             backend,
@@ -289,7 +290,10 @@ impl Session {
         };
         let before = report_gradients.then(|| weight_snapshot(&model));
         let lr = self.lr_at(self.step);
-        let model = self.optim.step(lr, model, grads);
+        let model = match &mut self.optim {
+            Optimizer::Burn(optim) => optim.step(lr, model, grads),
+            Optimizer::Plain(optim) => optim.step(lr, model, grads),
+        };
         if fused {
             release_autodiff_graph(&self.train_device);
         }
@@ -392,10 +396,19 @@ fn release_autodiff_graph(device: &Device) {
     let _ = one.sum().backward();
 }
 
-fn build_optimizer(kind: OptimizerKind) -> ModuleOptimizer {
+/// The optimizer: burn's on the GPU, where the weights stay; on the CPU the same
+/// arithmetic as one plain loop per parameter (`plain_optim`).
+#[derive(Clone)]
+enum Optimizer {
+    Burn(ModuleOptimizer),
+    Plain(PlainOptimizer),
+}
+
+/// burn's optimizer of `kind`, with the constants the plain one mirrors.
+pub(super) fn build_optimizer(kind: OptimizerKind) -> ModuleOptimizer {
     match kind {
-        OptimizerKind::Adam => AdamConfig::new().with_epsilon(1e-8).init(),
-        OptimizerKind::AdamW => AdamWConfig::new().with_epsilon(1e-8).with_weight_decay(0.01).init(),
+        OptimizerKind::Adam => AdamConfig::new().with_epsilon(EPSILON).init(),
+        OptimizerKind::AdamW => AdamWConfig::new().with_epsilon(EPSILON).with_weight_decay(WEIGHT_DECAY).init(),
         OptimizerKind::Sgd => SgdConfig::new().init(),
     }
 }
