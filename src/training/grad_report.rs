@@ -20,7 +20,7 @@ pub(super) fn gradient_report(
     step: usize,
     after: &Transformer,
     before: Vec<(String, Tensor<1>)>,
-    squares: &[(String, Tensor<1>)],
+    squares: &[(String, f32)],
     grad_sq: &[f32],
 ) -> GradientReport {
     let before: std::collections::HashMap<String, Tensor<1>> = before.into_iter().collect();

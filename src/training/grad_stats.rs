@@ -40,6 +40,27 @@ pub fn for_each_param(model: &Transformer, f: impl FnMut(&str, ParamId, Tensor<1
     model.visit(&mut visitor);
 }
 
+/// Call `f(path, id)` for every float parameter, in model order (no tensor is
+/// touched).
+pub fn for_each_param_id(model: &Transformer, f: impl FnMut(&str, ParamId)) {
+    struct Ids<F> {
+        path: Vec<String>,
+        f: F,
+    }
+    impl<F: FnMut(&str, ParamId)> ModuleVisitor for Ids<F> {
+        fn enter_module(&mut self, name: &str, _: &str) {
+            self.path.push(name.to_string());
+        }
+        fn exit_module(&mut self, _: &str, _: &str) {
+            self.path.pop();
+        }
+        fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+            (self.f)(&self.path.join("."), param.id);
+        }
+    }
+    model.visit(&mut Ids { path: Vec::new(), f });
+}
+
 /// Squared gradient norms, one `[1]` tensor per parameter that received a gradient.
 /// Parameters without a gradient (e.g. Q and K of a uniform-average layer) are skipped.
 pub fn grad_square_sums(model: &Transformer, grads: &GradientsParams) -> Vec<(ParamPath, Tensor<1>)> {

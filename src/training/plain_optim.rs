@@ -48,7 +48,13 @@ impl PlainOptimizer {
     /// Apply `grads` to `module` at learning rate `lr`; parameters without a
     /// gradient are left as they are.
     pub fn step<M: burn::module::Module>(&mut self, lr: f64, module: M, mut grads: GradientsParams) -> M {
-        module.map(&mut Stepper { optim: self, grads: &mut grads, lr })
+        module.map(&mut Stepper { optim: self, grads: Grads::Burn(&mut grads), lr })
+    }
+
+    /// `step` with the gradients as plain vectors by parameter id (the fused
+    /// step's, never copied into burn).
+    pub fn step_plain<M: burn::module::Module>(&mut self, lr: f64, module: M, grads: &[(ParamId, &mut [f32])]) -> M {
+        module.map(&mut Stepper { optim: self, grads: Grads::Plain(grads), lr })
     }
 
     /// Update `weights` in place with `grad`, as burn's optimizer of this kind
@@ -105,24 +111,36 @@ impl PlainOptimizer {
     }
 }
 
+/// Where a step's gradients are: burn tensors, or plain vectors by id.
+enum Grads<'a> {
+    Burn(&'a mut GradientsParams),
+    Plain(&'a [(ParamId, &'a mut [f32])]),
+}
+
 /// Walks the module's parameters, stepping each that has a gradient.
 struct Stepper<'a> {
     optim: &'a mut PlainOptimizer,
-    grads: &'a mut GradientsParams,
+    grads: Grads<'a>,
     lr: f64,
 }
 
 impl ModuleMapper for Stepper<'_> {
     fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
         let (id, tensor, mapper) = param.consume();
-        let Some(grad) = self.grads.remove::<D>(id) else {
-            return Param::from_mapped_value(id, tensor, mapper);
+        let grad: std::borrow::Cow<[f32]> = match &mut self.grads {
+            Grads::Burn(grads) => match grads.remove::<D>(id) {
+                Some(grad) => grad.into_data().try_into_vec::<f32>().expect("gradients are f32").into(),
+                None => return Param::from_mapped_value(id, tensor, mapper),
+            },
+            Grads::Plain(grads) => match grads.iter().find(|(of, _)| *of == id) {
+                Some((_, grad)) => (&**grad).into(),
+                None => return Param::from_mapped_value(id, tensor, mapper),
+            },
         };
         let tracked = tensor.is_require_grad();
         let inner = tensor.inner();
         let (shape, device) = (inner.shape(), inner.device());
         let mut weights: Vec<f32> = inner.into_data().try_into_vec::<f32>().expect("weights are f32");
-        let grad: Vec<f32> = grad.into_data().try_into_vec::<f32>().expect("gradients are f32");
         self.optim.update(id, self.lr, &mut weights, &grad);
         let updated = Tensor::<D>::from_inner(Tensor::from_data(TensorData::new(weights, shape), &device));
         Param::from_mapped_value(id, if tracked { updated.require_grad() } else { updated }, mapper)

@@ -3,8 +3,10 @@
 //! about threads or windows.
 //!
 //! One step = batch → forward → masked cross-entropy → backward (in fixed-size chunks
-//! of rows, in parallel: `chunks.rs`) → one read-back
-//! (loss, hits, every gradient's squared norm) → non-finite check → clip → optimizer.
+//! of rows, in parallel: `chunks.rs`, or the fused CPU step: `fused/`) → the loss,
+//! the hits and every gradient's squared norm (one read-back from burn, or plain
+//! sums of the fused step's gradients) → non-finite check → clip → optimizer (on the
+//! CPU the plain one, which takes the fused step's gradients as they are).
 
 use burn::optim::{AdamConfig, AdamWConfig, ModuleOptimizer, SgdConfig};
 use burn::tensor::{Device, Tensor};
@@ -254,25 +256,37 @@ impl Session {
         let model = self.model.take().expect("model present between steps");
         let chunk_rows = if self.backend.is_gpu() { batch.batch_size } else { CHUNK_ROWS };
         let fused = self.backend.info.composed_because.is_none();
-        let ForwardBackward { loss, correct, grads } = if fused {
-            super::fused::forward_backward(&model, &batch, &self.backend.device, chunk_rows, (seed, step), self.config.model.dropout, &mut self.fused_arena)
-        } else {
-            forward_backward(&model, &batch, &self.train_device, chunk_rows, (seed, step), self.config.model.dropout)
+        let lr = self.lr_at(self.step);
+        let dropout = self.config.model.dropout;
+        // The fused step's gradients go to the plain optimizer as they are; the
+        // composed step's come back as burn tensors, read back once with the loss.
+        let (loss, hits, mut grads, squares) = match &self.optim {
+            Optimizer::Plain(_) if fused => {
+                let (loss, correct) = super::fused::forward_backward_plain(&model, &batch, chunk_rows, (seed, step), dropout, &mut self.fused_arena);
+                let grads = self.fused_arena.gradients();
+                let squares = plain_square_sums(&model, &grads);
+                (loss, correct, StepGrads::Plain(grads), squares)
+            }
+            _ => {
+                let ForwardBackward { loss, correct, grads } = if fused {
+                    super::fused::forward_backward(&model, &batch, &self.backend.device, chunk_rows, (seed, step), dropout, &mut self.fused_arena)
+                } else {
+                    forward_backward(&model, &batch, &self.train_device, chunk_rows, (seed, step), dropout)
+                };
+                let squares = grad_square_sums(&model, &grads);
+                // One read-back per step: [loss, hits, ‖g‖² of every parameter...]
+                let mut parts = vec![loss, correct];
+                parts.extend(squares.iter().map(|(_, sq)| sq.clone()));
+                let values = read_floats(Tensor::cat(parts, 0));
+                let squares = squares.into_iter().map(|(path, _)| path).zip(values[2..].iter().copied()).collect();
+                (values[0], values[1], StepGrads::Burn(grads), squares)
+            }
         };
-        let squares = grad_square_sums(&model, &grads);
-
-        // One read-back per step: [loss, hits, ‖g‖² of every parameter...]
-        let mut parts = vec![loss, correct];
-        parts.extend(squares.iter().map(|(_, sq)| sq.clone()));
-        let values = read_floats(Tensor::cat(parts, 0));
-        let (loss, hits, grad_sq) = (values[0], values[1], &values[2..]);
+        let grad_sq: Vec<f32> = squares.iter().map(|(_, v)| *v).collect();
+        let grad_sq = &grad_sq[..];
 
         if !loss.is_finite() || grad_sq.iter().any(|v| !v.is_finite()) {
-            let group = squares
-                .iter()
-                .zip(grad_sq)
-                .find(|(_, v)| !v.is_finite())
-                .map(|((path, _), _)| group_of(path).to_string());
+            let group = squares.iter().find(|(_, v)| !v.is_finite()).map(|(path, _)| group_of(path).to_string());
             self.model = Some(model);
             let kind = if loss.is_finite() { NonFiniteKind::Gradient } else { NonFiniteKind::Loss };
             return StepOutcome::NonFinite {
@@ -284,15 +298,22 @@ impl Session {
 
         let grad_norm = grad_sq.iter().sum::<f32>().sqrt();
         self.last_layer_grad_norms = layer_norms(&squares, grad_sq);
-        let grads = match self.config.clip_grad_norm {
-            Some(clip) if grad_norm > clip => scale_grads(&model, grads, clip / grad_norm),
-            _ => grads,
-        };
+        if let Some(clip) = self.config.clip_grad_norm.filter(|&clip| grad_norm > clip) {
+            let factor = clip / grad_norm;
+            grads = match grads {
+                StepGrads::Burn(grads) => StepGrads::Burn(scale_grads(&model, grads, factor)),
+                StepGrads::Plain(mut grads) => {
+                    grads.iter_mut().for_each(|(_, g)| g.iter_mut().for_each(|v| *v *= factor));
+                    StepGrads::Plain(grads)
+                }
+            };
+        }
         let before = report_gradients.then(|| weight_snapshot(&model));
-        let lr = self.lr_at(self.step);
-        let model = match &mut self.optim {
-            Optimizer::Burn(optim) => optim.step(lr, model, grads),
-            Optimizer::Plain(optim) => optim.step(lr, model, grads),
+        let model = match (&mut self.optim, grads) {
+            (Optimizer::Burn(optim), StepGrads::Burn(grads)) => optim.step(lr, model, grads),
+            (Optimizer::Plain(optim), StepGrads::Burn(grads)) => optim.step(lr, model, grads),
+            (Optimizer::Plain(optim), StepGrads::Plain(grads)) => optim.step_plain(lr, model, &grads),
+            (Optimizer::Burn(_), StepGrads::Plain(_)) => unreachable!("plain gradients go only to the plain optimizer"),
         };
         if fused {
             release_autodiff_graph(&self.train_device);
@@ -370,7 +391,7 @@ impl Session {
 }
 
 /// Gradient norm per transformer layer, in layer order, from per-parameter ‖g‖².
-fn layer_norms(squares: &[(String, Tensor<1>)], grad_sq: &[f32]) -> Vec<(String, f32)> {
+fn layer_norms(squares: &[(String, f32)], grad_sq: &[f32]) -> Vec<(String, f32)> {
     let mut layers: Vec<(String, f32)> = Vec::new();
     for ((path, _), g2) in squares.iter().zip(grad_sq) {
         let layer = layer_of(path);
@@ -394,6 +415,24 @@ fn layer_norms(squares: &[(String, Tensor<1>)], grad_sq: &[f32]) -> Vec<(String,
 fn release_autodiff_graph(device: &Device) {
     let one = Tensor::<1>::zeros([1], device).require_grad(); // [1]
     let _ = one.sum().backward();
+}
+
+/// A step's gradients: burn tensors (the composed step, or the fused one for
+/// burn's optimizer), or the fused step's plain vectors by parameter id.
+enum StepGrads<'a> {
+    Burn(burn::optim::GradientsParams),
+    Plain(Vec<(burn::module::ParamId, &'a mut [f32])>),
+}
+
+/// ‖g‖² of each parameter with a gradient, in the model's order, with its path.
+fn plain_square_sums(model: &Transformer, grads: &[(burn::module::ParamId, &mut [f32])]) -> Vec<(String, f32)> {
+    let mut out = Vec::new();
+    super::grad_stats::for_each_param_id(model, |path, id| {
+        if let Some((_, g)) = grads.iter().find(|(of, _)| *of == id) {
+            out.push((path.to_string(), g.iter().map(|v| v * v).sum()));
+        }
+    });
+    out
 }
 
 /// The optimizer: burn's on the GPU, where the weights stay; on the CPU the same

@@ -675,38 +675,56 @@ fn the_fused_step_says_which_knobs_send_a_run_to_the_composed_path() {
     assert_eq!(support(&convolution, BackendChoice::Flex), Ok(()));
 }
 
+/// The whole step on both paths (on the CPU the fused one hands its gradients to
+/// the plain optimizer as they are; the composed one goes through burn): the same
+/// losses, gradient norms, clipping and gradient report, and AdamW after a config
+/// change keeps nothing of Adam's state on either.
 #[test]
 fn a_session_trains_to_the_same_losses_on_the_fused_and_the_composed_path() {
+    use attention_workbench::config::OptimizerKind;
     use attention_workbench::tasks::{TaskConfig, TaskKind};
-    use attention_workbench::training::{Session, StepOutcome};
+    use attention_workbench::training::{GradientReport, Session, StepOutcome};
 
-    let losses = |composed: bool| {
+    // Per step: loss, gradient norm, and (every third step) the report's
+    // per-group gradient norms and update ratios.
+    let run = |composed: bool| {
         let mut config = preset("lesson").unwrap();
         config.task = TaskConfig::for_kind(TaskKind::Reverse);
         config.seed = 4;
+        config.clip_grad_norm = Some(0.05);
         let mut session = Session::new(config.clone()).unwrap();
         if composed {
             session.force_composed();
         }
-        let mut out: Vec<f32> = (0..6)
-            .map(|_| match session.step(false) {
-                StepOutcome::Done { metrics, .. } => metrics.loss,
-                StepOutcome::NonFinite { step, .. } => panic!("non-finite at step {step}"),
-            })
-            .collect();
+        let step = |session: &mut Session, i: usize| match session.step(i % 3 == 0) {
+            StepOutcome::Done { metrics, gradients } => (metrics.loss, metrics.grad_norm, gradients.map(|r: GradientReport| r.groups.iter().map(|g| (g.grad_norm, g.update_ratio)).collect::<Vec<_>>())),
+            StepOutcome::NonFinite { step, .. } => panic!("non-finite at step {step}"),
+        };
+        let mut out: Vec<_> = (0..6).map(|i| step(&mut session, i)).collect();
         // A config change keeps the path it was asked for, and the optimizer state.
         config.lr = 5e-4;
-        session.apply_config(config).unwrap();
+        session.apply_config(config.clone()).unwrap();
         assert_eq!(session.backend().info.composed_because.is_some(), composed);
-        out.extend((0..2).map(|_| match session.step(false) {
-            StepOutcome::Done { metrics, .. } => metrics.loss,
-            StepOutcome::NonFinite { step, .. } => panic!("non-finite at step {step}"),
-        }));
+        out.extend((6..8).map(|i| step(&mut session, i)));
+        config.optimizer = OptimizerKind::AdamW;
+        session.apply_config(config).unwrap();
+        out.extend((8..10).map(|i| step(&mut session, i)));
         out
     };
-    let (fused, composed) = (losses(false), losses(true));
-    for (step, (f, c)) in fused.iter().zip(&composed).enumerate() {
-        assert!((f - c).abs() < 1e-3, "step {}: fused {f} vs composed {c}", step + 1);
+    let (fused, composed) = (run(false), run(true));
+    let close = |what: &str, step: usize, f: f32, c: f32| assert!((f - c).abs() <= 1e-3 * c.abs().max(1.0), "step {}: {what}: fused {f} vs composed {c}", step + 1);
+    assert!(composed.iter().any(|(_, norm, _)| *norm > 0.05), "the clip at 0.05 acts on some step: {composed:?}");
+    for (step, ((fl, fg, fr), (cl, cg, cr))) in fused.iter().zip(&composed).enumerate() {
+        close("loss", step, *fl, *cl);
+        close("gradient norm", step, *fg, *cg);
+        assert_eq!(fr.is_some(), cr.is_some());
+        if let (Some(fr), Some(cr)) = (fr, cr) {
+            assert!(!fr.is_empty() && fr.len() == cr.len(), "{} groups fused, {} composed", fr.len(), cr.len());
+            for ((fg, fu), (cg, cu)) in fr.iter().zip(cr) {
+                close("a group's gradient norm", step, *fg, *cg);
+                close("a group's update ratio", step, *fu, *cu);
+            }
+        }
     }
 }
 

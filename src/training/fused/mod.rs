@@ -85,6 +85,20 @@ pub struct FusedArena {
 /// (non-autodiff) device the gradients are handed back on.
 #[allow(clippy::too_many_arguments)]
 pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chunk_rows: usize, (seed, step): (u64, u64), dropout: f64, arena: &mut FusedArena) -> ForwardBackward {
+    let (loss, correct) = forward_backward_plain(model, batch, chunk_rows, (seed, step), dropout, arena);
+    let grads = arena.grads[0].to_gradients(device);
+    let scalar = |v: f32| Tensor::<1>::from_data(TensorData::new(vec![v], [1]), device); // [1]
+    ForwardBackward {
+        loss: scalar(loss),
+        correct: scalar(correct),
+        grads,
+    }
+}
+
+/// `forward_backward` that leaves the gradients in `arena` as plain vectors
+/// (`FusedArena::gradients`), for the plain optimizer: the loss and the count
+/// predicted right.
+pub fn forward_backward_plain(model: &Transformer, batch: &Batch, chunk_rows: usize, (seed, step): (u64, u64), dropout: f64, arena: &mut FusedArena) -> (f32, f32) {
     let plain = PlainModel::of_recycling(model, &std::mem::take(&mut arena.weights));
     let total_scored = batch.scored();
     let chunk_rows = chunk_rows.max(1);
@@ -115,13 +129,16 @@ pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chu
     for next in rest {
         first.add(next);
     }
-    let grads = first.to_gradients(device);
     arena.weights = recycled::Recycled::of(plain);
-    let scalar = |v: f32| Tensor::<1>::from_data(TensorData::new(vec![v], [1]), device); // [1]
-    ForwardBackward {
-        loss: scalar(loss),
-        correct: scalar(correct),
-        grads,
+    (loss, correct)
+}
+
+impl FusedArena {
+    /// The last `forward_backward_plain`'s gradients by parameter id: every
+    /// parameter some computation read (the others get none, as from burn's
+    /// autodiff).
+    pub fn gradients(&mut self) -> Vec<(burn::module::ParamId, &mut [f32])> {
+        self.grads.first_mut().map(PlainModel::read_gradients).unwrap_or_default()
     }
 }
 

@@ -59,6 +59,13 @@ impl PlainModel {
         out
     }
 
+    /// These values by parameter id, the unread parameters left out (as in
+    /// `to_gradients`).
+    pub(super) fn read_gradients(&mut self) -> Vec<(ParamId, &mut [f32])> {
+        let unread = self.unread();
+        self.tensors_mut().into_iter().filter(|t| !unread.contains(&t.id)).map(|t| (t.id, t.data.as_mut_slice())).collect()
+    }
+
     /// A copy of these values as burn gradients on `device` (the plain,
     /// non-autodiff device); burn keeps the copies, the buffers stay for the next step.
     pub fn to_gradients(&mut self, device: &Device) -> GradientsParams {
