@@ -15,6 +15,7 @@ use burn::module::{ModuleMapper, Param, ParamId};
 use burn::optim::GradientsParams;
 use burn::tensor::{Tensor, TensorData};
 
+use super::fused::simd::simd_fn;
 use crate::config::OptimizerKind;
 
 /// Adam's β₁ and β₂, burn's defaults.
@@ -73,10 +74,7 @@ impl PlainOptimizer {
             // A moment of another size belongs to a weight this id no longer names.
             Some(m) if m.first.len() == grad.len() => {
                 m.time += 1;
-                for ((m1, m2), &g) in m.first.iter_mut().zip(m.second.iter_mut()).zip(grad) {
-                    *m1 = *m1 * BETA_1 + g * (1.0 - BETA_1);
-                    *m2 = *m2 * BETA_2 + (g * g) * (1.0 - BETA_2);
-                }
+                moments_update(&mut m.first, &mut m.second, grad);
                 m
             }
             _ => {
@@ -90,23 +88,52 @@ impl PlainOptimizer {
         let step = lr as f32;
         if adam {
             // burn's AdamW: bias-corrected moments, then decoupled decay.
-            let (c1, c2) = (1.0 - BETA_1.powi(time), 1.0 - BETA_2.powi(time));
+            let corrections = (1.0 - BETA_1.powi(time), 1.0 - BETA_2.powi(time));
             let decay = lr * WEIGHT_DECAY as f64;
-            let keep = (1.0 - decay) as f32;
-            for ((w, &m1), &m2) in weights.iter_mut().zip(first).zip(second) {
-                let delta = (m1 / c1) / ((m2 / c2).sqrt() + EPSILON);
-                let decayed = if decay == 0.0 { *w } else { *w * keep };
-                *w = decayed - delta * step;
-            }
+            let keep = (decay != 0.0).then_some((1.0 - decay) as f32);
+            adamw_apply(weights, first, second, corrections, keep, step);
         } else {
             // burn's Adam: both corrections folded into one factor and ε.
             let correction = (1.0 - BETA_2.powi(time)).sqrt();
             let factor = correction / (1.0 - BETA_1.powi(time));
-            let epsilon = EPSILON * correction;
-            for ((w, &m1), &m2) in weights.iter_mut().zip(first).zip(second) {
-                let delta = (m1 * factor) / (m2.sqrt() + epsilon);
-                *w -= delta * step;
-            }
+            adam_apply(weights, first, second, factor, EPSILON * correction, step);
+        }
+    }
+}
+
+// The loops, one copy per instruction set (`simd_fn`): each operation is IEEE
+// rounded the same at any width, so every tier gives burn's bits.
+simd_fn! {
+    /// m ← β₁m + (1 − β₁)g and v ← β₂v + (1 − β₂)g², as burn orders them.
+    fn moments_update(first: &mut [f32], second: &mut [f32], grad: &[f32]) {
+        for ((m1, m2), &g) in first.iter_mut().zip(second.iter_mut()).zip(grad) {
+            *m1 = *m1 * BETA_1 + g * (1.0 - BETA_1);
+            *m2 = *m2 * BETA_2 + (g * g) * (1.0 - BETA_2);
+        }
+    }
+}
+
+simd_fn! {
+    /// w ← w − lr · (m · factor) / (√v + ε′).
+    fn adam_apply(weights: &mut [f32], first: &[f32], second: &[f32], factor: f32, epsilon: f32, step: f32) {
+        for ((w, &m1), &m2) in weights.iter_mut().zip(first).zip(second) {
+            let delta = (m1 * factor) / (m2.sqrt() + epsilon);
+            *w -= delta * step;
+        }
+    }
+}
+
+simd_fn! {
+    /// w ← w · keep − lr · (m / c₁) / (√(v / c₂) + ε) (no decay when `keep` is None).
+    fn adamw_apply(weights: &mut [f32], first: &[f32], second: &[f32], corrections: (f32, f32), keep: Option<f32>, step: f32) {
+        let (c1, c2) = corrections;
+        for ((w, &m1), &m2) in weights.iter_mut().zip(first).zip(second) {
+            let delta = (m1 / c1) / ((m2 / c2).sqrt() + EPSILON);
+            let decayed = match keep {
+                Some(keep) => *w * keep,
+                None => *w,
+            };
+            *w = decayed - delta * step;
         }
     }
 }
@@ -152,15 +179,19 @@ mod tests {
     use super::*;
     use burn::optim::ModuleOptimizer;
     use burn::tensor::{Distribution, Device};
+    use crate::training::fused::{SimdTier, use_simd_tier};
     use crate::training::grad_stats::for_each_param;
 
-    /// Three steps of each optimizer on a model with randomised weights and
+    /// Three steps of each optimizer, on each instruction set, on a model with randomised weights and
     /// gradients (some zero, some large): burn's optimizer and the plain one give
     /// the same bits, parameter for parameter, at every step.
     #[test]
     fn plain_steps_match_burns_bit_for_bit() {
         let device = Device::default().autodiff();
-        for kind in [OptimizerKind::Adam, OptimizerKind::AdamW, OptimizerKind::Sgd] {
+        // On every instruction set this CPU has (`simd_fn`'s copies of the loops).
+        let tiers = SimdTier::ALL.into_iter().filter(|&t| use_simd_tier(t) == t);
+        for (tier, kind) in tiers.flat_map(|t| [OptimizerKind::Adam, OptimizerKind::AdamW, OptimizerKind::Sgd].map(|k| (t, k))) {
+            use_simd_tier(tier);
             let config = crate::config::preset("tiny").unwrap();
             let model = crate::model::Transformer::new(&config.model, 11, 7, &device);
             let mut burn_optim: ModuleOptimizer = crate::training::session::build_optimizer(kind);
@@ -204,7 +235,7 @@ mod tests {
                 };
                 for ((path, a), (_, b)) in values(&theirs).iter().zip(values(&ours)) {
                     let same = a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits());
-                    assert!(same, "{kind:?} step {step}: {path} differs");
+                    assert!(same, "{kind:?} on {tier:?}, step {step}: {path} differs");
                 }
             }
         }

@@ -23,7 +23,7 @@ mod recurrent;
 mod recycled;
 mod row_blocks;
 mod scratch;
-mod simd;
+pub(crate) mod simd;
 mod squash;
 mod sublayer;
 mod tables;
