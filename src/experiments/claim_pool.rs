@@ -87,11 +87,11 @@ impl Track {
 
     /// A rough count of the multiply-adds it trains (steps × tokens × the
     /// layers' work per token), to start the longest tracks first.
-    fn work(&self) -> u64 {
-        let (model, seq) = (&self.config.model, self.config.task.length.max(1) as u64);
-        let d = model.d_model as u64;
-        let per_token: u64 = model.layers.iter().chain(&model.encoder_layers).map(|l| 4 * d * d + 2 * d * l.d_ff as u64 + 2 * seq * d).sum::<u64>().max(d * d);
-        self.steps() as u64 * self.config.batch_size as u64 * seq * per_token
+    fn work(&self) -> f64 {
+        let (model, seq) = (&self.config.model, self.config.task.length.max(1) as f64);
+        let d = model.d_model as f64;
+        let per_token: f64 = model.layers.iter().chain(&model.encoder_layers).map(|l| 4.0 * d * d + 2.0 * d * l.d_ff as f64 + 2.0 * seq * d).sum::<f64>().max(d * d);
+        self.steps() as f64 * self.config.batch_size as f64 * seq * per_token
     }
 
     /// Its session and thread pool, ready to train.
@@ -163,7 +163,7 @@ pub fn run_claims(claims: &[&Claim], seeds: &[u64], done: &mut (dyn FnMut(usize,
 /// outcomes of the timed claims, handed on in their places.
 fn run_pool(claims: &[&Claim], mut timed: Vec<Option<ClaimOutcome>>, seeds: &[u64], workers: usize, done: &mut (dyn FnMut(usize, ClaimOutcome) + Send)) {
     let mut tracks = tracks(claims, seeds);
-    tracks.sort_by_key(|t| std::cmp::Reverse(t.work())); // stable: ties keep claim order
+    tracks.sort_by(|a, b| b.work().total_cmp(&a.work())); // stable: ties keep claim order
     let slots: Vec<Slot> = claims
         .iter()
         .zip(&mut timed)

@@ -46,6 +46,12 @@ impl PlainOptimizer {
         Self { kind, moments: HashMap::new() }
     }
 
+    /// Which optimizer this is, and how many parameters have moments.
+    #[cfg(test)]
+    pub fn state(&self) -> (OptimizerKind, usize) {
+        (self.kind, self.moments.len())
+    }
+
     /// Apply `grads` to `module` at learning rate `lr`; parameters without a
     /// gradient are left as they are.
     pub fn step<M: burn::module::Module>(&mut self, lr: f64, module: M, mut grads: GradientsParams) -> M {

@@ -463,3 +463,33 @@ pub(super) fn build_optimizer(kind: OptimizerKind) -> ModuleOptimizer {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A config change keeps the optimizer's moments only while its kind (and
+    /// the device) stays: Adam's moments never drive AdamW's steps.
+    #[test]
+    fn a_new_optimizer_kind_starts_with_no_moments() {
+        let mut config = crate::config::preset("tiny").unwrap();
+        config.eval_size = 32;
+        let mut session = Session::new(config.clone()).unwrap();
+        let state = |s: &Session| match &s.optim {
+            Optimizer::Plain(optim) => optim.state(),
+            Optimizer::Burn(_) => panic!("the CPU steps with the plain optimizer"),
+        };
+        assert_eq!(state(&session), (OptimizerKind::Adam, 0));
+        assert!(matches!(session.step(false), StepOutcome::Done { .. }));
+        let moments = state(&session).1;
+        assert!(moments > 0, "Adam keeps moments after a step");
+        config.lr = 5e-4;
+        session.apply_config(config.clone()).unwrap();
+        assert_eq!(state(&session), (OptimizerKind::Adam, moments), "same kind: moments kept");
+        config.optimizer = OptimizerKind::AdamW;
+        session.apply_config(config).unwrap();
+        assert_eq!(state(&session), (OptimizerKind::AdamW, 0), "another kind starts fresh");
+        assert!(matches!(session.step(false), StepOutcome::Done { .. }));
+        assert_eq!(state(&session), (OptimizerKind::AdamW, moments));
+    }
+}

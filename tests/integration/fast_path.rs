@@ -677,8 +677,9 @@ fn the_fused_step_says_which_knobs_send_a_run_to_the_composed_path() {
 
 /// The whole step on both paths (on the CPU the fused one hands its gradients to
 /// the plain optimizer as they are; the composed one goes through burn): the same
-/// losses, gradient norms, clipping and gradient report, and AdamW after a config
-/// change keeps nothing of Adam's state on either.
+/// losses, gradient norms, clipping and gradient report, before and after a
+/// config change to AdamW (that the change starts AdamW without Adam's moments is
+/// `session::tests::a_new_optimizer_kind_starts_with_no_moments`).
 #[test]
 fn a_session_trains_to_the_same_losses_on_the_fused_and_the_composed_path() {
     use attention_workbench::config::OptimizerKind;
