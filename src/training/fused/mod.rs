@@ -7,8 +7,10 @@
 //!
 //! The batch is split into the same fixed chunks as the composed path
 //! (`chunks::CHUNK_ROWS`), run in parallel and summed in chunk order, so a seed gives
-//! a bit-identical run on one thread or many. Gradients go back to burn as
-//! `GradientsParams`, so clipping, the optimizer and the gradient report are shared.
+//! a bit-identical run on one thread or many. The session's step takes the summed
+//! gradients where they lie (`forward_backward_plain`, `FusedArena::gradients`)
+//! for the plain optimizer; `forward_backward` hands them to burn as
+//! `GradientsParams` instead (the equivalence tests, and burn's optimizer).
 
 mod attention;
 mod chunk;

@@ -1,5 +1,6 @@
 //! The way back to burn: a plain gradient set as `GradientsParams`, keyed by each
-//! parameter's id, so burn's optimizer applies it as usual.
+//! parameter's id, for burn's optimizer and the equivalence tests; and the same
+//! gradients as plain slices by id (`read_gradients`), for the plain optimizer.
 
 use burn::module::ParamId;
 use burn::optim::GradientsParams;
