@@ -8,7 +8,6 @@
 //! sums of the fused step's gradients) → non-finite check → clip → optimizer (on the
 //! CPU the plain one, which takes the fused step's gradients as they are).
 
-use burn::optim::{AdamConfig, AdamWConfig, ModuleOptimizer, SgdConfig};
 use burn::tensor::{Device, Tensor};
 
 use super::backend::{ResolvedBackend, resolve};
@@ -17,17 +16,21 @@ use super::events::{
     GradientReport, NonFiniteKind, StepMetrics,
 };
 use super::grad_report::{gradient_report, weight_snapshot};
-use super::plain_optim::{EPSILON, PlainOptimizer, WEIGHT_DECAY};
+use super::plain_optim::PlainOptimizer;
 use super::grad_stats::{grad_square_sums, group_of, layer_of, scale_grads};
 use crate::model::readback::read_floats;
 use crate::runs::{MetricsHistory, RunParts};
 use super::timer::StepTimer;
-use crate::config::{ConfigProblem, ExperimentConfig, OptimizerKind, validate};
+use crate::config::{ConfigProblem, ExperimentConfig, validate};
 use crate::model::{TransferReport, Transformer, transfer_matching};
 use crate::t;
 use crate::tasks::{Example, Rng, Split, Task, TaskError, parse_probe};
 
 mod evaluation;
+mod optimizer;
+
+use optimizer::{Optimizer, StepGrads, plain_square_sums};
+pub(super) use optimizer::build_optimizer;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
@@ -415,81 +418,4 @@ fn layer_norms(squares: &[(String, f32)], grad_sq: &[f32]) -> Vec<(String, f32)>
 fn release_autodiff_graph(device: &Device) {
     let one = Tensor::<1>::zeros([1], device).require_grad(); // [1]
     let _ = one.sum().backward();
-}
-
-/// A step's gradients: burn tensors (the composed step, or the fused one for
-/// burn's optimizer), or the fused step's plain vectors by parameter id.
-enum StepGrads<'a> {
-    Burn(burn::optim::GradientsParams),
-    Plain(Vec<(burn::module::ParamId, &'a mut [f32])>),
-}
-
-/// ‖g‖² of each parameter with a gradient, in the model's order, with its path.
-fn plain_square_sums(model: &Transformer, grads: &[(burn::module::ParamId, &mut [f32])]) -> Vec<(String, f32)> {
-    let mut out = Vec::new();
-    super::grad_stats::for_each_param_id(model, |path, id| {
-        if let Some((_, g)) = grads.iter().find(|(of, _)| *of == id) {
-            out.push((path.to_string(), square_sum(g)));
-        }
-    });
-    out
-}
-
-/// Σ v² in 16 running sums (so it vectorises), added up at the end.
-fn square_sum(values: &[f32]) -> f32 {
-    let mut lanes = [0.0f32; 16];
-    let chunks = values.chunks_exact(16);
-    let tail: f32 = chunks.remainder().iter().map(|v| v * v).sum();
-    for chunk in chunks {
-        lanes.iter_mut().zip(chunk).for_each(|(s, v)| *s += v * v);
-    }
-    lanes.iter().sum::<f32>() + tail
-}
-
-/// The optimizer: burn's on the GPU, where the weights stay; on the CPU the same
-/// arithmetic as one plain loop per parameter (`plain_optim`).
-#[derive(Clone)]
-enum Optimizer {
-    Burn(ModuleOptimizer),
-    Plain(PlainOptimizer),
-}
-
-/// burn's optimizer of `kind`, with the constants the plain one mirrors.
-pub(super) fn build_optimizer(kind: OptimizerKind) -> ModuleOptimizer {
-    match kind {
-        OptimizerKind::Adam => AdamConfig::new().with_epsilon(EPSILON).init(),
-        OptimizerKind::AdamW => AdamWConfig::new().with_epsilon(EPSILON).with_weight_decay(WEIGHT_DECAY).init(),
-        OptimizerKind::Sgd => SgdConfig::new().init(),
-    }
-}
-
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A config change keeps the optimizer's moments only while its kind (and
-    /// the device) stays: Adam's moments never drive AdamW's steps.
-    #[test]
-    fn a_new_optimizer_kind_starts_with_no_moments() {
-        let mut config = crate::config::preset("tiny").unwrap();
-        config.eval_size = 32;
-        let mut session = Session::new(config.clone()).unwrap();
-        let state = |s: &Session| match &s.optim {
-            Optimizer::Plain(optim) => optim.state(),
-            Optimizer::Burn(_) => panic!("the CPU steps with the plain optimizer"),
-        };
-        assert_eq!(state(&session), (OptimizerKind::Adam, 0));
-        assert!(matches!(session.step(false), StepOutcome::Done { .. }));
-        let moments = state(&session).1;
-        assert!(moments > 0, "Adam keeps moments after a step");
-        config.lr = 5e-4;
-        session.apply_config(config.clone()).unwrap();
-        assert_eq!(state(&session), (OptimizerKind::Adam, moments), "same kind: moments kept");
-        config.optimizer = OptimizerKind::AdamW;
-        session.apply_config(config).unwrap();
-        assert_eq!(state(&session), (OptimizerKind::AdamW, 0), "another kind starts fresh");
-        assert!(matches!(session.step(false), StepOutcome::Done { .. }));
-        assert_eq!(state(&session), (OptimizerKind::AdamW, moments));
-    }
 }
