@@ -16,6 +16,7 @@ use burn::optim::GradientsParams;
 use burn::tensor::{Tensor, TensorData};
 
 use super::fused::simd::simd_fn;
+use super::fused::{Plain, PlainModel};
 use crate::config::OptimizerKind;
 
 /// Adam's β₁ and β₂, burn's defaults.
@@ -55,13 +56,23 @@ impl PlainOptimizer {
     /// Apply `grads` to `module` at learning rate `lr`; parameters without a
     /// gradient are left as they are.
     pub fn step<M: burn::module::Module>(&mut self, lr: f64, module: M, mut grads: GradientsParams) -> M {
-        module.map(&mut Stepper { optim: self, grads: Grads::Burn(&mut grads), lr })
+        module.map(&mut Stepper { optim: self, grads: &mut grads, lr })
     }
 
-    /// `step` with the gradients as plain vectors by parameter id (the fused
-    /// step's, never copied into burn).
-    pub fn step_plain<M: burn::module::Module>(&mut self, lr: f64, module: M, grads: &[(ParamId, &mut [f32])]) -> M {
-        module.map(&mut Stepper { optim: self, grads: Grads::Plain(grads), lr })
+    /// `step` for the fused step: its gradients as plain vectors by parameter id
+    /// (never copied into burn), and `weights`, the plain copy of the module's
+    /// weights that the step read. Each parameter with a gradient is updated in
+    /// `weights`, in place, and its new values are written into `module`: the
+    /// same values as stepping the module, without reading its weights back.
+    pub fn step_plain<M: burn::module::Module>(&mut self, lr: f64, module: M, weights: &mut PlainModel, grads: &[(ParamId, &mut [f32])]) -> M {
+        for t in weights.tensors_mut() {
+            if let Some((_, grad)) = grads.iter().find(|(of, _)| *of == t.id) {
+                self.update(t.id, lr, &mut t.data, grad);
+            }
+        }
+        weights.transpose_weights();
+        let values: Vec<&Plain> = weights.tensors_mut().into_iter().map(|t| &*t).filter(|t| grads.iter().any(|(of, _)| *of == t.id)).collect();
+        module.map(&mut Writer { values })
     }
 
     /// Update `weights` in place with `grad`, as burn's optimizer of this kind
@@ -144,38 +155,45 @@ simd_fn! {
     }
 }
 
-/// Where a step's gradients are: burn tensors, or plain vectors by id.
-enum Grads<'a> {
-    Burn(&'a mut GradientsParams),
-    Plain(&'a [(ParamId, &'a mut [f32])]),
-}
-
 /// Walks the module's parameters, stepping each that has a gradient.
 struct Stepper<'a> {
     optim: &'a mut PlainOptimizer,
-    grads: Grads<'a>,
+    grads: &'a mut GradientsParams,
     lr: f64,
 }
 
 impl ModuleMapper for Stepper<'_> {
     fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
         let (id, tensor, mapper) = param.consume();
-        let grad: std::borrow::Cow<[f32]> = match &mut self.grads {
-            Grads::Burn(grads) => match grads.remove::<D>(id) {
-                Some(grad) => grad.into_data().try_into_vec::<f32>().expect("gradients are f32").into(),
-                None => return Param::from_mapped_value(id, tensor, mapper),
-            },
-            Grads::Plain(grads) => match grads.iter().find(|(of, _)| *of == id) {
-                Some((_, grad)) => (&**grad).into(),
-                None => return Param::from_mapped_value(id, tensor, mapper),
-            },
+        let Some(grad) = self.grads.remove::<D>(id) else {
+            return Param::from_mapped_value(id, tensor, mapper);
         };
-        let tracked = tensor.is_require_grad();
-        let inner = tensor.inner();
+        let grad = grad.into_data().try_into_vec::<f32>().expect("gradients are f32");
+        let (tracked, inner) = (tensor.is_require_grad(), tensor.inner());
         let (shape, device) = (inner.shape(), inner.device());
         let mut weights: Vec<f32> = inner.into_data().try_into_vec::<f32>().expect("weights are f32");
         self.optim.update(id, self.lr, &mut weights, &grad);
         let updated = Tensor::<D>::from_inner(Tensor::from_data(TensorData::new(weights, shape), &device));
+        Param::from_mapped_value(id, if tracked { updated.require_grad() } else { updated }, mapper)
+    }
+}
+
+/// Writes the new values of the parameters in `values` (by id) into the module;
+/// the others stay as they are.
+struct Writer<'a> {
+    values: Vec<&'a Plain>,
+}
+
+impl ModuleMapper for Writer<'_> {
+    fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+        let (id, tensor, mapper) = param.consume();
+        let Some(plain) = self.values.iter().find(|t| t.id == id) else {
+            return Param::from_mapped_value(id, tensor, mapper);
+        };
+        let (tracked, inner) = (tensor.is_require_grad(), tensor.inner());
+        let (shape, device) = (inner.shape(), inner.device());
+        debug_assert_eq!(shape.num_elements(), plain.data.len(), "the plain copy has the module's shapes");
+        let updated = Tensor::<D>::from_inner(Tensor::from_data(TensorData::new(plain.data.clone(), shape), &device));
         Param::from_mapped_value(id, if tracked { updated.require_grad() } else { updated }, mapper)
     }
 }
@@ -202,7 +220,11 @@ mod tests {
             let model = crate::model::Transformer::new(&config.model, 11, 7, &device);
             let mut burn_optim: ModuleOptimizer = crate::training::session::build_optimizer(kind);
             let mut plain = PlainOptimizer::new(kind);
-            let (mut theirs, mut ours) = (model.clone(), model);
+            // The fused step's way too: a plain copy of the weights, made once and
+            // stepped in place beside the model it writes into.
+            let mut copied = PlainOptimizer::new(kind);
+            let mut weights = crate::training::fused::PlainModel::of(&model);
+            let (mut theirs, mut ours, mut written) = (model.clone(), model.clone(), model);
             for step in 0..3 {
                 let lr = [1e-3, 3e-2, 0.5][step];
                 // Every parameter's gradient: normal values times a scale that
@@ -234,15 +256,23 @@ mod tests {
                 let (g1, g2) = (grads(), grads());
                 theirs = burn_optim.step(lr, theirs, g1);
                 ours = plain.step(lr, ours, g2);
+                let mut vectors: Vec<(ParamId, Vec<f32>)> = drawn.iter().map(|(id, g, _)| (*id, g.clone().into_data().try_into_vec::<f32>().unwrap())).collect();
+                let slices: Vec<(ParamId, &mut [f32])> = vectors.iter_mut().map(|(id, g)| (*id, g.as_mut_slice())).collect();
+                written = copied.step_plain(lr, written, &mut weights, &slices);
                 let values = |model: &crate::model::Transformer| {
                     let mut out = Vec::new();
                     for_each_param(model, |path, _, value| out.push((path.to_string(), value.into_data().try_into_vec::<f32>().unwrap())));
                     out
                 };
-                for ((path, a), (_, b)) in values(&theirs).iter().zip(values(&ours)) {
-                    let same = a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits());
-                    assert!(same, "{kind:?} on {tier:?}, step {step}: {path} differs");
+                let expected = values(&theirs);
+                for (how, got) in [("stepping the model", values(&ours)), ("the plain copy", values(&written))] {
+                    for ((path, a), (_, b)) in expected.iter().zip(got) {
+                        let same = a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits());
+                        assert!(same, "{kind:?} on {tier:?}, step {step}, {how}: {path} differs");
+                    }
                 }
+                // The copy itself holds the new values too (the next fused step reads it).
+                assert!(weights.has_same_values(&crate::training::fused::PlainModel::of(&written)), "{kind:?} on {tier:?}, step {step}: the plain copy lags the model");
             }
         }
     }

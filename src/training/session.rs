@@ -74,7 +74,9 @@ pub struct Session {
     pub(super) backend: ResolvedBackend,
     /// Autodiff device the model trains on.
     train_device: Device,
-    pub(super) model: Option<Transformer>,
+    /// Changed only by `step` (which steps the fused step's plain copy with it)
+    /// and `set_model`/`model_mut` (which make the next step copy it out again).
+    model: Option<Transformer>,
     optim: Optimizer,
     pub(super) step: usize,
     pub(super) probe: Example,
@@ -236,8 +238,20 @@ impl Session {
     /// Put loaded weights and metrics in place (run folders).
     pub fn restore(&mut self, model: Transformer, history: MetricsHistory) {
         self.step = history.steps.last().map(|s| s.step).unwrap_or(0);
-        self.model = Some(model);
+        self.set_model(model);
         self.history = history;
+    }
+
+    /// Put other weights in place (the fused step then copies them out afresh).
+    pub(super) fn set_model(&mut self, model: Transformer) {
+        self.fused_arena.forget_weights();
+        self.model = Some(model);
+    }
+
+    /// The model, to change in place (the fused step then copies it out afresh).
+    pub(super) fn model_mut(&mut self) -> Option<&mut Transformer> {
+        self.fused_arena.forget_weights();
+        self.model.as_mut()
     }
 
     /// Learning rate at a step: linear warm-up, then constant.
@@ -266,9 +280,9 @@ impl Session {
         let (loss, hits, mut grads, squares) = match &self.optim {
             Optimizer::Plain(_) if fused => {
                 let (loss, correct) = super::fused::forward_backward_plain(&model, &batch, chunk_rows, (seed, step), dropout, &mut self.fused_arena);
-                let grads = self.fused_arena.gradients();
+                let (weights, grads) = self.fused_arena.weights_and_gradients();
                 let squares = plain_square_sums(&model, &grads);
-                (loss, correct, StepGrads::Plain(grads), squares)
+                (loss, correct, StepGrads::Plain { grads, weights: weights.expect("the fused step keeps the weights it read") }, squares)
             }
             _ => {
                 let ForwardBackward { loss, correct, grads } = if fused {
@@ -305,9 +319,9 @@ impl Session {
             let factor = clip / grad_norm;
             grads = match grads {
                 StepGrads::Burn(grads) => StepGrads::Burn(scale_grads(&model, grads, factor)),
-                StepGrads::Plain(mut grads) => {
+                StepGrads::Plain { mut grads, weights } => {
                     grads.iter_mut().for_each(|(_, g)| g.iter_mut().for_each(|v| *v *= factor));
-                    StepGrads::Plain(grads)
+                    StepGrads::Plain { grads, weights }
                 }
             };
         }
@@ -315,8 +329,8 @@ impl Session {
         let model = match (&mut self.optim, grads) {
             (Optimizer::Burn(optim), StepGrads::Burn(grads)) => optim.step(lr, model, grads),
             (Optimizer::Plain(optim), StepGrads::Burn(grads)) => optim.step(lr, model, grads),
-            (Optimizer::Plain(optim), StepGrads::Plain(grads)) => optim.step_plain(lr, model, &grads),
-            (Optimizer::Burn(_), StepGrads::Plain(_)) => unreachable!("plain gradients go only to the plain optimizer"),
+            (Optimizer::Plain(optim), StepGrads::Plain { grads, weights }) => optim.step_plain(lr, model, weights, &grads),
+            (Optimizer::Burn(_), StepGrads::Plain { .. }) => unreachable!("plain gradients go only to the plain optimizer"),
         };
         if fused {
             release_autodiff_graph(&self.train_device);
@@ -373,7 +387,7 @@ impl Session {
         let same_task = next.config.task == self.config.task;
         let fresh = next.model.take().expect("new model");
         let (model, report) = transfer_matching(self.model(), fresh);
-        next.model = Some(model);
+        next.set_model(model);
         if same_task {
             next.probe = self.probe.clone();
         }

@@ -52,8 +52,8 @@ impl Session {
         if self.backend().info.composed_because.is_some() {
             twin.force_composed();
         }
-        let fresh = twin.model.take().expect("new model");
-        twin.model = Some(transfer_matching(self.model(), fresh).0);
+        let fresh = twin.model().clone();
+        twin.set_model(transfer_matching(self.model(), fresh).0);
         Ok(twin)
     }
 

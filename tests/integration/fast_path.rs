@@ -729,6 +729,39 @@ fn a_session_trains_to_the_same_losses_on_the_fused_and_the_composed_path() {
     }
 }
 
+/// The fused step keeps its plain copy of the weights from one step to the next,
+/// updated beside the burn model. Weights put in place another way (a run folder's,
+/// through `restore`) are what the next step reads: its loss and gradient norm equal
+/// those of a fresh session given the same weights, bit for bit.
+#[test]
+fn weights_put_in_place_are_what_the_next_fused_step_reads() {
+    use attention_workbench::tasks::{TaskConfig, TaskKind};
+    use attention_workbench::training::{Session, StepOutcome};
+
+    let mut config = preset("lesson").unwrap();
+    config.task = TaskConfig::for_kind(TaskKind::Reverse);
+    let step = |session: &mut Session| match session.step(false) {
+        StepOutcome::Done { metrics, .. } => (metrics.loss.to_bits(), metrics.grad_norm.to_bits()),
+        StepOutcome::NonFinite { step, .. } => panic!("non-finite at step {step}"),
+    };
+    let trained = |seed: u64| {
+        let mut session = Session::new(attention_workbench::config::ExperimentConfig { seed, ..config.clone() }).unwrap();
+        assert!(session.backend().info.composed_because.is_none(), "the lesson preset trains on the fused step");
+        for _ in 0..3 {
+            step(&mut session);
+        }
+        session
+    };
+    let other = trained(9);
+    let mut kept = trained(2); // its plain copy holds seed 2's weights
+    let (weights, history) = (other.model().clone(), other.history().clone());
+    kept.restore(weights.clone(), history.clone());
+    // The same seed as `kept`: a step's batch comes from (seed, step).
+    let mut fresh = Session::new(attention_workbench::config::ExperimentConfig { seed: 2, ..config.clone() }).unwrap();
+    fresh.restore(weights, history);
+    assert_eq!(step(&mut kept), step(&mut fresh), "the step after `restore` reads the restored weights");
+}
+
 #[test]
 fn every_simd_tier_the_cpu_has_gives_the_portable_tiers_numbers() {
     use attention_workbench::config::{Activation, AttentionKind, ExperimentConfig};

@@ -41,7 +41,7 @@ use crate::tasks::Batch;
 use tables::Tables;
 
 pub use simd::{SimdTier, simd_tier, use_simd_tier};
-pub use params::PlainModel;
+pub use params::{Plain, PlainModel};
 
 /// Whether the fused step can train this experiment: `Err` names the knob that
 /// sends it to burn's composed path.
@@ -69,12 +69,18 @@ pub fn support(config: &ExperimentConfig, backend_used: BackendChoice) -> Result
 }
 
 /// What the fused step keeps between steps, sized once per configuration: the
-/// weights' buffers, the position tables and one gradient buffer per chunk (the buffers each chunk's
+/// weights as plain vectors, the position tables and one gradient buffer per chunk (the buffers each chunk's
 /// pass borrows live in per-thread pools, `scratch`).
 #[derive(Default)]
 pub struct FusedArena {
-    /// The buffers of the last step's copy of the weights (`PlainModel::of_recycling`).
-    weights: recycled::Recycled,
+    /// The weights the last step read, as plain vectors. The session's plain
+    /// optimizer updates them in place with the burn model's (`step_weights`), so
+    /// the next step reads them without copying the model out again; None until
+    /// the first step and after `forget_weights`.
+    weights: Option<PlainModel>,
+    /// The buffers of a forgotten copy of the weights, for the next copy
+    /// (`PlainModel::of_recycling`).
+    recycled: recycled::Recycled,
     tables: Option<Tables>,
     grads: Vec<PlainModel>,
     /// The ids and shapes `grads` was made for.
@@ -87,7 +93,10 @@ pub struct FusedArena {
 /// (non-autodiff) device the gradients are handed back on.
 #[allow(clippy::too_many_arguments)]
 pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chunk_rows: usize, (seed, step): (u64, u64), dropout: f64, arena: &mut FusedArena) -> ForwardBackward {
+    // burn's optimizer steps the burn model, not the plain copy: read it afresh.
+    arena.forget_weights();
     let (loss, correct) = forward_backward_plain(model, batch, chunk_rows, (seed, step), dropout, arena);
+    arena.forget_weights();
     let grads = arena.grads[0].to_gradients(device);
     let scalar = |v: f32| Tensor::<1>::from_data(TensorData::new(vec![v], [1]), device); // [1]
     ForwardBackward {
@@ -99,9 +108,14 @@ pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chu
 
 /// `forward_backward` that leaves the gradients in `arena` as plain vectors
 /// (`FusedArena::gradients`), for the plain optimizer: the loss and the count
-/// predicted right.
+/// predicted right. It reads the arena's plain weights when it has them (the
+/// caller vouches that they are `model`'s: see `FusedArena::forget_weights`),
+/// else copies them out of `model`.
 pub fn forward_backward_plain(model: &Transformer, batch: &Batch, chunk_rows: usize, (seed, step): (u64, u64), dropout: f64, arena: &mut FusedArena) -> (f32, f32) {
-    let plain = PlainModel::of_recycling(model, &std::mem::take(&mut arena.weights));
+    let plain = match arena.weights.take() {
+        Some(plain) => plain,
+        None => PlainModel::of_recycling(model, &std::mem::take(&mut arena.recycled)),
+    };
     let total_scored = batch.scored();
     let chunk_rows = chunk_rows.max(1);
     let starts: Vec<usize> = (0..batch.batch_size).step_by(chunk_rows).collect();
@@ -131,7 +145,7 @@ pub fn forward_backward_plain(model: &Transformer, batch: &Batch, chunk_rows: us
     for next in rest {
         first.add(next);
     }
-    arena.weights = recycled::Recycled::of(plain);
+    arena.weights = Some(plain);
     (loss, correct)
 }
 
@@ -141,6 +155,21 @@ impl FusedArena {
     /// autodiff).
     pub fn gradients(&mut self) -> Vec<(burn::module::ParamId, &mut [f32])> {
         self.grads.first_mut().map(PlainModel::read_gradients).unwrap_or_default()
+    }
+
+    /// `gradients`, with the plain weights the step read (None when it kept none),
+    /// for the plain optimizer to update in place beside the burn model.
+    pub fn weights_and_gradients(&mut self) -> (Option<&mut PlainModel>, Vec<(burn::module::ParamId, &mut [f32])>) {
+        (self.weights.as_mut(), self.grads.first_mut().map(PlainModel::read_gradients).unwrap_or_default())
+    }
+
+    /// Drop the plain weights: the next step copies them out of the burn model
+    /// again. Whoever changes the burn model other than by stepping both (new or
+    /// loaded weights, an ablated head) calls this.
+    pub fn forget_weights(&mut self) {
+        if let Some(old) = self.weights.take() {
+            self.recycled = recycled::Recycled::of(old);
+        }
     }
 }
 

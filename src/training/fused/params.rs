@@ -44,17 +44,24 @@ pub struct PlainLinear {
 impl PlainLinear {
     pub(super) fn of(linear: &Linear, recycled: &Recycled) -> Self {
         let w = Plain::of(&linear.weight, recycled);
-        let (d_in, d_out) = (w.shape[0], w.shape[1]);
-        let mut w_t = recycled.transposed_for(w.id);
-        if super::simd::simd_tier() == super::simd::SimdTier::Avx512 {
-            w_t.resize(d_in * d_out, 0.0);
-            for (i, row) in w.data.chunks_exact(d_out).enumerate() {
-                for (o, &v) in row.iter().enumerate() {
-                    w_t[o * d_in + i] = v;
-                }
+        let w_t = recycled.transposed_for(w.id);
+        let mut out = Self { w, b: linear.bias.as_ref().map(|b| Plain::of(b, recycled)), w_t };
+        out.transpose();
+        out
+    }
+
+    /// Set `w_t` from `w` (on the AVX-512 tier; other tiers leave it empty).
+    fn transpose(&mut self) {
+        if super::simd::simd_tier() != super::simd::SimdTier::Avx512 {
+            return;
+        }
+        let (d_in, d_out) = (self.d_in(), self.d_out());
+        self.w_t.resize(d_in * d_out, 0.0);
+        for (i, row) in self.w.data.chunks_exact(d_out).enumerate() {
+            for (o, &v) in row.iter().enumerate() {
+                self.w_t[o * d_in + i] = v;
             }
         }
-        Self { w, b: linear.bias.as_ref().map(|b| Plain::of(b, recycled)), w_t }
     }
     pub fn d_in(&self) -> usize {
         self.w.shape[0]
@@ -268,6 +275,11 @@ impl PlainModel {
         zeros
     }
 
+    /// Every linear map's `w_t` set from its weights (after they change).
+    pub fn transpose_weights(&mut self) {
+        self.linears_mut().into_par_iter().for_each(PlainLinear::transpose);
+    }
+
     /// Every linear map of the model.
     pub(super) fn linears_mut(&mut self) -> Vec<&mut PlainLinear> {
         let mut out = Vec::new();
@@ -394,6 +406,17 @@ impl PlainModel {
             norm(n, f);
         }
         linear(&self.head, f);
+    }
+
+    /// Every tensor (and every transposed weight) equal to `other`'s bit for bit.
+    #[cfg(test)]
+    pub fn has_same_values(&mut self, other: &PlainModel) -> bool {
+        let mut theirs = Vec::new();
+        other.visit(&mut |t: &Plain| theirs.push(t.data.clone()));
+        let same = |a: &[f32], b: &[f32]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+        let mut other = other.clone();
+        let transposes_agree = self.linears_mut().into_iter().zip(other.linears_mut()).all(|(a, b)| same(&a.w_t, &b.w_t));
+        transposes_agree && self.tensors_mut().len() == theirs.len() && self.tensors_mut().into_iter().zip(&theirs).all(|(t, v)| same(&t.data, v))
     }
 
     /// `self += other`, tensor by tensor (both from the same model).

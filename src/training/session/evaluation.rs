@@ -33,11 +33,11 @@ impl Session {
         if self.config.model.family != crate::config::ModelFamily::Decoder {
             return None;
         }
-        let before = attention(self.model.as_mut()?, layer, heads)?.ablated.clone();
-        attention(self.model.as_mut()?, layer, heads)?.ablated.extend_from_slice(heads);
+        let before = attention(self.model_mut()?, layer, heads)?.ablated.clone();
+        attention(self.model_mut()?, layer, heads)?.ablated.extend_from_slice(heads);
         // Measured, not recorded: the run's history keeps the model's own evaluations.
         let eval = self.measure_held_out(Split::Eval);
-        attention(self.model.as_mut()?, layer, heads)?.ablated = before;
+        attention(self.model_mut()?, layer, heads)?.ablated = before;
         Some(eval)
     }
 

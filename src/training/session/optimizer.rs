@@ -8,10 +8,14 @@ use crate::config::OptimizerKind;
 use crate::training::plain_optim::{EPSILON, PlainOptimizer, WEIGHT_DECAY};
 
 /// A step's gradients: burn tensors (the composed step, or the fused one for
-/// burn's optimizer), or the fused step's plain vectors by parameter id.
+/// burn's optimizer), or the fused step's plain vectors by parameter id, with the
+/// plain copy of the weights that step read (updated beside the burn model).
 pub(super) enum StepGrads<'a> {
     Burn(burn::optim::GradientsParams),
-    Plain(Vec<(burn::module::ParamId, &'a mut [f32])>),
+    Plain {
+        grads: Vec<(burn::module::ParamId, &'a mut [f32])>,
+        weights: &'a mut crate::training::fused::PlainModel,
+    },
 }
 
 /// ‖g‖² of each parameter with a gradient, in the model's order, with its path.
