@@ -179,7 +179,7 @@ pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk:
     let dims = (rows, seq, d);
 
     // Embedding: x[r] = tok[token] + pos[position]  -> [rows·seq, d]
-    let mut x = Buf::filled(n * d, 0.0);
+    let mut x = Buf::overwritten(n * d); // every row copied in below
     let sinusoid = &tables.sinusoid;
     for r in 0..n {
         let t = chunk.tokens[r] as usize;
@@ -271,7 +271,8 @@ pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk:
 
     // Masked cross-entropy and its gradient (when training).
     let (mut loss, mut correct) = (0.0f64, 0.0f32);
-    let mut dlogits = if training { Buf::filled(out_rows.len() * vocab, 0.0) } else { Buf::empty() };
+    // Training writes every row of it below.
+    let mut dlogits = if training { Buf::overwritten(out_rows.len() * vocab) } else { Buf::empty() };
     let denominator = total_scored.max(1) as f32;
     for (s, &r) in out_rows.iter().enumerate() {
         let w = chunk.loss_weights[r];

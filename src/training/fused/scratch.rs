@@ -39,20 +39,38 @@ impl<T: Pooled> Buf<T> {
     /// An empty buffer that can hold `capacity` values without growing: the
     /// smallest pooled one that fits, else the largest (grown), else a new one.
     pub fn with_capacity(capacity: usize) -> Self {
-        let taken = T::with_pool(|pool| {
-            let fits = pool.iter().enumerate().filter(|(_, v)| v.capacity() >= capacity).min_by_key(|(_, v)| v.capacity()).map(|(i, _)| i);
-            let pick = fits.or_else(|| pool.iter().enumerate().max_by_key(|(_, v)| v.capacity()).map(|(i, _)| i));
-            pick.map(|i| pool.swap_remove(i))
-        });
-        let mut v = taken.flatten().unwrap_or_default();
+        let mut v = Self::take(capacity);
         v.clear();
         v.reserve(capacity);
         Buf(v)
     }
 
+    /// The pooled vector `with_capacity` lends, as it was given back (values and
+    /// length kept).
+    fn take(capacity: usize) -> Vec<T> {
+        let taken = T::with_pool(|pool| {
+            let fits = pool.iter().enumerate().filter(|(_, v)| v.capacity() >= capacity).min_by_key(|(_, v)| v.capacity()).map(|(i, _)| i);
+            let pick = fits.or_else(|| pool.iter().enumerate().max_by_key(|(_, v)| v.capacity()).map(|(i, _)| i));
+            pick.map(|i| pool.swap_remove(i))
+        });
+        taken.flatten().unwrap_or_default()
+    }
+
     /// An empty buffer that holds nothing (no loan, no allocation).
     pub fn empty() -> Self {
         Buf(Vec::new())
+    }
+
+    /// `len` values for the caller to overwrite, every one, before reading any:
+    /// whatever a pooled buffer held (its values are not cleared, which is the
+    /// point), zeros past its old length.
+    pub fn overwritten(len: usize) -> Self
+    where
+        T: Default,
+    {
+        let mut v = Self::take(len);
+        v.resize(len, T::default()); // shortens, or zeros what the old values do not cover
+        Buf(v)
     }
 
     /// `len` copies of `value`.
@@ -128,5 +146,22 @@ mod tests {
         assert!(again.iter().all(|v| *v == 0.0) && again.len() == 600);
         let other = Buf::<f32>::filled(10, 2.0);
         assert_ne!(other.as_ptr(), at, "a buffer on loan is not lent twice");
+    }
+
+    /// A buffer to be overwritten keeps a pooled buffer's old values (no pass to
+    /// clear them) and zeros only what they do not cover.
+    #[test]
+    fn a_buffer_to_overwrite_is_lent_as_it_was_given_back() {
+        let mut first = Buf::<f32>::filled(100, 0.0);
+        first.iter_mut().for_each(|v| *v = 7.0);
+        let at = first.as_ptr();
+        drop(first);
+        let shorter = Buf::<f32>::overwritten(60);
+        assert_eq!(shorter.as_ptr(), at, "the pooled buffer is reused");
+        assert!(shorter.len() == 60 && shorter.iter().all(|v| *v == 7.0), "its values were not cleared");
+        drop(shorter);
+        let longer = Buf::<f32>::overwritten(80);
+        assert_eq!(longer.as_ptr(), at, "the pooled buffer is reused");
+        assert!(longer.len() == 80 && longer[..60].iter().all(|v| *v == 7.0) && longer[60..].iter().all(|v| *v == 0.0), "zeros past the old values");
     }
 }

@@ -22,14 +22,15 @@ pub(super) struct NormCache {
 
 pub(super) fn norm_forward(norm: &PlainNorm, x: &[f32], d: usize) -> (Buf<f32>, NormCache) {
     let rows = x.len() / d;
-    let (mut y, mut xhat, mut rstd) = (Buf::filled(x.len(), 0.0), Buf::filled(x.len(), 0.0), Buf::filled(rows, 0.0));
+    // Every value is written below (`layer_norm_forward` covers every row).
+    let (mut y, mut xhat, mut rstd) = (Buf::overwritten(x.len()), Buf::overwritten(x.len()), Buf::overwritten(rows));
     layer_norm_forward(x, d, norm.eps, &norm.gamma.data, norm.beta.as_ref().map(|b| &b.data[..]), &mut y, &mut xhat, &mut rstd);
     (y, NormCache { xhat, rstd })
 }
 
 /// dx of a LayerNorm from dy; adds its parameters' gradients into `g`.
 pub(super) fn norm_backward(norm: &PlainNorm, g: &mut PlainNorm, cache: &NormCache, dy: &[f32], d: usize) -> Buf<f32> {
-    let mut dx = Buf::filled(dy.len(), 0.0);
+    let mut dx = Buf::overwritten(dy.len()); // `layer_norm_backward` overwrites it
     layer_norm_backward(dy, &cache.xhat, &cache.rstd, d, &norm.gamma.data, &mut g.gamma.data, g.beta.as_mut().map(|b| &mut b.data[..]), &mut dx);
     dx
 }
