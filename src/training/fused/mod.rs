@@ -30,6 +30,7 @@ mod squash;
 mod sublayer;
 mod tables;
 mod to_burn;
+mod transpose;
 
 use burn::tensor::{Device, Tensor, TensorData};
 use rayon::prelude::*;

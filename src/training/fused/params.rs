@@ -57,11 +57,7 @@ impl PlainLinear {
         }
         let (d_in, d_out) = (self.d_in(), self.d_out());
         self.w_t.resize(d_in * d_out, 0.0);
-        for (i, row) in self.w.data.chunks_exact(d_out).enumerate() {
-            for (o, &v) in row.iter().enumerate() {
-                self.w_t[o * d_in + i] = v;
-            }
-        }
+        super::transpose::transpose_matrix(&self.w.data, d_in, d_out, &mut self.w_t);
     }
     pub fn d_in(&self) -> usize {
         self.w.shape[0]
