@@ -16,7 +16,7 @@ use burn::optim::GradientsParams;
 use burn::tensor::{Tensor, TensorData};
 
 use super::fused::simd::simd_fn;
-use super::fused::{Plain, PlainModel};
+use super::fused::PlainModel;
 use crate::config::OptimizerKind;
 
 /// Adam's β₁ and β₂, burn's defaults.
@@ -60,19 +60,17 @@ impl PlainOptimizer {
     }
 
     /// `step` for the fused step: its gradients as plain vectors by parameter id
-    /// (never copied into burn), and `weights`, the plain copy of the module's
-    /// weights that the step read. Each parameter with a gradient is updated in
-    /// `weights`, in place, and its new values are written into `module`: the
-    /// same values as stepping the module, without reading its weights back.
-    pub fn step_plain<M: burn::module::Module>(&mut self, lr: f64, module: M, weights: &mut PlainModel, grads: &[(ParamId, &mut [f32])]) -> M {
+    /// (never copied into burn) and `weights`, the plain copy of the weights that
+    /// step read. Each parameter with a gradient is updated in `weights`, in
+    /// place (the same values as stepping the module); `PlainModel::write_into`
+    /// puts them into the burn model when something reads it.
+    pub fn step_plain(&mut self, lr: f64, weights: &mut PlainModel, grads: &[(ParamId, &mut [f32])]) {
         for t in weights.tensors_mut() {
             if let Some((_, grad)) = grads.iter().find(|(of, _)| *of == t.id) {
                 self.update(t.id, lr, &mut t.data, grad);
             }
         }
         weights.transpose_weights();
-        let values: Vec<&Plain> = weights.tensors_mut().into_iter().map(|t| &*t).filter(|t| grads.iter().any(|(of, _)| *of == t.id)).collect();
-        module.map(&mut Writer { values })
     }
 
     /// Update `weights` in place with `grad`, as burn's optimizer of this kind
@@ -178,26 +176,6 @@ impl ModuleMapper for Stepper<'_> {
     }
 }
 
-/// Writes the new values of the parameters in `values` (by id) into the module;
-/// the others stay as they are.
-struct Writer<'a> {
-    values: Vec<&'a Plain>,
-}
-
-impl ModuleMapper for Writer<'_> {
-    fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
-        let (id, tensor, mapper) = param.consume();
-        let Some(plain) = self.values.iter().find(|t| t.id == id) else {
-            return Param::from_mapped_value(id, tensor, mapper);
-        };
-        let (tracked, inner) = (tensor.is_require_grad(), tensor.inner());
-        let (shape, device) = (inner.shape(), inner.device());
-        debug_assert_eq!(shape.num_elements(), plain.data.len(), "the plain copy has the module's shapes");
-        let updated = Tensor::<D>::from_inner(Tensor::from_data(TensorData::new(plain.data.clone(), shape), &device));
-        Param::from_mapped_value(id, if tracked { updated.require_grad() } else { updated }, mapper)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,7 +236,8 @@ mod tests {
                 ours = plain.step(lr, ours, g2);
                 let mut vectors: Vec<(ParamId, Vec<f32>)> = drawn.iter().map(|(id, g, _)| (*id, g.clone().into_data().try_into_vec::<f32>().unwrap())).collect();
                 let slices: Vec<(ParamId, &mut [f32])> = vectors.iter_mut().map(|(id, g)| (*id, g.as_mut_slice())).collect();
-                written = copied.step_plain(lr, written, &mut weights, &slices);
+                copied.step_plain(lr, &mut weights, &slices);
+                written = weights.write_into(written);
                 let values = |model: &crate::model::Transformer| {
                     let mut out = Vec::new();
                     for_each_param(model, |path, _, value| out.push((path.to_string(), value.into_data().try_into_vec::<f32>().unwrap())));

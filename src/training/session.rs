@@ -74,9 +74,13 @@ pub struct Session {
     pub(super) backend: ResolvedBackend,
     /// Autodiff device the model trains on.
     train_device: Device,
-    /// Changed only by `step` (which steps the fused step's plain copy with it)
-    /// and `set_model`/`model_mut` (which make the next step copy it out again).
+    /// Changed only by `step` and by `set_model`/`model_mut` (after which the fused
+    /// step copies it out again). After a fused step its values lag the fused
+    /// step's plain copy (`model_behind`): `model()` writes them in when read.
     model: Option<Transformer>,
+    /// `model` with the plain copy's values, written when first read after a step.
+    model_now: std::cell::OnceCell<Transformer>,
+    model_behind: bool,
     optim: Optimizer,
     pub(super) step: usize,
     pub(super) probe: Example,
@@ -120,6 +124,8 @@ impl Session {
             backend,
             train_device,
             model: Some(model),
+            model_now: Default::default(),
+            model_behind: false,
             step: 0,
             probe,
             history: MetricsHistory::default(),
@@ -175,17 +181,34 @@ impl Session {
         &self.train_device
     }
 
+    /// The model with its current weights.
     pub fn model(&self) -> &Transformer {
-        self.model.as_ref().expect("the model is only taken during a step")
+        let model = self.model.as_ref().expect("the model is only taken during a step");
+        if !self.model_behind {
+            return model;
+        }
+        self.model_now.get_or_init(|| self.fused_arena.write_weights(model.clone()))
+    }
+
+    /// The model taken out, with its current weights.
+    fn take_model(&mut self) -> Transformer {
+        let model = self.model.take().expect("the model is only taken during a step");
+        if !std::mem::take(&mut self.model_behind) {
+            return model;
+        }
+        self.model_now.take().unwrap_or_else(|| self.fused_arena.write_weights(model))
     }
 
     pub fn parameters(&self) -> usize {
-        burn::module::Module::num_params(self.model())
+        // The count needs no values: the model as it is, written up to date or not.
+        burn::module::Module::num_params(self.model.as_ref().expect("the model is only taken during a step"))
     }
 
     /// Train with burn's composed autodiff even where the fused CPU step applies
     /// (benchmarks and the tests that compare the two).
     pub fn force_composed(&mut self) {
+        let model = self.take_model();
+        self.model = Some(model);
         self.forced_composed = true;
         self.backend.info.composed_because = Some("asked for".to_string());
     }
@@ -245,12 +268,16 @@ impl Session {
     /// Put other weights in place (the fused step then copies them out afresh).
     pub(super) fn set_model(&mut self, model: Transformer) {
         self.fused_arena.forget_weights();
+        (self.model_behind, self.model_now) = (false, Default::default());
         self.model = Some(model);
     }
 
-    /// The model, to change in place (the fused step then copies it out afresh).
+    /// The model with its current weights, to change in place (the fused step
+    /// then copies it out afresh).
     pub(super) fn model_mut(&mut self) -> Option<&mut Transformer> {
+        let model = self.take_model();
         self.fused_arena.forget_weights();
+        self.model = Some(model);
         self.model.as_mut()
     }
 
@@ -270,9 +297,17 @@ impl Session {
         // reconfigured run draws the same data, and every seed is its own run.
         let (seed, step) = (self.config.seed, self.step as u64);
         let batch = self.task.batch(&mut Rng::for_step(seed, step, 2), Split::Train, self.config.batch_size);
-        let model = self.model.take().expect("model present between steps");
         let chunk_rows = if self.backend.is_gpu() { batch.batch_size } else { CHUNK_ROWS };
         let fused = self.backend.info.composed_because.is_none();
+        // The fused step reads its plain copy of the weights: the burn model then
+        // only gives the layout, and its values may lag. Anything else reads them,
+        // as does the gradient report (before and after).
+        let model = if fused && matches!(self.optim, Optimizer::Plain(_)) && !report_gradients {
+            self.model_now.take();
+            self.model.take().expect("model present between steps")
+        } else {
+            self.take_model()
+        };
         let lr = self.lr_at(self.step);
         let dropout = self.config.model.dropout;
         // The fused step's gradients go to the plain optimizer as they are; the
@@ -326,12 +361,21 @@ impl Session {
             };
         }
         let before = report_gradients.then(|| weight_snapshot(&model));
-        let model = match (&mut self.optim, grads) {
-            (Optimizer::Burn(optim), StepGrads::Burn(grads)) => optim.step(lr, model, grads),
-            (Optimizer::Plain(optim), StepGrads::Burn(grads)) => optim.step(lr, model, grads),
-            (Optimizer::Plain(optim), StepGrads::Plain { grads, weights }) => optim.step_plain(lr, model, weights, &grads),
+        let (model, behind) = match (&mut self.optim, grads) {
+            (Optimizer::Burn(optim), StepGrads::Burn(grads)) => (optim.step(lr, model, grads), false),
+            (Optimizer::Plain(optim), StepGrads::Burn(grads)) => (optim.step(lr, model, grads), false),
+            (Optimizer::Plain(optim), StepGrads::Plain { grads, weights }) => {
+                optim.step_plain(lr, weights, &grads);
+                // The burn model gets the new values when something reads it, or
+                // now for the gradient report.
+                match report_gradients {
+                    true => (weights.write_into(model), false),
+                    false => (model, true),
+                }
+            }
             (Optimizer::Burn(_), StepGrads::Plain { .. }) => unreachable!("plain gradients go only to the plain optimizer"),
         };
+        self.model_behind = behind;
         if fused {
             release_autodiff_graph(&self.train_device);
         }

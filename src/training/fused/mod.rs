@@ -164,6 +164,12 @@ impl FusedArena {
         (self.weights.as_mut(), self.grads.first_mut().map(PlainModel::read_gradients).unwrap_or_default())
     }
 
+    /// `model` with the plain weights' values (the newest, when the plain
+    /// optimizer stepped them alone).
+    pub fn write_weights(&self, model: Transformer) -> Transformer {
+        self.weights.as_ref().expect("a fused step kept its weights").write_into(model)
+    }
+
     /// Drop the plain weights: the next step copies them out of the burn model
     /// again. Whoever changes the burn model other than by stepping both (new or
     /// loaded weights, an ablated head) calls this.

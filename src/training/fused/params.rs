@@ -368,12 +368,12 @@ impl PlainModel {
     }
 
     /// Every tensor, read-only, in the order of `tensors_mut`.
-    fn visit(&self, f: &mut impl FnMut(&Plain)) {
-        let linear = |l: &PlainLinear, f: &mut dyn FnMut(&Plain)| {
+    pub(super) fn visit<'a>(&'a self, f: &mut impl FnMut(&'a Plain)) {
+        let linear = |l: &'a PlainLinear, f: &mut dyn FnMut(&'a Plain)| {
             f(&l.w);
             l.b.iter().for_each(&mut *f);
         };
-        let norm = |n: &PlainNorm, f: &mut dyn FnMut(&Plain)| {
+        let norm = |n: &'a PlainNorm, f: &mut dyn FnMut(&'a Plain)| {
             f(&n.gamma);
             n.beta.iter().for_each(&mut *f);
         };

@@ -1,8 +1,9 @@
 //! The way back to burn: a plain gradient set as `GradientsParams`, keyed by each
-//! parameter's id, for burn's optimizer and the equivalence tests; and the same
-//! gradients as plain slices by id (`read_gradients`), for the plain optimizer.
+//! parameter's id, for burn's optimizer and the equivalence tests; the same
+//! gradients as plain slices by id (`read_gradients`), for the plain optimizer;
+//! and the plain weights it updated, written into the burn model (`write_into`).
 
-use burn::module::ParamId;
+use burn::module::{ModuleMapper, Param, ParamId};
 use burn::optim::GradientsParams;
 use burn::tensor::{Device, Tensor, TensorData};
 use rayon::prelude::*;
@@ -78,5 +79,32 @@ impl PlainModel {
             gradient.register_in(id, &mut grads);
         }
         grads
+    }
+
+    /// `module` with these values in place of its parameters' (by id; a
+    /// parameter this copy lacks keeps its own).
+    pub fn write_into<M: burn::module::Module>(&self, module: M) -> M {
+        let mut values = Vec::new();
+        self.visit(&mut |t| values.push(t));
+        module.map(&mut Writer { values })
+    }
+}
+
+/// Puts the plain values of `values` (by id) into a module's parameters.
+struct Writer<'a> {
+    values: Vec<&'a Plain>,
+}
+
+impl ModuleMapper for Writer<'_> {
+    fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+        let (id, tensor, mapper) = param.consume();
+        let Some(plain) = self.values.iter().find(|t| t.id == id) else {
+            return Param::from_mapped_value(id, tensor, mapper);
+        };
+        let (tracked, inner) = (tensor.is_require_grad(), tensor.inner());
+        let (shape, device) = (inner.shape(), inner.device());
+        assert_eq!(shape.num_elements(), plain.data.len(), "the plain copy has the module's shapes");
+        let updated = Tensor::<D>::from_inner(Tensor::from_data(TensorData::new(plain.data.clone(), shape), &device));
+        Param::from_mapped_value(id, if tracked { updated.require_grad() } else { updated }, mapper)
     }
 }

@@ -87,4 +87,33 @@ mod tests {
         assert!(matches!(session.step(false), StepOutcome::Done { .. }));
         assert_eq!(state(&session), (OptimizerKind::AdamW, moments));
     }
+
+    /// After fused steps the burn model gets the plain optimizer's values only
+    /// when read (`Session::model`): read after any number of steps, it holds the
+    /// values a session writing them in at every step (the gradient report's way)
+    /// holds, bit for bit, and a read between steps does not pin it to that step.
+    #[test]
+    fn the_model_read_after_fused_steps_holds_the_newest_weights() {
+        let mut config = crate::config::preset("lesson").unwrap();
+        config.task = crate::tasks::TaskConfig::for_kind(crate::tasks::TaskKind::Reverse);
+        let values = |s: &Session| {
+            let mut out = Vec::new();
+            crate::training::grad_stats::for_each_param(s.model(), |path, _, value| out.push((path.to_string(), value.into_data().try_into_vec::<f32>().unwrap())));
+            out
+        };
+        let (mut lazy, mut eager) = (Session::new(config.clone()).unwrap(), Session::new(config).unwrap());
+        assert!(lazy.backend().info.composed_because.is_none(), "the lesson preset trains on the fused step");
+        let initial = values(&lazy);
+        for step in 1..=5 {
+            assert!(matches!(lazy.step(false), StepOutcome::Done { .. }));
+            assert!(matches!(eager.step(true), StepOutcome::Done { .. }));
+            if step == 2 || step == 5 {
+                let (got, expected) = (values(&lazy), values(&eager));
+                assert_ne!(got, initial, "step {step}: the weights moved");
+                for ((path, a), (_, b)) in got.iter().zip(&expected) {
+                    assert!(a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits()), "step {step}: {path} differs");
+                }
+            }
+        }
+    }
 }
