@@ -10,9 +10,6 @@ use std::ops::{Deref, DerefMut};
 /// A type with a pool of buffers per thread.
 pub trait Pooled: Copy + 'static {
     fn with_pool<R>(f: impl FnOnce(&mut Vec<Vec<Self>>) -> R) -> Option<R>;
-    /// Whether every byte of `self` is 0 (and all-zero bytes are a value of the
-    /// type: `filled` then clears with `memset`).
-    fn zero_bytes(self) -> bool;
 }
 
 thread_local! {
@@ -22,22 +19,18 @@ thread_local! {
 }
 
 macro_rules! pooled {
-    ($ty:ty, $pool:ident, $zero:expr) => {
+    ($ty:ty, $pool:ident) => {
         impl Pooled for $ty {
             fn with_pool<R>(f: impl FnOnce(&mut Vec<Vec<Self>>) -> R) -> Option<R> {
                 // None while the thread is shutting down: the buffer is then freed.
                 $pool.try_with(|pool| f(&mut pool.borrow_mut())).ok()
             }
-            fn zero_bytes(self) -> bool {
-                let zero: fn(Self) -> bool = $zero;
-                zero(self)
-            }
         }
     };
 }
-pooled!(f32, FLOATS, |v| v.to_bits() == 0);
-pooled!(usize, INDICES, |v| v == 0);
-pooled!((usize, usize), SPANS, |v| v == (0, 0));
+pooled!(f32, FLOATS);
+pooled!(usize, INDICES);
+pooled!((usize, usize), SPANS);
 
 /// A vector on loan from its thread's pool (derefs to `Vec<T>`).
 pub struct Buf<T: Pooled>(Vec<T>);
@@ -83,16 +76,7 @@ impl<T: Pooled> Buf<T> {
     /// `len` copies of `value`.
     pub fn filled(len: usize, value: T) -> Self {
         let mut b = Self::with_capacity(len);
-        if value.zero_bytes() {
-            // SAFETY: the capacity is at least `len`, and all-zero bytes are a value
-            // of each pooled type (`zero_bytes`): all `len` are set before `set_len`.
-            unsafe {
-                std::ptr::write_bytes(b.0.as_mut_ptr(), 0, len);
-                b.0.set_len(len);
-            }
-        } else {
-            b.0.resize(len, value);
-        }
+        b.0.resize(len, value);
         b
     }
 
@@ -162,16 +146,6 @@ mod tests {
         assert!(again.iter().all(|v| *v == 0.0) && again.len() == 600);
         let other = Buf::<f32>::filled(10, 2.0);
         assert_ne!(other.as_ptr(), at, "a buffer on loan is not lent twice");
-        assert!(other.iter().all(|v| *v == 2.0) && other.len() == 10);
-        drop((again, other));
-        // Over old values: zeros by memset, and -0.0 (not all-zero bytes) by value.
-        let signed = Buf::<f32>::filled(1000, -0.0);
-        assert!(signed.len() == 1000 && signed.iter().all(|v| v.to_bits() == (-0.0f32).to_bits()));
-        drop(signed);
-        let zeros = Buf::<f32>::filled(1000, 0.0);
-        assert!(zeros.len() == 1000 && zeros.iter().all(|v| v.to_bits() == 0));
-        let spans = Buf::<(usize, usize)>::filled(7, (0, 0));
-        assert!(spans.len() == 7 && spans.iter().all(|v| *v == (0, 0)));
     }
 
     /// A buffer to be overwritten keeps a pooled buffer's old values (no pass to
