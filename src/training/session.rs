@@ -208,6 +208,7 @@ impl Session {
     /// (benchmarks and the tests that compare the two).
     pub fn force_composed(&mut self) {
         let model = self.take_model();
+        self.fused_arena.forget_weights();
         self.model = Some(model);
         self.forced_composed = true;
         self.backend.info.composed_because = Some("asked for".to_string());
@@ -303,8 +304,9 @@ impl Session {
         // only gives the layout, and its values may lag. Anything else reads them,
         // as does the gradient report (before and after).
         let model = if fused && matches!(self.optim, Optimizer::Plain(_)) && !report_gradients {
-            self.model_now.take();
-            self.model.take().expect("model present between steps")
+            // Either has the layout; one written up to date is as good as the other.
+            let model = self.model.take().expect("model present between steps");
+            self.model_now.take().unwrap_or(model)
         } else {
             self.take_model()
         };
@@ -469,10 +471,11 @@ fn layer_norms(squares: &[(String, f32)], grad_sq: &[f32]) -> Vec<(String, f32)>
 }
 
 /// burn's autodiff frees the bookkeeping of tensors that are gone only when a
-/// backward pass runs. The fused step never runs one on the model, while the
-/// optimizer makes new tracked parameters every step, so without this the memory
-/// would grow with every step. A backward pass over one fresh number runs that
-/// clean-up and nothing else.
+/// backward pass runs. The fused step never runs one on the model, while new
+/// tracked parameters are made whenever the new values are written into it (each
+/// read of the model after a step, or the gradient report), so without this the
+/// memory would grow with the steps. A backward pass over one fresh number runs
+/// that clean-up and nothing else.
 fn release_autodiff_graph(device: &Device) {
     let one = Tensor::<1>::zeros([1], device).require_grad(); // [1]
     let _ = one.sum().backward();

@@ -8,9 +8,11 @@
 //! The batch is split into the same fixed chunks as the composed path
 //! (`chunks::CHUNK_ROWS`), run in parallel and summed in chunk order, so a seed gives
 //! a bit-identical run on one thread or many. The session's step takes the summed
-//! gradients where they lie (`forward_backward_plain`, `FusedArena::gradients`)
-//! for the plain optimizer; `forward_backward` hands them to burn as
-//! `GradientsParams` instead (the equivalence tests, and burn's optimizer).
+//! gradients where they lie, with the plain weights the pass read
+//! (`forward_backward_plain`, `FusedArena::weights_and_gradients`), for the plain
+//! optimizer to update those weights in place; `forward_backward` hands the
+//! gradients to burn as `GradientsParams` instead (the equivalence tests, and
+//! burn's optimizer).
 
 mod attention;
 mod chunk;
@@ -75,9 +77,10 @@ pub fn support(config: &ExperimentConfig, backend_used: BackendChoice) -> Result
 #[derive(Default)]
 pub struct FusedArena {
     /// The weights the last step read, as plain vectors. The session's plain
-    /// optimizer updates them in place with the burn model's (`step_weights`), so
-    /// the next step reads them without copying the model out again; None until
-    /// the first step and after `forget_weights`.
+    /// optimizer updates them in place (`PlainOptimizer::step_plain`), so the next
+    /// step reads them without copying the model out again, and the burn model
+    /// gets their values when read (`write_weights`); None until the first step
+    /// and after `forget_weights`.
     weights: Option<PlainModel>,
     /// The buffers of a forgotten copy of the weights, for the next copy
     /// (`PlainModel::of_recycling`).
@@ -151,15 +154,10 @@ pub fn forward_backward_plain(model: &Transformer, batch: &Batch, chunk_rows: us
 }
 
 impl FusedArena {
-    /// The last `forward_backward_plain`'s gradients by parameter id: every
-    /// parameter some computation read (the others get none, as from burn's
-    /// autodiff).
-    pub fn gradients(&mut self) -> Vec<(burn::module::ParamId, &mut [f32])> {
-        self.grads.first_mut().map(PlainModel::read_gradients).unwrap_or_default()
-    }
-
-    /// `gradients`, with the plain weights the step read (None when it kept none),
-    /// for the plain optimizer to update in place beside the burn model.
+    /// The last `forward_backward_plain`'s gradients by parameter id (every
+    /// parameter some computation read; the others get none, as from burn's
+    /// autodiff), with the plain weights that pass read (None when it kept none),
+    /// for the plain optimizer to update in place.
     pub fn weights_and_gradients(&mut self) -> (Option<&mut PlainModel>, Vec<(burn::module::ParamId, &mut [f32])>) {
         (self.weights.as_mut(), self.grads.first_mut().map(PlainModel::read_gradients).unwrap_or_default())
     }

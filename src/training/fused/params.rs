@@ -1,5 +1,6 @@
-//! The model's parameters as plain vectors (read from the burn model before a fused
-//! step) and the same layout for gradients (handed back to burn by `to_burn`).
+//! The model's parameters as plain vectors (copied out of the burn model when a
+//! session's fused step first needs them, then kept and stepped in place) and the
+//! same layout for gradients (handed back to burn by `to_burn`).
 
 use burn::module::{Param, ParamId};
 use burn::nn::{LayerNorm, Linear};
@@ -50,9 +51,12 @@ impl PlainLinear {
         out
     }
 
-    /// Set `w_t` from `w` (on the AVX-512 tier; other tiers leave it empty).
+    /// Set `w_t` from `w` on the AVX-512 tier; empty it on the others (the
+    /// backward products read `w_t` whenever it is not empty, and the tier can
+    /// change between steps: the test of each tier does that).
     fn transpose(&mut self) {
         if super::simd::simd_tier() != super::simd::SimdTier::Avx512 {
+            self.w_t.clear();
             return;
         }
         let (d_in, d_out) = (self.d_in(), self.d_out());

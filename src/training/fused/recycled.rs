@@ -1,7 +1,7 @@
-//! The buffers of the last step's copy of the weights, handed to the next copy
-//! (`PlainModel::of_recycling`): the weights change every step, their sizes do
-//! not, so copying them out of burn allocates no new value buffers in the steady
-//! state.
+//! The buffers of a forgotten copy of the weights, handed to the next copy
+//! (`PlainModel::of_recycling`): after weights are put in place another way (a
+//! loaded run, an ablated head) the session's fused step copies them out of burn
+//! again, into the old copy's buffers where the sizes still fit.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -81,5 +81,26 @@ mod tests {
         for (a, b) in second.linears_mut().into_iter().zip(fresh.linears_mut()) {
             assert!(a.w_t.iter().zip(&b.w_t).all(|(x, y)| x.to_bits() == y.to_bits()) && a.w_t.len() == b.w_t.len());
         }
+    }
+
+    /// A kept copy's transposes follow the tier: emptied on a tier without its
+    /// own products (the backward products read `w_t` whenever it is not empty),
+    /// made again on AVX-512, equal to a fresh copy's either way.
+    #[test]
+    fn a_kept_copys_transposes_follow_the_tier() {
+        use crate::training::fused::{SimdTier, use_simd_tier};
+        let config = preset("lesson").unwrap();
+        let model = Transformer::new(&config.model, 20, 1, &burn::tensor::Device::flex());
+        let mut kept = PlainModel::of(&model);
+        for tier in [SimdTier::Avx512, SimdTier::Portable, SimdTier::Avx512, SimdTier::Avx2] {
+            let tier = use_simd_tier(tier);
+            kept.transpose_weights();
+            let mut fresh = PlainModel::of(&model);
+            for (a, b) in kept.linears_mut().into_iter().zip(fresh.linears_mut()) {
+                assert_eq!(a.w_t.is_empty(), tier != SimdTier::Avx512, "{tier:?}");
+                assert!(a.w_t.len() == b.w_t.len() && a.w_t.iter().zip(&b.w_t).all(|(x, y)| x.to_bits() == y.to_bits()), "{tier:?}");
+            }
+        }
+        use_simd_tier(SimdTier::detected());
     }
 }

@@ -108,12 +108,24 @@ mod tests {
             assert!(matches!(lazy.step(false), StepOutcome::Done { .. }));
             assert!(matches!(eager.step(true), StepOutcome::Done { .. }));
             if step == 2 || step == 5 {
-                let (got, expected) = (values(&lazy), values(&eager));
-                assert_ne!(got, initial, "step {step}: the weights moved");
-                for ((path, a), (_, b)) in got.iter().zip(&expected) {
-                    assert!(a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits()), "step {step}: {path} differs");
-                }
+                same(&values(&lazy), &values(&eager), &format!("step {step}"));
+                assert_ne!(values(&lazy), initial, "step {step}: the weights moved");
             }
+        }
+        // The gradient report takes the model with its values written in, before
+        // the step (its update ratios compare the weights before and after) and after.
+        let report = |s: &mut Session| match s.step(true) {
+            StepOutcome::Done { gradients: Some(report), .. } => report.groups.iter().map(|g| (g.grad_norm.to_bits(), g.update_ratio.to_bits())).collect::<Vec<_>>(),
+            _ => panic!("a reported step"),
+        };
+        assert_eq!(report(&mut lazy), report(&mut eager), "the report after steps not written in");
+        same(&values(&lazy), &values(&eager), "a reported step after steps not written in");
+    }
+
+    fn same(got: &[(String, Vec<f32>)], expected: &[(String, Vec<f32>)], at: &str) {
+        assert_eq!(got.len(), expected.len());
+        for ((path, a), (_, b)) in got.iter().zip(expected) {
+            assert!(a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits()), "{at}: {path} differs");
         }
     }
 }
