@@ -21,7 +21,6 @@ pub(super) fn gradient_report(
     after: &Transformer,
     before: Vec<(String, Tensor<1>)>,
     squares: &[(String, f32)],
-    grad_sq: &[f32],
 ) -> GradientReport {
     let before: std::collections::HashMap<String, Tensor<1>> = before.into_iter().collect();
     let mut parts = Vec::new();
@@ -37,7 +36,7 @@ pub(super) fn gradient_report(
     let mut groups: Vec<GroupGradient> = Vec::new();
     let mut sums: Vec<(f32, f32, f32)> = Vec::new(); // per group: ‖g‖², ‖w‖², ‖Δw‖²
     for (i, path) in paths.iter().enumerate() {
-        let g2 = squares.iter().zip(grad_sq).find(|((p, _), _)| p == path).map_or(0.0, |(_, v)| *v);
+        let g2 = squares.iter().find(|(p, _)| p == path).map_or(0.0, |(_, v)| *v);
         let name = group_of(path);
         let index = match groups.iter().position(|g| g.group == name) {
             Some(index) => index,

@@ -13,10 +13,10 @@ use std::collections::HashMap;
 
 use burn::module::{ModuleMapper, Param, ParamId};
 use burn::optim::GradientsParams;
-use burn::tensor::{Tensor, TensorData};
+use burn::tensor::Tensor;
 
 use super::fused::simd::simd_fn;
-use super::fused::PlainModel;
+use super::fused::{PlainModel, with_values};
 use crate::config::OptimizerKind;
 
 /// Adam's β₁ and β₂, burn's defaults.
@@ -167,12 +167,9 @@ impl ModuleMapper for Stepper<'_> {
             return Param::from_mapped_value(id, tensor, mapper);
         };
         let grad = grad.into_data().try_into_vec::<f32>().expect("gradients are f32");
-        let (tracked, inner) = (tensor.is_require_grad(), tensor.inner());
-        let (shape, device) = (inner.shape(), inner.device());
-        let mut weights: Vec<f32> = inner.into_data().try_into_vec::<f32>().expect("weights are f32");
+        let mut weights: Vec<f32> = tensor.clone().into_data().try_into_vec::<f32>().expect("weights are f32");
         self.optim.update(id, self.lr, &mut weights, &grad);
-        let updated = Tensor::<D>::from_inner(Tensor::from_data(TensorData::new(weights, shape), &device));
-        Param::from_mapped_value(id, if tracked { updated.require_grad() } else { updated }, mapper)
+        Param::from_mapped_value(id, with_values(tensor, weights), mapper)
     }
 }
 

@@ -28,8 +28,10 @@ use crate::tasks::{Example, Rng, Split, Task, TaskError, parse_probe};
 
 mod evaluation;
 mod optimizer;
+mod weights;
 
 use optimizer::{Optimizer, StepGrads, plain_square_sums};
+use weights::release_autodiff_graph;
 pub(super) use optimizer::build_optimizer;
 
 #[derive(Debug, thiserror::Error)]
@@ -181,24 +183,6 @@ impl Session {
         &self.train_device
     }
 
-    /// The model with its current weights.
-    pub fn model(&self) -> &Transformer {
-        let model = self.model.as_ref().expect("the model is only taken during a step");
-        if !self.model_behind {
-            return model;
-        }
-        self.model_now.get_or_init(|| self.fused_arena.write_weights(model.clone()))
-    }
-
-    /// The model taken out, with its current weights.
-    fn take_model(&mut self) -> Transformer {
-        let model = self.model.take().expect("the model is only taken during a step");
-        if !std::mem::take(&mut self.model_behind) {
-            return model;
-        }
-        self.model_now.take().unwrap_or_else(|| self.fused_arena.write_weights(model))
-    }
-
     pub fn parameters(&self) -> usize {
         // The count needs no values: the model as it is, written up to date or not.
         burn::module::Module::num_params(self.model.as_ref().expect("the model is only taken during a step"))
@@ -207,9 +191,7 @@ impl Session {
     /// Train with burn's composed autodiff even where the fused CPU step applies
     /// (benchmarks and the tests that compare the two).
     pub fn force_composed(&mut self) {
-        let model = self.take_model();
-        self.fused_arena.forget_weights();
-        self.model = Some(model);
+        self.model_mut(); // its values written in, the plain copy dropped
         self.forced_composed = true;
         self.backend.info.composed_because = Some("asked for".to_string());
     }
@@ -264,22 +246,6 @@ impl Session {
         self.step = history.steps.last().map(|s| s.step).unwrap_or(0);
         self.set_model(model);
         self.history = history;
-    }
-
-    /// Put other weights in place (the fused step then copies them out afresh).
-    pub(super) fn set_model(&mut self, model: Transformer) {
-        self.fused_arena.forget_weights();
-        (self.model_behind, self.model_now) = (false, Default::default());
-        self.model = Some(model);
-    }
-
-    /// The model with its current weights, to change in place (the fused step
-    /// then copies it out afresh).
-    pub(super) fn model_mut(&mut self) -> Option<&mut Transformer> {
-        let model = self.take_model();
-        self.fused_arena.forget_weights();
-        self.model = Some(model);
-        self.model.as_mut()
     }
 
     /// Learning rate at a step: linear warm-up, then constant.
@@ -351,7 +317,7 @@ impl Session {
         }
 
         let grad_norm = grad_sq.iter().sum::<f32>().sqrt();
-        self.last_layer_grad_norms = layer_norms(&squares, grad_sq);
+        self.last_layer_grad_norms = layer_norms(&squares);
         if let Some(clip) = self.config.clip_grad_norm.filter(|&clip| grad_norm > clip) {
             let factor = clip / grad_norm;
             grads = match grads {
@@ -382,7 +348,7 @@ impl Session {
             release_autodiff_graph(&self.train_device);
         }
         let gradients = before.map(|before| {
-            gradient_report(self.step + 1, &model, before, &squares, grad_sq)
+            gradient_report(self.step + 1, &model, before, &squares)
         });
         self.model = Some(model);
         self.step += 1;
@@ -454,9 +420,9 @@ impl Session {
 }
 
 /// Gradient norm per transformer layer, in layer order, from per-parameter ‖g‖².
-fn layer_norms(squares: &[(String, f32)], grad_sq: &[f32]) -> Vec<(String, f32)> {
+fn layer_norms(squares: &[(String, f32)]) -> Vec<(String, f32)> {
     let mut layers: Vec<(String, f32)> = Vec::new();
-    for ((path, _), g2) in squares.iter().zip(grad_sq) {
+    for (path, g2) in squares {
         let layer = layer_of(path);
         if !layer.starts_with("layer ") {
             continue;
@@ -468,15 +434,4 @@ fn layer_norms(squares: &[(String, f32)], grad_sq: &[f32]) -> Vec<(String, f32)>
     }
     layers.iter_mut().for_each(|(_, sum)| *sum = sum.sqrt());
     layers
-}
-
-/// burn's autodiff frees the bookkeeping of tensors that are gone only when a
-/// backward pass runs. The fused step never runs one on the model, while new
-/// tracked parameters are made whenever the new values are written into it (each
-/// read of the model after a step, or the gradient report), so without this the
-/// memory would grow with the steps. A backward pass over one fresh number runs
-/// that clean-up and nothing else.
-fn release_autodiff_graph(device: &Device) {
-    let one = Tensor::<1>::zeros([1], device).require_grad(); // [1]
-    let _ = one.sum().backward();
 }

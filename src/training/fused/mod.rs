@@ -44,7 +44,8 @@ use crate::tasks::Batch;
 use tables::Tables;
 
 pub use simd::{SimdTier, simd_tier, use_simd_tier};
-pub use params::{Plain, PlainModel};
+pub use params::PlainModel;
+pub(crate) use to_burn::with_values;
 
 /// Whether the fused step can train this experiment: `Err` names the knob that
 /// sends it to burn's composed path.

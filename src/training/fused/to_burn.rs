@@ -101,10 +101,16 @@ impl ModuleMapper for Writer<'_> {
         let Some(plain) = self.values.iter().find(|t| t.id == id) else {
             return Param::from_mapped_value(id, tensor, mapper);
         };
-        let (tracked, inner) = (tensor.is_require_grad(), tensor.inner());
-        let (shape, device) = (inner.shape(), inner.device());
-        assert_eq!(shape.num_elements(), plain.data.len(), "the plain copy has the module's shapes");
-        let updated = Tensor::<D>::from_inner(Tensor::from_data(TensorData::new(plain.data.clone(), shape), &device));
-        Param::from_mapped_value(id, if tracked { updated.require_grad() } else { updated }, mapper)
+        Param::from_mapped_value(id, with_values(tensor, plain.data.clone()), mapper)
     }
+}
+
+/// A parameter's tensor with `values` in place of its own (same shape, device and
+/// tracking).
+pub(crate) fn with_values<const D: usize>(tensor: Tensor<D>, values: Vec<f32>) -> Tensor<D> {
+    let (tracked, inner) = (tensor.is_require_grad(), tensor.inner());
+    let (shape, device) = (inner.shape(), inner.device());
+    assert_eq!(shape.num_elements(), values.len(), "a parameter's new values have its shape");
+    let updated = Tensor::<D>::from_inner(Tensor::from_data(TensorData::new(values, shape), &device));
+    if tracked { updated.require_grad() } else { updated }
 }
