@@ -1,9 +1,9 @@
 //! The attention core's small matrix products, one (sample, head) block at a
 //! time: scores `Q Kᵀ`, the context `P V` and their gradients. Each reads and
 //! writes blocks of larger row-major matrices in place (rows any distance apart),
-//! so no head is copied out. AVX-512 runs its product kernel (`matmul512`); the
-//! other tiers a register tile of plain Rust, compiled into each tier's copy of the
-//! attention loops (the same bits on AVX2 as portable: nothing is fused).
+//! so no head is copied out. AVX-512 and AVX2 + FMA run the crate's own product
+//! kernels (`tiled`, the same bits on both); the portable tier a register tile of
+//! plain Rust, compiled into its copy of the attention loops (nothing fused).
 
 /// `C = A · B`, or `C += A · B` when `accumulate` (else every value of C is
 /// written and none read), for `A(i, p) = a[i·a_rs + p·a_cs]` (`[m, k]`), `B(p, j)
@@ -23,10 +23,10 @@ pub(super) fn block_product((c, c_rs): (&mut [f32], usize), a: &[f32], a_stride:
     assert!(a.len() > (m - 1) * a_stride.0 + (k - 1) * a_stride.1, "block product: A too short");
     assert!(b.len() >= (k - 1) * b_rs + n, "block product: B too short");
     #[cfg(target_arch = "x86_64")]
-    if super::simd::simd_tier() == super::simd::SimdTier::Avx512 {
-        // SAFETY: the tier is only chosen when the CPU has AVX-512 F; the asserts
-        // keep every A(i, p), B(p, j) and C(i, j) inside `a`, `b` and `c`.
-        unsafe { super::matmul512::matmul_strided((c.as_mut_ptr(), c_rs), a, a_stride, (b, b_rs), None, (m, k, n), accumulate) };
+    if super::tiled::tiled() {
+        // SAFETY: `tiled()` holds; the asserts keep every A(i, p), B(p, j) and
+        // C(i, j) inside `a`, `b` and `c`.
+        unsafe { super::tiled::matmul_strided((c.as_mut_ptr(), c_rs), a, a_stride, (b, b_rs), None, (m, k, n), accumulate) };
         return;
     }
     let mut j = 0;

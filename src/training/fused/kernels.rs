@@ -5,7 +5,7 @@
 //! so they vectorise without asking the user to build for their CPU.
 
 use super::scratch::Buf;
-use super::simd::{SimdTier, simd_fn, simd_tier};
+use super::simd::simd_fn;
 
 
 /// `c = (accumulate ? c : 0) + op(a) · op(b)` with `op(a)`: `[m, k]` and `op(b)`:
@@ -39,7 +39,7 @@ pub fn matmul_new(a: &[f32], b: &[f32], (m, k, n): (usize, usize, usize), a_t: b
     // false forces alpha to 0, and its x86 kernels (and gemv/gevv) then only store
     // into the destination, every element of the [m, n] block, never loading it; so
     // all m·n values are set before `set_len`. A gemm upgrade must re-check this.
-    // The AVX-512 products store every tile without reading it (matmul512).
+    // The crate's own products store every tile without reading it (`tiled`).
     unsafe {
         gemm_into(c.as_mut_ptr(), a, b, (m, k, n), a_t, b_t, false);
         c.set_len(len);
@@ -48,24 +48,24 @@ pub fn matmul_new(a: &[f32], b: &[f32], (m, k, n): (usize, usize, usize), a_t: b
 }
 
 thread_local! {
-    /// A transposed right-hand side for the AVX-512 products, reused per thread.
+    /// A transposed right-hand side for the crate's own products, reused per thread.
     static TRANSPOSED: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// `x · w + bias` as a new `[m, n]` buffer (`x`: `[m, k]`, `w`: `[k, n]`, `bias`:
-/// `[n]`): the AVX-512 products add the bias as they store each tile; otherwise the
-/// product accumulates onto the bias copied to every row. The same bits both ways
-/// (bias + the finished sum).
+/// `[n]`): the crate's own products (`tiled`) add the bias as they store each tile;
+/// otherwise the product accumulates onto the bias copied to every row. The same
+/// bits both ways (bias + the finished sum).
 pub fn affine_new(x: &[f32], w: &[f32], bias: &[f32], (m, k, n): (usize, usize, usize)) -> Buf<f32> {
     assert!(x.len() >= m * k && w.len() >= k * n && bias.len() >= n, "affine: inputs too short");
     #[cfg(target_arch = "x86_64")]
-    if simd_tier() == SimdTier::Avx512 && m * n > 0 {
+    if super::tiled::tiled() && m * n > 0 {
         let mut c = Buf::with_capacity(m * n);
-        // SAFETY: the tier is only chosen when the CPU has AVX-512 F; the assert
-        // bounds the inputs; the capacity is m·n, and without accumulating the
-        // kernel writes every value of c (and reads none) before `set_len`.
+        // SAFETY: `tiled()` holds; the assert bounds the inputs; the capacity is
+        // m·n, and without accumulating the kernel writes every value of c (and
+        // reads none) before `set_len`.
         unsafe {
-            super::matmul512::matmul(c.as_mut_ptr(), x, (k, 1), w, Some(bias), (m, k, n), false);
+            super::tiled::matmul_strided((c.as_mut_ptr(), n), x, (k, 1), (w, n), Some(bias), (m, k, n), false);
             c.set_len(m * n);
         }
         return c;
@@ -86,10 +86,10 @@ unsafe fn gemm_into(c: *mut f32, a: &[f32], b: &[f32], (m, k, n): (usize, usize,
         return;
     }
     #[cfg(target_arch = "x86_64")]
-    if simd_tier() == SimdTier::Avx512 {
+    if super::tiled::tiled() {
         let a_stride = if a_t { (1, m) } else { (k, 1) };
-        // SAFETY: the tier is only chosen when the CPU has AVX-512 F; the assert
-        // above bounds `a` and `b`; the caller vouches for `c`.
+        // SAFETY: `tiled()` holds; the assert above bounds `a` and `b`; the caller
+        // vouches for `c`.
         unsafe {
             if b_t {
                 // B stored [n, k]: read it row-major [k, n] from a per-thread copy.
@@ -101,10 +101,10 @@ unsafe fn gemm_into(c: *mut f32, a: &[f32], b: &[f32], (m, k, n): (usize, usize,
                             t[p * n + j] = v;
                         }
                     }
-                    super::matmul512::matmul(c, a, a_stride, t, None, (m, k, n), accumulate)
+                    super::tiled::matmul_strided((c, n), a, a_stride, (t, n), None, (m, k, n), accumulate)
                 });
             } else {
-                super::matmul512::matmul(c, a, a_stride, b, None, (m, k, n), accumulate);
+                super::tiled::matmul_strided((c, n), a, a_stride, (b, n), None, (m, k, n), accumulate);
             }
         }
         return;
@@ -318,7 +318,7 @@ pub fn add_column_sums(m: &[f32], n: usize, out: &mut [f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::training::fused::simd::use_simd_tier;
+    use crate::training::fused::simd::{SimdTier, use_simd_tier};
 
     #[test]
     fn exp_and_erf_match_references() {

@@ -21,24 +21,11 @@ fn lanes(count: usize) -> u16 {
     if count >= 16 { u16::MAX } else { (1u16 << count) - 1 }
 }
 
-/// `c = (accumulate ? c : 0) + A · B (+ bias on every row)` for `A(i, p) =
-/// a[i·a_rs + p·a_cs]` (`[m, k]`), `B` stored row-major `[k, n]`, `c` row-major
-/// `[m, n]` and `bias` `[n]`.
-///
-/// # Safety
-/// The CPU must have AVX-512 F. `a` must hold every `A(i, p)` index and `b` at
-/// least `k·n` values (checked in debug builds); `c` must be valid for writes of
-/// `m·n` values (and reads, when `accumulate`). Without `accumulate` every value
-/// of `c` is written and none read.
-#[target_feature(enable = "avx512f")]
-pub unsafe fn matmul(c: *mut f32, a: &[f32], a_stride: (usize, usize), b: &[f32], bias: Option<&[f32]>, (m, k, n): (usize, usize, usize), accumulate: bool) {
-    // SAFETY: the caller's contract, with B's and C's rows n apart.
-    unsafe { matmul_strided((c, n), a, a_stride, (b, n), bias, (m, k, n), accumulate) }
-}
-
-/// `matmul` with B's rows `b_rs` apart (`B(p, j) = b[p·b_rs + j]`) and C's rows
-/// `c_rs` apart (`C(i, j)` at `c + i·c_rs + j`): a block of a larger matrix on
-/// either side (the attention loops' products per sample and head). A panel of
+/// `C = (accumulate ? C : 0) + A · B (+ bias on every row)` for `A(i, p) =
+/// a[i·a_rs + p·a_cs]` (`[m, k]`), `B(p, j) = b[p·b_rs + j]` (`[k, n]`), `C(i, j)`
+/// at `c + i·c_rs + j` (`[m, n]`) and `bias` `[n]`: B and C may be blocks of
+/// larger matrices (the attention loops' products per sample and head). Without
+/// `accumulate` every value of C is written and none read. A panel of
 /// at most 16 columns runs tiles of one register.
 ///
 /// # Safety

@@ -21,6 +21,8 @@ mod kernels;
 mod mask_rows;
 mod block_product;
 #[cfg(target_arch = "x86_64")]
+mod matmul256;
+#[cfg(target_arch = "x86_64")]
 mod matmul512;
 mod params;
 mod recurrent;
@@ -31,6 +33,7 @@ pub(crate) mod simd;
 mod squash;
 mod sublayer;
 mod tables;
+mod tiled;
 mod to_burn;
 mod transpose;
 

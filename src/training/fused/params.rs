@@ -37,8 +37,9 @@ pub struct PlainLinear {
     pub w: Plain,
     /// `[d_out]`
     pub b: Option<Plain>,
-    /// `[d_out, d_in]`: `w` transposed, for the backward products of the AVX-512
-    /// tier, which read their right-hand side row-major (empty otherwise).
+    /// `[d_out, d_in]`: `w` transposed, for the backward products of the tiers
+    /// with the crate's own kernels (`tiled`), which read their right-hand side
+    /// row-major (empty on the portable tier).
     pub w_t: Vec<f32>,
 }
 
@@ -51,11 +52,11 @@ impl PlainLinear {
         out
     }
 
-    /// Set `w_t` from `w` on the AVX-512 tier; empty it on the others (the
-    /// backward products read `w_t` whenever it is not empty, and the tier can
-    /// change between steps: the test of each tier does that).
+    /// Set `w_t` from `w` on the tiers with their own kernels; empty it on the
+    /// portable one (the backward products read `w_t` whenever it is not empty,
+    /// and the tier can change between steps: the test of each tier does that).
     fn transpose(&mut self) {
-        if super::simd::simd_tier() != super::simd::SimdTier::Avx512 {
+        if !super::tiled::tiled() {
             self.w_t.clear();
             return;
         }

@@ -83,21 +83,22 @@ mod tests {
         }
     }
 
-    /// A kept copy's transposes follow the tier: emptied on a tier without its
-    /// own products (the backward products read `w_t` whenever it is not empty),
-    /// made again on AVX-512, equal to a fresh copy's either way.
+    /// A kept copy's transposes follow the tier: emptied on the portable tier,
+    /// which has no products of its own (the backward products read `w_t`
+    /// whenever it is not empty), made again on AVX2 and AVX-512, equal to a fresh
+    /// copy's either way.
     #[test]
     fn a_kept_copys_transposes_follow_the_tier() {
         use crate::training::fused::{SimdTier, use_simd_tier};
         let config = preset("lesson").unwrap();
         let model = Transformer::new(&config.model, 20, 1, &burn::tensor::Device::flex());
         let mut kept = PlainModel::of(&model);
-        for tier in [SimdTier::Avx512, SimdTier::Portable, SimdTier::Avx512, SimdTier::Avx2] {
+        for tier in [SimdTier::Avx512, SimdTier::Portable, SimdTier::Avx2, SimdTier::Portable, SimdTier::Avx512] {
             let tier = use_simd_tier(tier);
             kept.transpose_weights();
             let mut fresh = PlainModel::of(&model);
             for (a, b) in kept.linears_mut().into_iter().zip(fresh.linears_mut()) {
-                assert_eq!(a.w_t.is_empty(), tier != SimdTier::Avx512, "{tier:?}");
+                assert_eq!(a.w_t.is_empty(), tier == SimdTier::Portable, "{tier:?}");
                 assert!(a.w_t.len() == b.w_t.len() && a.w_t.iter().zip(&b.w_t).all(|(x, y)| x.to_bits() == y.to_bits()), "{tier:?}");
             }
         }
