@@ -96,11 +96,7 @@ unsafe fn gemm_into(c: *mut f32, a: &[f32], b: &[f32], (m, k, n): (usize, usize,
                 TRANSPOSED.with_borrow_mut(|t| {
                     t.clear();
                     t.resize(k * n, 0.0);
-                    for (j, row) in b.chunks_exact(k).take(n).enumerate() {
-                        for (p, &v) in row.iter().enumerate() {
-                            t[p * n + j] = v;
-                        }
-                    }
+                    super::transpose::transpose_matrix(&b[..n * k], n, k, t);
                     super::tiled::matmul_strided((c, n), a, a_stride, (t, n), None, (m, k, n), accumulate)
                 });
             } else {
