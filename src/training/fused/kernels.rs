@@ -65,7 +65,7 @@ pub fn affine_new(x: &[f32], w: &[f32], bias: &[f32], (m, k, n): (usize, usize, 
         // m·n, and without accumulating the kernel writes every value of c (and
         // reads none) before `set_len`.
         unsafe {
-            super::tiled::matmul_strided((c.as_mut_ptr(), n), x, (k, 1), (w, n), Some(bias), (m, k, n), false);
+            super::tiled::matmul_layer((c.as_mut_ptr(), n), x, (k, 1), (w, n), Some(bias), (m, k, n), false);
             c.set_len(m * n);
         }
         return c;
@@ -97,10 +97,10 @@ unsafe fn gemm_into(c: *mut f32, a: &[f32], b: &[f32], (m, k, n): (usize, usize,
                     t.clear();
                     t.resize(k * n, 0.0);
                     super::transpose::transpose_matrix(&b[..n * k], n, k, t);
-                    super::tiled::matmul_strided((c, n), a, a_stride, (t, n), None, (m, k, n), accumulate)
+                    super::tiled::matmul_layer((c, n), a, a_stride, (t, n), None, (m, k, n), accumulate)
                 });
             } else {
-                super::tiled::matmul_strided((c, n), a, a_stride, (b, n), None, (m, k, n), accumulate);
+                super::tiled::matmul_layer((c, n), a, a_stride, (b, n), None, (m, k, n), accumulate);
             }
         }
         return;

@@ -24,6 +24,8 @@ mod block_product;
 mod matmul256;
 #[cfg(target_arch = "x86_64")]
 mod matmul512;
+#[cfg(target_arch = "x86_64")]
+mod packed;
 mod params;
 mod recurrent;
 mod recycled;

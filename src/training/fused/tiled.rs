@@ -32,6 +32,26 @@ pub(super) unsafe fn matmul_strided(c: (*mut f32, usize), a: &[f32], a_stride: (
     }
 }
 
+/// `matmul_strided` for a layer's product (not attention's small blocks): on
+/// AVX2, a large one reads B's panels and A from contiguous copies
+/// (`packed::matmul_copied`). The same bits either way.
+///
+/// # Safety
+/// As `matmul_strided`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(super) unsafe fn matmul_layer(c: (*mut f32, usize), a: &[f32], a_stride: (usize, usize), b: (&[f32], usize), bias: Option<&[f32]>, shape: (usize, usize, usize), accumulate: bool) {
+    // SAFETY: the AVX2 tier is only chosen when the CPU has AVX2 and FMA; the rest
+    // is the caller's contract.
+    unsafe {
+        if simd_tier() == SimdTier::Avx2 && super::packed::worth_copying(shape, a_stride) {
+            super::packed::matmul_copied(c, a, a_stride, b, bias, shape, accumulate)
+        } else {
+            matmul_strided(c, a, a_stride, b, bias, shape, accumulate)
+        }
+    }
+}
+
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
