@@ -253,7 +253,12 @@ mod tests {
                 c.model.rnn_attention = crate::config::RnnAttention::Additive;
             }),
         ];
-        for (name, edit) in configs {
+        // Every tier with product kernels of its own (on AVX2, large products copy
+        // their operands into per-thread buffers, which must grow once only).
+        let tiers = [simd::SimdTier::Avx2, simd::SimdTier::Avx512].into_iter().filter(|t| *t <= simd::SimdTier::detected());
+        for ((name, edit), tier) in tiers.flat_map(|tier| configs.iter().map(move |c| (*c, tier))) {
+            assert_eq!(simd::use_simd_tier(tier), tier);
+            let name = format!("{name} ({tier:?})");
             let mut config = preset("lesson").unwrap();
             config.task = TaskConfig::for_kind(TaskKind::Reverse);
             edit(&mut config);
@@ -287,5 +292,6 @@ mod tests {
             assert!(losses.iter().all(|l| l.is_finite() && *l > 0.0), "{name}: the steps computed losses");
             assert_eq!(losses[..100], losses[100..], "{name}: the second pass repeats the first");
         }
+        simd::use_simd_tier(simd::SimdTier::detected());
     }
 }

@@ -4,13 +4,16 @@
 //! `matmul256` reads B in place, one row of a panel per step of the inner
 //! dimension. When B's rows lie 512 bytes or more apart, those rows fall into a
 //! handful of the L1 cache's sets and evict each other before the next tile of
-//! rows reads them again; a weight gradient xᵀ·dy also reads A down its columns,
-//! whose rows (a chunk's 1,056 tokens apart) collide the same way. Copying each
-//! panel into one contiguous buffer, and A into a row-major copy, costs one pass
-//! over each (k·n and m·k values) against 2·m·k·n for the product: measured at
-//! `large`'s and `lesson`'s shapes on an AVX2 EPYC, the weight gradients ran
-//! 1.3–1.7× faster, products with 256 or 512 columns about 1.2×, and small ones
-//! slower, so only products with at least 64 rows of C are copied.
+//! rows reads them again. A weight gradient xᵀ·dy also reads A (x, [1,056 rows of
+//! a chunk, d_in]) down its columns: each step of the inner dimension reads a row
+//! of x, d_in values (a power of two of bytes) past the last, and those rows
+//! collide the same way. Copying each panel into one contiguous buffer, and A into
+//! a row-major copy, costs one pass over each (k·n and m·k values) against 2·m·k·n
+//! for the product. Measured by a probe on an AVX2 EPYC, at `large`'s shapes the
+//! weight gradients ran 1.3–1.7× faster and products of 512 columns about 1.2×;
+//! at `lesson`'s, its weight gradients of 256 rows about 1.5× and the rest about
+//! even; products with 32 rows ran slower, so only products with at least 64 rows
+//! of C are copied. B's panels are copied whenever A is, whatever B's width.
 //!
 //! The arithmetic is the kernel's, value for value, so the bits are the same as
 //! in place (a test checks). The copies live in per-thread buffers that grow once:
@@ -37,11 +40,16 @@ thread_local! {
     static A_ACROSS: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Whether a product of `m` rows and `n` columns, A read down (`a_rs` = 1) or
-/// across, runs faster from copies.
-pub(super) fn worth_copying((m, _k, n): (usize, usize, usize), (a_rs, a_cs): (usize, usize)) -> bool {
-    let a_down = a_rs == 1 && a_cs > 1;
-    m >= MIN_ROWS && (a_down || n >= MIN_COLUMNS)
+/// Whether A (`m` rows) is read down its columns: stored [k, m], rows `a_cs` ≥ m
+/// apart.
+fn read_down(m: usize, (a_rs, a_cs): (usize, usize)) -> bool {
+    a_rs == 1 && a_cs >= m.max(2)
+}
+
+/// Whether a product of `m` rows and `n` columns, A read down or across, runs
+/// faster from copies.
+pub(super) fn worth_copying((m, _k, n): (usize, usize, usize), a_stride: (usize, usize)) -> bool {
+    m >= MIN_ROWS && (read_down(m, a_stride) || n >= MIN_COLUMNS)
 }
 
 /// `matmul256::matmul_strided`, reading B's panels from a contiguous copy and A,
@@ -63,16 +71,16 @@ pub(super) unsafe fn matmul_copied((c, c_rs): (*mut f32, usize), a: &[f32], (a_r
     A_ACROSS.with_borrow_mut(|across| {
         PANEL_COPY.with_borrow_mut(|panel| {
             // A down its columns ([k, m] stored, rows a_cs apart): copy it [m, k].
-            let (a, a_stride) = if a_rs == 1 && a_cs > 1 {
-                across.clear();
-                across.resize(m * k, 0.0);
+            // The buffers only grow; every value used is written before it is read.
+            let (a, a_stride) = if read_down(m, (a_rs, a_cs)) {
+                grow(across, m * k);
                 transpose_into(a, a_cs, (k, m), across, k);
-                (&across[..], (k, 1))
+                (&across[..m * k], (k, 1))
             } else {
                 (a, (a_rs, a_cs))
             };
-            panel.clear();
-            panel.resize(k * PANEL, 0.0);
+            grow(panel, k * PANEL);
+            let panel = &mut panel[..k * PANEL];
             for j in (0..n).step_by(PANEL) {
                 let width = PANEL.min(n - j);
                 for (p, row) in panel.chunks_exact_mut(PANEL).enumerate() {
@@ -86,10 +94,17 @@ pub(super) unsafe fn matmul_copied((c, c_rs): (*mut f32, usize), a: &[f32], (a_r
     });
 }
 
+/// `buffer` at least `len` long (grown once per thread, never cleared).
+fn grow(buffer: &mut Vec<f32>, len: usize) {
+    if buffer.len() < len {
+        buffer.resize(len, 0.0);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::training::fused::simd::{SimdTier, use_simd_tier};
+    use crate::training::fused::simd::SimdTier;
 
     /// Copied and in place give the same bits (the kernel in place is checked
     /// against a scalar chain in `tiled`), for A read across and down, with and
@@ -101,10 +116,9 @@ mod tests {
             assert!(!std::is_x86_feature_detected!("avx2") || !std::is_x86_feature_detected!("fma"), "a CPU with AVX2 and FMA runs this test");
             return; // no AVX2 kernel to copy for on this CPU
         }
-        assert_eq!(use_simd_tier(SimdTier::Avx2), SimdTier::Avx2);
         let mut rng = crate::tasks::Rng::new(5);
         let mut random = |len: usize| (0..len).map(|_| rng.uniform(-1.0, 1.0) as f32).collect::<Vec<f32>>();
-        for (m, k, n) in [(64, 40, 128), (70, 33, 129), (65, 130, 17), (128, 7, 5)] {
+        for (m, k, n) in [(64, 40, 128), (70, 33, 140), (65, 130, 17), (128, 7, 5), (66, 9, 129)] {
             for (across, accumulate, with_bias) in [(true, false, true), (false, true, false), (false, false, true), (true, true, false)] {
                 let (a_rs, a_cs) = if across { (k + 3, 1) } else { (1, m + 2) };
                 let (b_rs, c_rs) = (n + 5, n + 7);
@@ -124,6 +138,18 @@ mod tests {
                 assert!(copied.iter().zip(&in_place).all(|(x, y)| x.to_bits() == y.to_bits()), "{what}: copied and in place differ");
             }
         }
-        use_simd_tier(SimdTier::detected());
+    }
+
+    /// Copied from 64 rows of C, when A is read down (stored [k, m]) or B has 128
+    /// columns or more; never for A read across a narrow B, nor below 64 rows.
+    #[test]
+    fn large_products_and_down_read_operands_are_copied() {
+        assert!(worth_copying((64, 1056, 64), (1, 64)), "a weight gradient of 64 rows");
+        assert!(worth_copying((64, 1056, 16), (1, 70)), "A read down, rows further apart");
+        assert!(worth_copying((64, 64, 128), (64, 1)), "B of 128 columns");
+        assert!(!worth_copying((63, 1056, 512), (1, 63)), "63 rows");
+        assert!(!worth_copying((1056, 64, 127), (64, 1)), "A across, B of 127 columns");
+        assert!(!worth_copying((64, 1, 64), (1, 1)), "A of one column is not read down");
+        assert!(!worth_copying((64, 8, 64), (1, 32)), "A's rows overlapping is not read down");
     }
 }
