@@ -105,6 +105,7 @@ fn grow(buffer: &mut Vec<f32>, len: usize) {
 mod tests {
     use super::*;
     use crate::training::fused::simd::SimdTier;
+    use crate::training::fused::tiled::Operands;
 
     /// Copied and in place give the same bits (the kernel in place is checked
     /// against a scalar chain in `tiled`), for A read across and down, with and
@@ -117,15 +118,9 @@ mod tests {
             return; // no AVX2 kernel to copy for on this CPU
         }
         let mut rng = crate::tasks::Rng::new(5);
-        let mut random = |len: usize| (0..len).map(|_| rng.uniform(-1.0, 1.0) as f32).collect::<Vec<f32>>();
         for (m, k, n) in [(64, 40, 128), (70, 33, 140), (65, 130, 17), (128, 7, 5), (66, 9, 129)] {
             for (across, accumulate, with_bias) in [(true, false, true), (false, true, false), (false, false, true), (true, true, false)] {
-                let (a_rs, a_cs) = if across { (k + 3, 1) } else { (1, m + 2) };
-                let (b_rs, c_rs) = (n + 5, n + 7);
-                let a = random(m * a_rs + k * a_cs + 4);
-                let b = random(k * b_rs);
-                let bias = random(n);
-                let before = random((m + 1) * c_rs);
+                let Operands { a, a_stride: (a_rs, a_cs), b, b_rs, bias, c: before, c_rs } = Operands::random(&mut rng, (m, k, n), across);
                 let (mut copied, mut in_place) = (before.clone(), before.clone());
                 let bias = with_bias.then_some(&bias[..]);
                 // SAFETY: AVX2 and FMA (the tier above); A, B and C hold every index.

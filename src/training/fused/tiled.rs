@@ -52,6 +52,30 @@ pub(super) unsafe fn matmul_layer(c: (*mut f32, usize), a: &[f32], a_stride: (us
     }
 }
 
+/// Random operands for a product's tests: A read across (rows k + 3 apart) or
+/// down (columns m + 2 apart), B and C as blocks of wider matrices (rows n + 5
+/// and n + 7 apart), a bias, and C with one row more than the block.
+#[cfg(test)]
+pub(super) struct Operands {
+    pub a: Vec<f32>,
+    pub a_stride: (usize, usize),
+    pub b: Vec<f32>,
+    pub b_rs: usize,
+    pub bias: Vec<f32>,
+    pub c: Vec<f32>,
+    pub c_rs: usize,
+}
+
+#[cfg(test)]
+impl Operands {
+    pub(super) fn random(rng: &mut crate::tasks::Rng, (m, k, n): (usize, usize, usize), across: bool) -> Operands {
+        let mut random = |len: usize| (0..len).map(|_| rng.uniform(-1.0, 1.0) as f32).collect::<Vec<f32>>();
+        let (a_rs, a_cs) = if across { (k + 3, 1) } else { (1, m + 2) };
+        let (b_rs, c_rs) = (n + 5, n + 7);
+        Operands { a: random(m * a_rs + k * a_cs + 4), a_stride: (a_rs, a_cs), b: random(k * b_rs), b_rs, bias: random(n), c: random((m + 1) * c_rs), c_rs }
+    }
+}
+
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
@@ -65,7 +89,6 @@ mod tests {
     #[test]
     fn every_tiers_kernel_gives_the_bits_of_a_scalar_chain() {
         let mut rng = crate::tasks::Rng::new(11);
-        let mut random = |len: usize| (0..len).map(|_| rng.uniform(-1.0, 1.0) as f32).collect::<Vec<f32>>();
         let shapes = [(1, 1, 1), (6, 16, 16), (7, 16, 17), (13, 64, 64), (5, 9, 3), (12, 33, 40), (9, 7, 8), (2, 130, 31), (4, 300, 24), (17, 16, 192)];
         let tiers: Vec<SimdTier> = [SimdTier::Avx2, SimdTier::Avx512].into_iter().filter(|t| *t <= SimdTier::detected()).collect();
         assert!(!tiers.is_empty() || !std::is_x86_feature_detected!("avx2"), "a CPU with AVX2 and FMA runs the AVX2 kernel");
@@ -74,12 +97,7 @@ mod tests {
             assert!(tiled());
             for &(m, k, n) in &shapes {
                 for (across, accumulate, with_bias) in [(true, false, false), (false, false, true), (true, true, true), (false, true, false)] {
-                    let (a_rs, a_cs) = if across { (k + 3, 1) } else { (1, m + 2) };
-                    let (b_rs, c_rs) = (n + 5, n + 7);
-                    let a = random(m * a_rs + k * a_cs + 4);
-                    let b = random(k * b_rs);
-                    let bias = random(n);
-                    let before = random((m + 1) * c_rs);
+                    let Operands { a, a_stride: (a_rs, a_cs), b, b_rs, bias, c: before, c_rs } = Operands::random(&mut rng, (m, k, n), across);
                     let mut c = before.clone();
                     // SAFETY: `tiled()` holds; A, B and C hold every index of the block.
                     unsafe { matmul_strided((c.as_mut_ptr(), c_rs), &a, (a_rs, a_cs), (&b, b_rs), with_bias.then_some(&bias[..]), (m, k, n), accumulate) };
