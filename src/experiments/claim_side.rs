@@ -2,6 +2,8 @@
 //! thread pool while it trains (`SideTrainer`), then the metrics its conditions
 //! read (`SideMeasured`).
 
+use std::sync::Arc;
+
 use super::claim::{Claim, Divergence};
 use super::condition::Side;
 use super::metric::{Measured, Measuring, Metric};
@@ -55,7 +57,7 @@ impl SideMeasured {
 pub(super) struct SideTrainer {
     session: Session,
     steps: usize,
-    pool: Option<rayon::ThreadPool>,
+    pool: Option<Arc<rayon::ThreadPool>>,
     /// A pool of one thread, made the first time the side trains while every core
     /// has a side of its own (None inside when it could not be made).
     single: std::sync::OnceLock<Option<rayon::ThreadPool>>,
@@ -67,15 +69,34 @@ pub(super) struct SideTrainer {
 impl SideTrainer {
     /// `threads`: a pool of its own for this side's steps (else the process's).
     pub(super) fn new(session: Session, steps: usize, threads: Option<usize>) -> Result<Self, SessionError> {
-        let pool = threads
-            .map(|threads| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads.max(1))
-                    .build()
-                    .map_err(|e| SessionError::Runtime(t!("err-claim-threads-failed", threads = threads, why = e.to_string())))
-            })
-            .transpose()?;
-        Ok(Self { session, steps, pool, single: std::sync::OnceLock::new(), curve: Vec::with_capacity(steps), times: Vec::with_capacity(steps), divergence: None })
+        let pool = threads.map(Self::pool_of).transpose()?;
+        Ok(Self::on_pool(session, steps, pool))
+    }
+
+    /// A side whose steps run on `pool` (else the process's), which other sides
+    /// may share.
+    pub(super) fn on_pool(session: Session, steps: usize, pool: Option<Arc<rayon::ThreadPool>>) -> Self {
+        Self { session, steps, pool, single: std::sync::OnceLock::new(), curve: Vec::with_capacity(steps), times: Vec::with_capacity(steps), divergence: None }
+    }
+
+    /// A pool of `threads` compute threads for sides' steps.
+    pub(super) fn pool_of(threads: usize) -> Result<Arc<rayon::ThreadPool>, SessionError> {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build()
+            .map(Arc::new)
+            .map_err(|e| SessionError::Runtime(t!("err-claim-threads-failed", threads = threads, why = e.to_string())))
+    }
+
+    /// Whether its steps run on a pool of their own (not the process's).
+    pub(super) fn has_pool(&self) -> bool {
+        self.pool.is_some()
+    }
+
+    /// Whether its steps run on `pool`.
+    #[cfg(test)]
+    pub(super) fn runs_on(&self, pool: &Arc<rayon::ThreadPool>) -> bool {
+        self.pool.as_ref().is_some_and(|own| Arc::ptr_eq(own, pool))
     }
 
     /// Train on to `steps` in all (or until training goes non-finite); the
@@ -120,7 +141,7 @@ impl SideTrainer {
                 StepOutcome::NonFinite { step, group, .. } => *divergence = Some(Divergence { step, group }),
             }
         };
-        match pool.as_ref().or(single) {
+        match pool.as_deref().or(single) {
             Some(pool) => pool.install(one),
             None => one(),
         }

@@ -60,7 +60,8 @@ pub enum Metric {
     HeadsPickTestGap,
     /// Best minus worst test accuracy over the head counts: how much the choice matters.
     HeadsTestSpread,
-    /// Median wall-clock milliseconds of one training step (after two warm-up steps).
+    /// Wall-clock milliseconds of the fastest training step after two warm-up
+    /// steps: the one no other program interrupted (see `claim::fastest_step`).
     StepMs,
     /// Mean milliseconds per token when the model writes greedily from the first
     /// 8 probe tokens up to its max_len, re-reading the whole text for every token.
