@@ -4,6 +4,7 @@
 //! `lesson verify` runs them headlessly.
 
 use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
@@ -162,8 +163,10 @@ impl Claim {
     /// step; when it returns false the run stops and the result is None.
     ///
     /// When a condition reads step times, the seeds run one after the other and
-    /// their sides' steps alternate (a, b, a, b, …): load from another program then
-    /// slows both sides alike, and the ratio of their medians holds. Otherwise the
+    /// their sides' steps alternate (a, b, a, b, …), on one pool's threads when
+    /// the sides ask for the same thread count: load from another program then
+    /// slows both sides alike, and each side's fastest step is the one it slowed
+    /// least (see `fastest_step`). Otherwise the
     /// sides of every seed train as one pool, as in `lesson verify`: a side that
     /// trains the same config as another (a shorter budget of the same run) is
     /// measured on the way, and each side's numbers stay those of training it alone.
@@ -215,24 +218,20 @@ impl Claim {
     /// A session for each side the conditions name, with `seed`; sides asking for
     /// the same thread count share one pool, returned too when every side does.
     fn trainers(&self, seed: u64) -> Result<(Vec<Trainer>, Option<Arc<rayon::ThreadPool>>), SessionError> {
+        let specs = self.side_specs(seed);
+        let every_side_has_threads = specs.iter().all(|spec| spec.threads.is_some());
         let mut pools: BTreeMap<usize, Arc<rayon::ThreadPool>> = BTreeMap::new();
         let mut trainers = Vec::new();
-        for SideSpec { side, metrics, config, steps, threads } in self.side_specs(seed) {
-            let pool = match threads {
-                Some(threads) => Some(match pools.get(&threads) {
-                    Some(pool) => pool.clone(),
-                    None => {
-                        let pool = SideTrainer::pool_of(threads)?;
-                        pools.insert(threads, pool.clone());
-                        pool
-                    }
-                }),
+        for SideSpec { side, metrics, config, steps, threads } in specs {
+            let pool = match threads.map(|threads| (threads, pools.entry(threads))) {
+                Some((_, Entry::Occupied(shared))) => Some(shared.get().clone()),
+                Some((threads, Entry::Vacant(first))) => Some(first.insert(SideTrainer::pool_of(threads)?).clone()),
                 None => None,
             };
             trainers.push((side, metrics, SideTrainer::on_pool(Session::new(config)?, steps, pool)));
         }
-        let every_side_shares = trainers.iter().all(|(_, _, t)| t.has_pool()) && pools.len() == 1;
-        let shared = pools.into_values().next().filter(|_| every_side_shares);
+        let one_pool_for_all = every_side_has_threads && pools.len() == 1;
+        let shared = pools.into_values().next().filter(|_| one_pool_for_all);
         Ok((trainers, shared))
     }
 
@@ -337,12 +336,12 @@ impl Claim {
 }
 
 /// A side's step time: its fastest step after the first two, which warm up (of
-/// all its steps when it trained two or fewer). The fastest step is the one no
-/// other program interrupted, so it holds under load: with two busy programs on
-/// both cores, lesson 11's ratio of medians ranged 11–18 on three seeds where
-/// alone it was 14–17, and its flipped side's 6–18 where alone 7–10; the ratio
-/// of the fastest steps stayed 15.5–16.1 (alone 15.3–15.9) and 9.2–11.7 (alone
-/// 9.1–9.4).
+/// all its steps when it trained two or fewer). The fastest step is the one other
+/// programs slowed least, so it holds under load. Lesson 11 on a 2-core EPYC:
+/// with two busy programs on both cores, its ratio of medians ranged 11–18 on
+/// seeds 3–5 and its flip's (attention off) 6–18; the ratio of the fastest
+/// steps stayed 15.4–16.6 on seeds 0–5 (12.5–16.7 without the load) and its
+/// flip's 9.1–11.7 (8.5–9.7).
 fn fastest_step(times: &[f64]) -> Option<f64> {
     let skip = if times.len() > 2 { 2 } else { 0 };
     times[skip..].iter().copied().reduce(f64::min).filter(|ms| ms.is_finite())
@@ -375,8 +374,19 @@ mod tests {
         assert_eq!(fastest_step(&[]), None);
     }
 
-    /// A timed claim whose sides ask for the same thread count gives both one pool,
-    /// on whose threads their turns run; other thread counts keep pools apart.
+    /// The training-loss curve of `config` trained alone with `seed` for `steps`.
+    fn trained_alone(config: &ExperimentConfig, seed: u64, steps: usize) -> Vec<f32> {
+        let mut config = config.clone();
+        config.seed = seed;
+        config.steps = steps;
+        let mut session = Session::new(config).unwrap();
+        (0..steps).map(|_| match session.step(false) { StepOutcome::Done { metrics, .. } => metrics.loss, StepOutcome::NonFinite { step, .. } => panic!("non-finite at step {step}") }).collect()
+    }
+
+    /// A timed claim whose sides ask for the same thread count gives both one
+    /// pool and takes all their turns on its thread; sides with different counts,
+    /// or without threads of their own, share none. Either way each side trains
+    /// the run it would train alone, and a cancel stops the turns.
     #[test]
     fn timed_sides_with_one_thread_count_share_one_pool() {
         let mut a = crate::config::preset("tiny").unwrap();
@@ -401,8 +411,19 @@ mod tests {
             assert!(shared.is_none(), "{a_threads:?} and {b_threads:?}");
             assert_eq!(trainers.iter().filter(|(_, _, t)| t.has_pool()).count(), [a_threads, b_threads].iter().flatten().count());
         }
-        let result = timed(Some(1), Some(1)).run_observed(0, &mut |_| true).unwrap().unwrap();
-        assert!(result.passed, "{result:?}");
+        // Where the turns ran: progress is reported from the thread that took them.
+        for (threads, on_the_pool) in [((Some(1), Some(1)), true), ((Some(1), Some(2)), false)] {
+            let mut ticks = Vec::new();
+            let result = timed(threads.0, threads.1).run_observed(4, &mut |_| { ticks.push(rayon::current_thread_index()); true }).unwrap().unwrap();
+            assert_eq!(ticks.len(), 6, "{threads:?}");
+            assert!(ticks.iter().all(|&at| at.is_some() == on_the_pool), "{threads:?}: {ticks:?}");
+            assert_eq!(result.curves["a"], trained_alone(&a, 4, 3), "{threads:?}");
+            assert_eq!(result.curves["b"], trained_alone(&b, 4, 3), "{threads:?}");
+            assert!(result.passed, "{result:?}");
+            let mut calls = 0;
+            assert!(timed(threads.0, threads.1).run_seeds_observed(&[4, 5], &mut |done| { calls += 1; done < 2 }).unwrap().is_none(), "{threads:?}");
+            assert_eq!(calls, 2, "{threads:?}: a cancel stops the turns at once");
+        }
     }
 
     /// A claim on step times trains its sides in turn, a step each; a claim without
@@ -415,13 +436,7 @@ mod tests {
         let mut b = a.clone();
         b.task.length = 12;
         b.model.max_len = 32;
-        let alone_with = |config: &ExperimentConfig, seed: u64| {
-            let mut config = config.clone();
-            config.seed = seed;
-            config.steps = 7;
-            let mut session = Session::new(config).unwrap();
-            (0..7).map(|_| match session.step(false) { StepOutcome::Done { metrics, .. } => metrics.loss, StepOutcome::NonFinite { step, .. } => panic!("non-finite at step {step}") }).collect::<Vec<f32>>()
-        };
+        let alone_with = |config: &ExperimentConfig, seed: u64| trained_alone(config, seed, 7);
         let alone = |config: &ExperimentConfig| alone_with(config, 3);
         for expect in ["b.step_ms > 0 * a.step_ms", "b.train_loss > 0 * a.train_loss"] {
             let claim = Claim {

@@ -89,6 +89,7 @@ impl SideTrainer {
     }
 
     /// Whether its steps run on a pool of their own (not the process's).
+    #[cfg(test)]
     pub(super) fn has_pool(&self) -> bool {
         self.pool.is_some()
     }

@@ -61,7 +61,7 @@ pub enum Metric {
     /// Best minus worst test accuracy over the head counts: how much the choice matters.
     HeadsTestSpread,
     /// Wall-clock milliseconds of the fastest training step after two warm-up
-    /// steps: the one no other program interrupted (see `claim::fastest_step`).
+    /// steps: the one other programs slowed least (see `claim::fastest_step`).
     StepMs,
     /// Mean milliseconds per token when the model writes greedily from the first
     /// 8 probe tokens up to its max_len, re-reading the whole text for every token.
