@@ -374,6 +374,17 @@ mod tests {
         assert_eq!(fastest_step(&[]), None);
     }
 
+    /// Two small configs a timed claim can compare: the tiny model on sequences
+    /// of 6 and of 12.
+    fn short_and_long() -> (ExperimentConfig, ExperimentConfig) {
+        let mut short = crate::config::preset("tiny").unwrap();
+        short.task.length = 6;
+        let mut long = short.clone();
+        long.task.length = 12;
+        long.model.max_len = 32;
+        (short, long)
+    }
+
     /// The training-loss curve of `config` trained alone with `seed` for `steps`.
     fn trained_alone(config: &ExperimentConfig, seed: u64, steps: usize) -> Vec<f32> {
         let mut config = config.clone();
@@ -389,11 +400,7 @@ mod tests {
     /// the run it would train alone, and a cancel stops the turns.
     #[test]
     fn timed_sides_with_one_thread_count_share_one_pool() {
-        let mut a = crate::config::preset("tiny").unwrap();
-        a.task.length = 6;
-        let mut b = a.clone();
-        b.task.length = 12;
-        b.model.max_len = 32;
+        let (a, b) = short_and_long();
         let timed = |a_threads: Option<usize>, b_threads: Option<usize>| Claim {
             statement: String::new(),
             a: a.clone(),
@@ -431,11 +438,7 @@ mod tests {
     /// one its session alone would train, and progress counts every step once.
     #[test]
     fn alternating_or_concurrent_sides_leave_each_sides_run_unchanged() {
-        let mut a = crate::config::preset("tiny").unwrap();
-        a.task.length = 6;
-        let mut b = a.clone();
-        b.task.length = 12;
-        b.model.max_len = 32;
+        let (a, b) = short_and_long();
         let alone_with = |config: &ExperimentConfig, seed: u64| trained_alone(config, seed, 7);
         let alone = |config: &ExperimentConfig| alone_with(config, 3);
         for expect in ["b.step_ms > 0 * a.step_ms", "b.train_loss > 0 * a.train_loss"] {
