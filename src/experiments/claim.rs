@@ -196,15 +196,15 @@ impl Claim {
                     }
                 }
             };
-            // Sides sharing one pool take all their turns on its threads. Each
-            // step handed from here to a pool thread of its side's own could run
-            // on another core than the other side's steps and than its own data:
-            // on a 2-core EPYC a short step then took up to 1.5 times as long, at
-            // random from seed to seed, and lesson 11's ratio fell from about 16
-            // to 10 on some seeds.
+            // All the turns run on one compute thread: of the sides' shared pool,
+            // else of the process's. Each step handed from here to a pool thread
+            // of its side's own could run on another core than the other side's
+            // steps and than its own data: on a 2-core EPYC a short step then
+            // took up to 1.5 times as long, at random from seed to seed, and
+            // lesson 11's ratio fell from about 16 to 10 on some seeds.
             match &shared {
                 Some(pool) => pool.install(turns),
-                None => turns(),
+                None => rayon::scope(|_| turns()),
             }
             if progress.lock().expect("no side panicked holding the callback").2 {
                 return Ok(None);
@@ -395,8 +395,8 @@ mod tests {
     }
 
     /// A timed claim whose sides ask for the same thread count gives both one
-    /// pool and takes all their turns on its thread; sides with different counts,
-    /// or without threads of their own, share none. Either way each side trains
+    /// pool; sides with different counts, or without threads of their own, share
+    /// none. Either way all the turns run on one compute thread, each side trains
     /// the run it would train alone, and a cancel stops the turns.
     #[test]
     fn timed_sides_with_one_thread_count_share_one_pool() {
@@ -418,12 +418,14 @@ mod tests {
             assert!(shared.is_none(), "{a_threads:?} and {b_threads:?}");
             assert_eq!(trainers.iter().filter(|(_, _, t)| t.has_pool()).count(), [a_threads, b_threads].iter().flatten().count());
         }
-        // Where the turns ran: progress is reported from the thread that took them.
-        for (threads, on_the_pool) in [((Some(1), Some(1)), true), ((Some(1), Some(2)), false)] {
+        // Where the turns ran: progress is reported from the thread that took them,
+        // one compute thread (the shared pool's, else the process's), not this one.
+        for threads in [(Some(1), Some(1)), (Some(1), Some(2)), (None, None)] {
             let mut ticks = Vec::new();
-            let result = timed(threads.0, threads.1).run_observed(4, &mut |_| { ticks.push(rayon::current_thread_index()); true }).unwrap().unwrap();
+            let result = timed(threads.0, threads.1).run_observed(4, &mut |_| { ticks.push((std::thread::current().id(), rayon::current_thread_index())); true }).unwrap().unwrap();
             assert_eq!(ticks.len(), 6, "{threads:?}");
-            assert!(ticks.iter().all(|&at| at.is_some() == on_the_pool), "{threads:?}: {ticks:?}");
+            assert!(ticks.iter().all(|&tick| tick == ticks[0]), "{threads:?}: every turn on one thread: {ticks:?}");
+            assert!(ticks[0].0 != std::thread::current().id() && ticks[0].1.is_some(), "{threads:?}: on a compute thread");
             assert_eq!(result.curves["a"], trained_alone(&a, 4, 3), "{threads:?}");
             assert_eq!(result.curves["b"], trained_alone(&b, 4, 3), "{threads:?}");
             assert!(result.passed, "{result:?}");

@@ -260,15 +260,18 @@ impl Session {
 
     /// One optimizer step; `report_gradients` also measures update/weight ratios.
     ///
-    /// The step runs on a compute thread of the current pool from start to end.
-    /// Called from another thread (the window's trainer, the CLI), its parallel
-    /// loops were each handed to the pool and waited for, and the parts between
-    /// them ran on the caller, so a step's data moved between two threads, often
-    /// on two cores: on a 2-core EPYC, `bench --lengths 32` on one thread took
-    /// 3.9 to 6.5 ms a step from run to run (4.0 to 4.2 ms on the pool), and
-    /// `lesson verify` about 8% more CPU time (two runs each, taking turns).
+    /// On the CPU the step runs on a compute thread of the current pool from
+    /// start to end. Called from another thread (the window's trainer, the CLI),
+    /// its parallel loops were each handed to the pool and waited for, and the
+    /// parts between them ran on the caller, so a step's data moved between two
+    /// threads, often on two cores: on a 2-core EPYC, `bench --lengths 32` on one
+    /// thread took 3.9 to 6.5 ms a step from run to run (4.0 to 4.2 ms on the
+    /// pool), and `lesson verify` about 8% more CPU time (two runs each, taking
+    /// turns). A GPU step stays on the caller's thread: the GPU runtime keeps a
+    /// stream and a memory pool per thread, and the session's evaluations and
+    /// snapshots run on the caller's.
     pub fn step(&mut self, report_gradients: bool) -> StepOutcome {
-        if rayon::current_thread_index().is_some() {
+        if self.backend.is_gpu() || rayon::current_thread_index().is_some() {
             self.step_on_pool(report_gradients)
         } else {
             rayon::scope(|_| self.step_on_pool(report_gradients))
