@@ -4,11 +4,8 @@
 //! `lesson verify` runs them headlessly.
 
 use std::collections::BTreeMap;
-use std::collections::btree_map::Entry;
 use std::fmt;
-use std::sync::{Arc, Mutex};
-
-use rayon::prelude::*;
+use std::sync::Mutex;
 
 use serde::Serialize;
 
@@ -16,11 +13,8 @@ use super::condition::{Condition, ConditionResult, Operand, Side};
 use super::metric::{Measured, Metric};
 use crate::config::ExperimentConfig;
 use crate::t;
-use super::claim_side::{SideMeasured, SideTrainer};
-use crate::training::{AttentionSnapshot, Session, SessionError};
-
-/// A side in training, with the metrics its conditions read.
-type Trainer = (Side, Vec<Metric>, SideTrainer);
+use super::claim_side::SideMeasured;
+use crate::training::{AttentionSnapshot, SessionError};
 
 /// One side of a claim for one seed: its config (seed and step budget set), its
 /// steps, its own thread count if it has one, and the metrics its conditions read.
@@ -166,7 +160,7 @@ impl Claim {
     /// their sides' steps alternate (a, b, a, b, …), on one pool's threads when
     /// the sides ask for the same thread count: load from another program then
     /// slows both sides alike, and each side's fastest step is the one it slowed
-    /// least (see `fastest_step`). Otherwise the
+    /// least (see `claim_timed`). Otherwise the
     /// sides of every seed train as one pool, as in `lesson verify`: a side that
     /// trains the same config as another (a shorter budget of the same run) is
     /// measured on the way, and each side's numbers stay those of training it alone.
@@ -183,56 +177,7 @@ impl Claim {
         if !self.timed() {
             return super::claim_pool::run_one_claim(self, seeds, &tick);
         }
-        let mut results = Vec::with_capacity(seeds.len());
-        for &seed in seeds {
-            let (mut trainers, shared) = self.trainers(seed)?;
-            let mut turns = || {
-                while trainers.iter().any(|(_, _, t)| !t.finished()) {
-                    for (_, _, trainer) in trainers.iter_mut().filter(|(_, _, t)| !t.finished()) {
-                        trainer.step(false);
-                        if !tick() {
-                            return;
-                        }
-                    }
-                }
-            };
-            // All the turns run on one compute thread: of the sides' shared pool,
-            // else of the process's. Each step handed from here to a pool thread
-            // of its side's own could run on another core than the other side's
-            // steps and than its own data: on a 2-core EPYC a short step then
-            // took up to 1.5 times as long, at random from seed to seed, and
-            // lesson 11's ratio fell from about 16 to 10 on some seeds.
-            match &shared {
-                Some(pool) => pool.install(turns),
-                None => rayon::scope(|_| turns()),
-            }
-            if progress.lock().expect("no side panicked holding the callback").2 {
-                return Ok(None);
-            }
-            let sides = trainers.into_par_iter().map(|(side, metrics, trainer)| SideMeasured::of(side, metrics, trainer)).collect();
-            results.push(self.result(seed, sides));
-        }
-        Ok(Some(results))
-    }
-
-    /// A session for each side the conditions name, with `seed`; sides asking for
-    /// the same thread count share one pool, returned too when every side does.
-    fn trainers(&self, seed: u64) -> Result<(Vec<Trainer>, Option<Arc<rayon::ThreadPool>>), SessionError> {
-        let specs = self.side_specs(seed);
-        let every_side_has_threads = specs.iter().all(|spec| spec.threads.is_some());
-        let mut pools: BTreeMap<usize, Arc<rayon::ThreadPool>> = BTreeMap::new();
-        let mut trainers = Vec::new();
-        for SideSpec { side, metrics, config, steps, threads } in specs {
-            let pool = match threads.map(|threads| (threads, pools.entry(threads))) {
-                Some((_, Entry::Occupied(shared))) => Some(shared.get().clone()),
-                Some((threads, Entry::Vacant(first))) => Some(first.insert(SideTrainer::pool_of(threads)?).clone()),
-                None => None,
-            };
-            trainers.push((side, metrics, SideTrainer::on_pool(Session::new(config)?, steps, pool)));
-        }
-        let one_pool_for_all = every_side_has_threads && pools.len() == 1;
-        let shared = pools.into_values().next().filter(|_| one_pool_for_all);
-        Ok((trainers, shared))
+        self.run_timed(seeds, &tick, &|| progress.lock().expect("no side panicked holding the callback").2)
     }
 
     /// What each side the conditions name trains with `seed`, and measures.
@@ -274,7 +219,7 @@ impl Claim {
         // Step times come from the training loop itself.
         for (side, times) in &step_times {
             if let Some(Ok(_)) = measured.get(&(*side, Metric::StepMs)) {
-                let value = fastest_step(times).ok_or_else(|| t!("err-claim-no-step-timed"));
+                let value = super::claim_timed::fastest_step(times).ok_or_else(|| t!("err-claim-no-step-timed"));
                 measured.insert((*side, Metric::StepMs), value);
             }
         }
@@ -335,18 +280,6 @@ impl Claim {
     }
 }
 
-/// A side's step time: its fastest step after the first two, which warm up (of
-/// all its steps when it trained two or fewer). The fastest step is the one other
-/// programs slowed least, so it holds under load. Lesson 11 on a 2-core EPYC:
-/// with two busy programs on both cores, its ratio of medians ranged 11–18 on
-/// seeds 3–5 and its flip's (attention off) 6–18; the ratio of the fastest
-/// steps stayed 15.4–16.6 on seeds 0–5 (12.5–16.7 without the load) and its
-/// flip's 9.1–11.7 (8.5–9.7).
-fn fastest_step(times: &[f64]) -> Option<f64> {
-    let skip = if times.len() > 2 { 2 } else { 0 };
-    times[skip..].iter().copied().reduce(f64::min).filter(|ms| ms.is_finite())
-}
-
 /// The largest step-by-step difference between two training-loss curves (over the
 /// steps both have): 0 when they are the same bit for bit.
 pub fn max_curve_gap(a: &[f32], b: &[f32]) -> f64 {
@@ -355,8 +288,9 @@ pub fn max_curve_gap(a: &[f32], b: &[f32]) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+    use crate::training::Session;
     use crate::training::StepOutcome;
 
     #[test]
@@ -367,16 +301,9 @@ mod tests {
         assert!(max_curve_gap(&[1.0, f32::NAN], &[1.0, 0.5]).is_nan());
     }
 
-    #[test]
-    fn a_sides_step_time_is_its_fastest_step_after_two_warm_up_steps() {
-        assert_eq!(fastest_step(&[1.0, 1.0, 6.0, 3.0, 4.0, 9.0, 5.0]), Some(3.0), "the warm-up steps are not counted");
-        assert_eq!(fastest_step(&[9.0, 2.0]), Some(2.0), "two or fewer steps: all of them");
-        assert_eq!(fastest_step(&[]), None);
-    }
-
     /// Two small configs a timed claim can compare: the tiny model on sequences
     /// of 6 and of 12.
-    fn short_and_long() -> (ExperimentConfig, ExperimentConfig) {
+    pub(crate) fn short_and_long() -> (ExperimentConfig, ExperimentConfig) {
         let mut short = crate::config::preset("tiny").unwrap();
         short.task.length = 6;
         let mut long = short.clone();
@@ -386,53 +313,12 @@ mod tests {
     }
 
     /// The training-loss curve of `config` trained alone with `seed` for `steps`.
-    fn trained_alone(config: &ExperimentConfig, seed: u64, steps: usize) -> Vec<f32> {
+    pub(crate) fn trained_alone(config: &ExperimentConfig, seed: u64, steps: usize) -> Vec<f32> {
         let mut config = config.clone();
         config.seed = seed;
         config.steps = steps;
         let mut session = Session::new(config).unwrap();
         (0..steps).map(|_| match session.step(false) { StepOutcome::Done { metrics, .. } => metrics.loss, StepOutcome::NonFinite { step, .. } => panic!("non-finite at step {step}") }).collect()
-    }
-
-    /// A timed claim whose sides ask for the same thread count gives both one
-    /// pool; sides with different counts, or without threads of their own, share
-    /// none. Either way all the turns run on one compute thread, each side trains
-    /// the run it would train alone, and a cancel stops the turns.
-    #[test]
-    fn timed_sides_with_one_thread_count_share_one_pool() {
-        let (a, b) = short_and_long();
-        let timed = |a_threads: Option<usize>, b_threads: Option<usize>| Claim {
-            statement: String::new(),
-            a: a.clone(),
-            b: Some(b.clone()),
-            steps: 3,
-            run_a: SideRun { threads: a_threads, ..SideRun::default() },
-            run_b: SideRun { threads: b_threads, ..SideRun::default() },
-            conditions: vec![super::super::parse_condition("b.step_ms > 0 * a.step_ms").unwrap()],
-        };
-        let (trainers, shared) = timed(Some(1), Some(1)).trainers(0).unwrap();
-        let shared = shared.expect("both sides on one thread share its pool");
-        assert!(trainers.iter().all(|(_, _, t)| t.runs_on(&shared)), "each side's steps run on the shared pool");
-        for (a_threads, b_threads) in [(Some(1), Some(2)), (Some(1), None), (None, None)] {
-            let (trainers, shared) = timed(a_threads, b_threads).trainers(0).unwrap();
-            assert!(shared.is_none(), "{a_threads:?} and {b_threads:?}");
-            assert_eq!(trainers.iter().filter(|(_, _, t)| t.has_pool()).count(), [a_threads, b_threads].iter().flatten().count());
-        }
-        // Where the turns ran: progress is reported from the thread that took them,
-        // one compute thread (the shared pool's, else the process's), not this one.
-        for threads in [(Some(1), Some(1)), (Some(1), Some(2)), (None, None)] {
-            let mut ticks = Vec::new();
-            let result = timed(threads.0, threads.1).run_observed(4, &mut |_| { ticks.push((std::thread::current().id(), rayon::current_thread_index())); true }).unwrap().unwrap();
-            assert_eq!(ticks.len(), 6, "{threads:?}");
-            assert!(ticks.iter().all(|&tick| tick == ticks[0]), "{threads:?}: every turn on one thread: {ticks:?}");
-            assert!(ticks[0].0 != std::thread::current().id() && ticks[0].1.is_some(), "{threads:?}: on a compute thread");
-            assert_eq!(result.curves["a"], trained_alone(&a, 4, 3), "{threads:?}");
-            assert_eq!(result.curves["b"], trained_alone(&b, 4, 3), "{threads:?}");
-            assert!(result.passed, "{result:?}");
-            let mut calls = 0;
-            assert!(timed(threads.0, threads.1).run_seeds_observed(&[4, 5], &mut |done| { calls += 1; done < 2 }).unwrap().is_none(), "{threads:?}");
-            assert_eq!(calls, 2, "{threads:?}: a cancel stops the turns at once");
-        }
     }
 
     /// A claim on step times trains its sides in turn, a step each; a claim without

@@ -5,6 +5,7 @@
 mod claim;
 mod claim_pool;
 mod claim_side;
+mod claim_timed;
 pub mod condition;
 mod head_sweep;
 mod length_cost;

@@ -29,6 +29,8 @@ use crate::tasks::{Example, Rng, Split, Task, TaskError, parse_probe};
 mod evaluation;
 mod optimizer;
 mod weights;
+#[cfg(test)]
+mod tests;
 
 use optimizer::{Optimizer, StepGrads, plain_square_sums};
 use weights::release_autodiff_graph;
@@ -271,15 +273,16 @@ impl Session {
     /// stream and a memory pool per thread, and the session's evaluations and
     /// snapshots run on the caller's.
     pub fn step(&mut self, report_gradients: bool) -> StepOutcome {
-        if self.backend.is_gpu() || rayon::current_thread_index().is_some() {
-            self.step_on_pool(report_gradients)
+        if self.backend.is_gpu() {
+            self.step_in_place(report_gradients)
         } else {
-            rayon::scope(|_| self.step_on_pool(report_gradients))
+            // On a pool's thread already, `scope` runs it in place.
+            rayon::scope(|_| self.step_in_place(report_gradients))
         }
     }
 
-    /// `step`, on a compute thread.
-    fn step_on_pool(&mut self, report_gradients: bool) -> StepOutcome {
+    /// `step`, on the thread it is called on.
+    fn step_in_place(&mut self, report_gradients: bool) -> StepOutcome {
         #[cfg(test)]
         tests::STEPS_ON_THIS_THREAD.with(|steps| steps.set(steps.get() + 1));
         // Each step's batch and dropout come from (seed, step) alone: a resumed or
@@ -456,39 +459,4 @@ fn layer_norms(squares: &[(String, f32)]) -> Vec<(String, f32)> {
     }
     layers.iter_mut().for_each(|(_, sum)| *sum = sum.sqrt());
     layers
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    thread_local! {
-        /// Steps that ran on this thread.
-        pub(super) static STEPS_ON_THIS_THREAD: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-    }
-
-    /// A step asked for by a thread outside the pool runs on one of the pool's
-    /// threads; asked for on a pool's thread, it runs there.
-    #[test]
-    fn a_step_asked_for_outside_the_pool_runs_on_its_threads() {
-        let mut config = crate::config::preset("tiny").unwrap();
-        config.task.length = 6;
-        let mut session = Session::new(config).unwrap();
-        let session = std::thread::spawn(move || {
-            for _ in 0..3 {
-                assert!(matches!(session.step(false), StepOutcome::Done { .. }));
-            }
-            assert_eq!(STEPS_ON_THIS_THREAD.with(|steps| steps.get()), 0, "a step ran on the thread that asked for it");
-            session
-        })
-        .join()
-        .unwrap();
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-        let mut session = session;
-        let stepped_here = pool.install(|| {
-            assert!(matches!(session.step(false), StepOutcome::Done { .. }));
-            STEPS_ON_THIS_THREAD.with(|steps| steps.get())
-        });
-        assert_eq!(stepped_here, 1, "on a pool's thread the step runs where it was asked for");
-    }
 }
