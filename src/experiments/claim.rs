@@ -146,9 +146,14 @@ impl Claim {
         Ok(self.run_seeds_observed(&[seed], step_done)?.map(|mut results| results.remove(0)))
     }
 
-    /// Whether a condition reads step times: then nothing else may train while a
-    /// side is timed.
+    /// Whether a condition reads a time (of training steps or of writing): then
+    /// nothing else may run while a side is timed.
     pub(super) fn timed(&self) -> bool {
+        self.needed().values().flatten().any(|metric| metric.reads_time())
+    }
+
+    /// Whether a condition reads step times: then the sides train in turns.
+    pub(super) fn times_steps(&self) -> bool {
         self.needed().values().any(|metrics| metrics.contains(&Metric::StepMs))
     }
 
@@ -160,7 +165,9 @@ impl Claim {
     /// their sides' steps alternate (a, b, a, b, …), on one pool's threads when
     /// the sides ask for the same thread count: load from another program then
     /// slows both sides alike, and each side's fastest step is the one it slowed
-    /// least (see `claim_timed`). Otherwise the
+    /// least (see `claim_timed`). When a condition reads writing times, the seeds
+    /// also run one after the other, and the sides are measured one at a time
+    /// with nothing else of ours running. Otherwise the
     /// sides of every seed train as one pool, as in `lesson verify`: a side that
     /// trains the same config as another (a shorter budget of the same run) is
     /// measured on the way, and each side's numbers stay those of training it alone.

@@ -12,7 +12,8 @@
 //! (same config, seed and threads; `lesson check` refuses a `[b]` identical to
 //! `[a]`, and a claim comparing thread counts gets two tracks).
 //!
-//! A claim that reads step times must have the cores to itself: it runs alone
+//! A claim that reads times (of steps or of writing) must have the cores to
+//! itself: it runs alone
 //! (seeds one after the other, as `Claim::run_seeds_observed` does), before the
 //! pool of all the others. The pool starts its longest tracks first. Results come
 //! back in claim order, each as soon as it and every claim before it are done.
@@ -56,7 +57,7 @@ pub(super) struct Track {
     stops: Vec<Stop>,
 }
 
-/// The tracks for `claims` with `seeds` (none for a claim that reads step times),
+/// The tracks for `claims` with `seeds` (none for a claim that reads times),
 /// in the order their first side appears.
 pub(super) fn tracks(claims: &[&Claim], seeds: &[u64]) -> Vec<Track> {
     let mut tracks: Vec<Track> = Vec::new();
@@ -139,7 +140,7 @@ struct Slot {
 }
 
 /// Run `claims` with each of `seeds`; `done(index, outcome)` is called once per
-/// claim, in claim order. The claims that read step times run first, alone, one
+/// claim, in claim order. The claims that read times run first, alone, one
 /// after the other; then every other claim shares one pool, so no core waits at
 /// a timed claim for the pool's last track to end.
 pub fn run_claims(claims: &[&Claim], seeds: &[u64], done: &mut (dyn FnMut(usize, ClaimOutcome) + Send)) {
@@ -303,7 +304,7 @@ mod tests {
             for SideSpec { side, metrics, config, steps, threads } in claim.side_specs(seed) {
                 let mut trainer = Session::new(config).and_then(|session| SideTrainer::new(session, 0, threads)).map_err(|e| e.to_string())?;
                 assert!(trainer.train_to(steps, &|| true, &|| false));
-                sides.push(SideMeasured::of(side, metrics, trainer));
+                sides.push(trainer.measured(side, metrics));
             }
             results.push(claim.result(seed, sides));
         }
@@ -334,6 +335,8 @@ mod tests {
         // Its b cannot start; its a (5 steps on a's track) could, and comes first.
         let refused = claim(&a, &broken, 5, &["a.eval_loss > 0", "b.eval_loss > 0"]);
         let timed = claim(&a, &b, 4, &["b.step_ms > 0 * a.step_ms"]);
+        // Reads writing times: alone too, its sides measured one at a time.
+        let writing = claim(&a, &b, 3, &["b.uncached_ms_per_token > 0 * a.cached_ms_per_token", "a.cache_mismatches <= 0"]);
         // Side a stops at 60 on a's track (its heads zeroed one at a time there),
         // side b at 120 on the same track.
         let mut prefix = claim(&a, &a, 60, &["a.max_head_ablation_drop >= 0", "a.eval_loss > 0", "b.train_loss > 0"]);
@@ -344,11 +347,14 @@ mod tests {
         // Plain SGD at learning rate 10: fine after one step, diverged by 200.
         let mut diverging = claim(&wild, &wild, 1, &["a.train_loss > 0", "b.diverged >= 1"]);
         diverging.run_b.steps = Some(200);
-        let claims = [&together, &refused, &timed, &prefix, &own_threads, &diverging];
+        let claims = [&together, &refused, &timed, &prefix, &own_threads, &diverging, &writing];
         let seeds = [0, 2];
 
         let untimed = [&together, &refused, &prefix, &own_threads, &diverging];
         let planned = tracks(&untimed, &seeds);
+        assert!(timed.timed() && timed.times_steps() && writing.timed() && !writing.times_steps());
+        let all_stops = |tracks: Vec<Track>| tracks.into_iter().map(|t| t.stops.len()).collect::<Vec<_>>();
+        assert_eq!(all_stops(tracks(&claims, &seeds)), all_stops(tracks(&untimed, &seeds)), "a claim that reads times has no track in the pool");
         // Per seed: a (four sides), b, the broken b, a on one thread, and the
         // diverging pair, in the order their first side appears (a claim trains
         // only the sides its conditions name).
@@ -358,7 +364,7 @@ mod tests {
 
         let mut outcomes = Vec::new();
         run_claims(&claims, &seeds, &mut |index, outcome| outcomes.push((index, outcome)));
-        assert_eq!(outcomes.iter().map(|(i, _)| *i).collect::<Vec<_>>(), vec![0, 1, 2, 3, 4, 5], "claim order");
+        assert_eq!(outcomes.iter().map(|(i, _)| *i).collect::<Vec<_>>(), vec![0, 1, 2, 3, 4, 5, 6], "claim order");
         // The same results, value for value (step times aside).
         let same = |got: &[ClaimResult], alone: &[ClaimResult], at: &str, timed: bool| {
             assert_eq!(got.len(), alone.len(), "{at}");
@@ -370,7 +376,7 @@ mod tests {
                 assert_eq!(p.diverged, s.diverged, "{at}");
                 assert_eq!(p.undefined, s.undefined, "{at}");
                 assert_eq!(p.measured.len(), s.measured.len(), "{at}");
-                for (name, value) in p.measured.iter().filter(|(name, _)| !name.ends_with("step_ms")) {
+                for (name, value) in p.measured.iter().filter(|(name, _)| !name.ends_with("_ms") && !name.ends_with("_ms_per_token")) {
                     assert_eq!(value.to_bits(), s.measured[name].to_bits(), "{at} {name}");
                 }
                 if !timed {

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use super::claim::{Claim, Divergence};
 use super::condition::Side;
-use super::metric::{Measured, Measuring, Metric};
+use super::metric::{Measured, Measuring, Metric, writing_to_write};
 use crate::t;
-use crate::training::{AttentionSnapshot, Session, SessionError, StepOutcome};
+use crate::training::{AttentionSnapshot, GenerationReport, Session, SessionError, StepOutcome, WRITES};
 
 /// One side after training: its loss curve, step times, attention map, the metrics
 /// its conditions read, and where it diverged if it did.
@@ -22,20 +22,16 @@ pub(super) struct SideMeasured {
 }
 
 impl SideMeasured {
-    /// Measure `metrics` on the trained side. A diverged side's metrics have no
+    /// Measure `metrics` on the trained side, leaving the trainer as it was, so
+    /// that it can train on to a larger budget: measuring reads the model, head
+    /// ablations are undone, and its only trace is one more evaluation in the
+    /// history, which training does not read. A diverged side's metrics have no
     /// value (except `diverged` itself).
-    pub(super) fn of(side: Side, metrics: Vec<Metric>, mut trainer: SideTrainer) -> Self {
-        Self::at(side, metrics, &mut trainer)
-    }
-
-    /// `of`, leaving the trainer as it was, so that it can train on to a larger
-    /// budget: measuring reads the model, head ablations are undone, and its only
-    /// trace is one more evaluation in the history, which training does not read.
     pub(super) fn at(side: Side, metrics: Vec<Metric>, trainer: &mut SideTrainer) -> Self {
         let label = Claim::side_label(side);
-        let SideTrainer { session, curve, times, divergence, .. } = trainer;
+        let SideTrainer { session, curve, times, divergence, writing, .. } = trainer;
         let map = session.attention_snapshot();
-        let mut measuring = Measuring::new(session).with_step_times(times);
+        let mut measuring = Measuring::new(session).with_step_times(times).with_writing(writing.take());
         let values = metrics
             .into_iter()
             .map(|metric| {
@@ -64,6 +60,8 @@ pub(super) struct SideTrainer {
     curve: Vec<f32>,
     times: Vec<f64>,
     divergence: Option<Divergence>,
+    /// Its writing, when timed before measuring (`write_in_turns`).
+    writing: Option<Result<GenerationReport, String>>,
 }
 
 impl SideTrainer {
@@ -76,7 +74,7 @@ impl SideTrainer {
     /// A side whose steps run on `pool` (else the process's), which other sides
     /// may share.
     pub(super) fn on_pool(session: Session, steps: usize, pool: Option<Arc<rayon::ThreadPool>>) -> Self {
-        Self { session, steps, pool, single: std::sync::OnceLock::new(), curve: Vec::with_capacity(steps), times: Vec::with_capacity(steps), divergence: None }
+        Self { session, steps, pool, single: std::sync::OnceLock::new(), curve: Vec::with_capacity(steps), times: Vec::with_capacity(steps), divergence: None, writing: None }
     }
 
     /// A pool of `threads` compute threads for sides' steps.
@@ -122,6 +120,24 @@ impl SideTrainer {
         true
     }
 
+    /// Train on to its budget: `train_to` its own steps.
+    pub(super) fn train_on(&mut self, go_on: &dyn Fn() -> bool, crowded: &dyn Fn() -> bool) -> bool {
+        self.train_to(self.steps, go_on, crowded)
+    }
+
+    /// Its metrics, measured on its own threads.
+    pub(super) fn measured(mut self, side: Side, metrics: Vec<Metric>) -> SideMeasured {
+        self.on_threads(|trainer| SideMeasured::at(side, metrics, trainer))
+    }
+
+    /// `work` on its own threads: its pool's, else the caller's.
+    fn on_threads<R: Send>(&mut self, work: impl FnOnce(&mut Self) -> R + Send) -> R {
+        match self.pool.clone() {
+            Some(pool) => pool.install(|| work(self)),
+            None => work(self),
+        }
+    }
+
     /// All its steps are done, or training went non-finite.
     pub(super) fn finished(&self) -> bool {
         self.divergence.is_some() || self.curve.len() >= self.steps
@@ -146,5 +162,82 @@ impl SideTrainer {
             Some(pool) => pool.install(one),
             None => one(),
         }
+    }
+}
+
+/// Time the writing of `sides` (the writing metrics' prompt and length) in rounds
+/// taken in turn, a, b, a, b, … (`TimedWriting`), each on its own threads: a slow
+/// spell of the machine then slows every side alike, and each token keeps its
+/// fastest time. Lesson 12 on seeds 0–5 with one or two busy programs beside:
+/// written one side after the other, its cached writers' ratio swung 0.6–1.8
+/// (about 1.1 without them) and its claim failed on 4 of 30 runs (the uncached
+/// writers' ratio fell to 1.8–2.0, more than 2 asked); written in turns, those
+/// ratios read 0.85–1.4 and 2.9–3.6, and none of 24 runs failed.
+pub(super) fn write_in_turns(sides: Vec<&mut SideTrainer>) {
+    let mut writing = Vec::new();
+    for side in sides.into_iter().filter(|side| side.divergence.is_none()) {
+        let start = |t: &mut SideTrainer| {
+            let (prompt, count) = writing_to_write(&t.session);
+            t.session.start_writing(&prompt, count)
+        };
+        match side.on_threads(start) {
+            Ok(started) => writing.push((side, started)),
+            Err(why) => side.writing = Some(Err(why)),
+        }
+    }
+    for _ in 1..WRITES {
+        for (side, started) in &mut writing {
+            side.on_threads(|t| t.session.write_round(started));
+        }
+    }
+    for (side, started) in writing {
+        side.writing = Some(Ok(side.session.writing_report(started)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiments::claim::tests::short_and_long;
+
+    /// Sides that read writing times write in turns before they are measured:
+    /// each gets the writing its session writes alone (the same tokens both
+    /// ways, a time for every token), measuring reads that writing rather than
+    /// writing again, a model that cannot write says why, and a diverged side
+    /// writes nothing.
+    #[test]
+    fn sides_writing_in_turns_each_get_their_own_writing() {
+        let (short, long) = short_and_long();
+        let seq2seq = crate::config::preset("encoder_decoder").unwrap();
+        let mut trainers: Vec<SideTrainer> = [short.clone(), long, seq2seq]
+            .into_iter()
+            .map(|config| SideTrainer::new(Session::new(config).unwrap(), 2, Some(1)).unwrap())
+            .collect();
+        for trainer in &mut trainers {
+            assert!(trainer.train_on(&|| true, &|| false));
+        }
+        write_in_turns(trainers.iter_mut().collect());
+        for trainer in &mut trainers[..2] {
+            let (prompt, count) = writing_to_write(&trainer.session);
+            let alone = trainer.session.compare_writing_ids(&prompt, count).unwrap();
+            let report = trainer.writing.clone().expect("written").expect("a decoder writes");
+            assert_eq!(report.uncached.tokens, alone.uncached.tokens);
+            assert_eq!(report.cached.as_ref().map(|c| &c.tokens), alone.cached.as_ref().map(|c| &c.tokens));
+            assert_eq!(report.mismatches, Some(0));
+            assert_eq!(report.uncached.ms_per_token.len(), count);
+            assert!(report.uncached.ms_per_token.iter().chain(&report.cached.as_ref().unwrap().ms_per_token).all(|ms| ms.is_finite() && *ms > 0.0));
+            let measured = SideMeasured::at(Side::A, vec![Metric::UncachedMsPerToken, Metric::CachedMsPerToken], trainer);
+            let read: Vec<f64> = measured.values.iter().map(|(_, v)| *v.as_ref().unwrap()).collect();
+            assert_eq!(read, vec![report.uncached.mean_ms, report.cached.unwrap().mean_ms], "measuring reads the writing taken in turns");
+            assert!(trainer.writing.is_none(), "and takes it");
+        }
+        let refused = trainers[2].writing.clone().expect("tried").expect_err("a seq2seq model does not write on from a prompt");
+        let (prompt, count) = writing_to_write(&trainers[2].session);
+        assert_eq!(Err(refused), trainers[2].session.check_writing(&prompt, count));
+
+        let mut diverged = SideTrainer::new(Session::new(short).unwrap(), 0, None).unwrap();
+        diverged.divergence = Some(Divergence { step: 1, group: None });
+        write_in_turns(vec![&mut diverged]);
+        assert!(diverged.writing.is_none());
     }
 }

@@ -92,6 +92,17 @@ pub enum Metric {
 pub type Measured = Result<f64, String>;
 
 impl Metric {
+    /// Whether the metric reads wall-clock time: then nothing else of ours may
+    /// run while it is measured (see `claim_timed`).
+    pub fn reads_time(self) -> bool {
+        self == Metric::StepMs || self.reads_writing_time()
+    }
+
+    /// Whether the metric reads how long writing took.
+    pub fn reads_writing_time(self) -> bool {
+        matches!(self, Metric::UncachedMsPerToken | Metric::CachedMsPerToken)
+    }
+
     pub const ALL: [Metric; 33] = [
         Metric::TrainLoss,
         Metric::EvalLoss,
@@ -347,17 +358,31 @@ impl<'a> Measuring<'a> {
         self.snapshot.get_or_insert_with(|| self.session.attention_snapshot())
     }
 
+    /// With the writing the writing metrics read, already timed (see
+    /// `claim_side::write_in_turns`); None: written when first read.
+    pub fn with_writing(mut self, writing: Option<Result<GenerationReport, String>>) -> Self {
+        self.writing = writing;
+        self
+    }
+
     /// The model writing from the first `WRITING_PROMPT` probe tokens to its max_len,
     /// both ways, once.
     fn writing(&mut self) -> Result<&GenerationReport, String> {
         let session = &*self.session;
         let writing = self.writing.get_or_insert_with(|| {
-            let prompt = session.default_prompt(WRITING_PROMPT);
-            let count = session.config().model.max_len.saturating_sub(prompt.len());
+            let (prompt, count) = writing_to_write(session);
             session.compare_writing_ids(&prompt, count)
         });
         writing.as_ref().map_err(Clone::clone)
     }
+}
+
+/// What the writing metrics have the model write: the prompt, the first
+/// `WRITING_PROMPT` probe tokens, and how many tokens after it (to max_len).
+pub fn writing_to_write(session: &Session) -> (Vec<u32>, usize) {
+    let prompt = session.default_prompt(WRITING_PROMPT);
+    let count = session.config().model.max_len.saturating_sub(prompt.len());
+    (prompt, count)
 }
 
 /// Prompt length of the writing metrics.

@@ -36,7 +36,8 @@ pub fn verify_lesson(lesson: &Lesson, seeds: &[u64]) -> Vec<ClaimReport> {
 
 /// Run every claim of `lessons` with each of `seeds`, handing each report to
 /// `each`, in lesson and claim order. All the claims' seeds and sides share the
-/// cores (`run_claims`), except a claim that reads step times, which runs alone.
+/// cores (`run_claims`), except a claim that reads times (of steps or of
+/// writing), which runs alone.
 /// A report's `seconds` is the time its seed's sides take to train and be
 /// measured, each as if alone, spread over the cores (a timed claim: its wall
 /// time divided by its seeds).

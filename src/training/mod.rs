@@ -35,4 +35,5 @@ pub use crate::model::readback::read_floats;
 pub use seq2seq_views::{Alignment, GradientReach};
 pub use session::{Session, SessionError, StepOutcome};
 pub use trainer_handle::TrainerHandle;
+pub use writing::{TimedWriting, WRITES};
 pub use worker::Waker;

@@ -8,8 +8,8 @@ use super::generate::{Written, write_greedy};
 use super::session::Session;
 use crate::t;
 
-/// Timed writes per request; the fastest is reported.
-const WRITES: usize = 3;
+/// Timed rounds per writing; each token's fastest time is reported.
+pub const WRITES: usize = 5;
 
 impl Session {
     /// Write `count` tokens after the typed `prompt` both ways; the error says
@@ -49,11 +49,9 @@ impl Session {
         Ok(())
     }
 
-    /// Write `count` tokens greedily after `prompt`, with or without the KV cache.
-    /// After one short untimed pass (so no run pays for first-use allocations) it
-    /// writes `WRITES` times and keeps, for each token, the fastest of its times:
-    /// the same tokens every time, and timings least disturbed by whatever else
-    /// the machine was doing.
+    /// Write `count` tokens greedily after `prompt`, with or without the KV cache,
+    /// `WRITES` times after one short untimed pass (so that no write pays for
+    /// first-use allocations), each token keeping the fastest of its times.
     pub fn write(&self, prompt: &[u32], count: usize, cached: bool) -> Result<Written, String> {
         self.check_writing(prompt, count)?;
         let model = self.model().valid();
@@ -64,22 +62,56 @@ impl Session {
         write_greedy(&model, prompt, count.min(2), cached, device);
         let mut fastest = write_greedy(&model, prompt, count, cached, device);
         for _ in 1..WRITES {
-            let again = write_greedy(&model, prompt, count, cached, device);
-            for (best, ms) in fastest.ms_per_token.iter_mut().zip(again.ms_per_token) {
-                *best = best.min(ms);
-            }
+            keep_fastest(&mut fastest, write_greedy(&model, prompt, count, cached, device));
         }
         Ok(fastest)
     }
 
+    /// A writing both ways (the cached one where the model can use a cache), its
+    /// first round written after one short untimed pass each way; more rounds
+    /// follow with `write_round`.
+    pub fn start_writing(&self, prompt: &[u32], count: usize) -> Result<TimedWriting, String> {
+        self.check_writing(prompt, count)?;
+        let model = self.model().valid();
+        let no_cache_reason = model.cache_support().err();
+        write_greedy(&model, prompt, count.min(2), false, &self.backend.device);
+        if no_cache_reason.is_none() {
+            write_greedy(&model, prompt, count.min(2), true, &self.backend.device);
+        }
+        let (uncached, cached) = self.write_both(prompt, count, no_cache_reason.is_none());
+        Ok(TimedWriting { prompt: prompt.to_vec(), count, uncached, cached, no_cache_reason })
+    }
+
+    /// Write once more both ways, each token keeping the fastest of its times.
+    pub fn write_round(&self, writing: &mut TimedWriting) {
+        let (uncached, cached) = self.write_both(&writing.prompt, writing.count, writing.cached.is_some());
+        keep_fastest(&mut writing.uncached, uncached);
+        if let (Some(kept), Some(again)) = (&mut writing.cached, cached) {
+            keep_fastest(kept, again);
+        }
+    }
+
+    /// One write without the cache, then one with it when `with_cache`.
+    fn write_both(&self, prompt: &[u32], count: usize, with_cache: bool) -> (Written, Option<Written>) {
+        let model = self.model().valid();
+        let device = &self.backend.device;
+        let uncached = write_greedy(&model, prompt, count, false, device);
+        (uncached, with_cache.then(|| write_greedy(&model, prompt, count, true, device)))
+    }
+
     /// Write both ways and report the two texts, their timings and whether they agree.
     pub fn compare_writing_ids(&self, prompt: &[u32], count: usize) -> Result<GenerationReport, String> {
-        let uncached = self.write(prompt, count, false)?;
-        let no_cache_reason = self.model().cache_support().err();
-        let cached = match no_cache_reason {
-            None => Some(self.write(prompt, count, true)?),
-            Some(_) => None,
-        };
+        let mut writing = self.start_writing(prompt, count)?;
+        for _ in 1..WRITES {
+            self.write_round(&mut writing);
+        }
+        Ok(self.writing_report(writing))
+    }
+
+    /// The report of a writing timed in rounds.
+    pub fn writing_report(&self, writing: TimedWriting) -> GenerationReport {
+        let TimedWriting { prompt, count, uncached, cached, no_cache_reason } = writing;
+        let prompt = &prompt[..];
         let mismatches = cached
             .as_ref()
             .map(|c| c.tokens.iter().zip(&uncached.tokens).filter(|(a, b)| a != b).count());
@@ -91,7 +123,7 @@ impl Session {
             ms_per_token: w.ms_per_token.clone(),
             mean_ms: w.mean_ms(),
         };
-        Ok(GenerationReport {
+        GenerationReport {
             step: self.step,
             prompt: vocab.render(prompt),
             prompt_text: vocab.text(prompt),
@@ -101,6 +133,26 @@ impl Session {
             mismatches,
             // K and V, f32, one d_model vector each per token per attention layer.
             cache_bytes: cached.map_or(0, |_| 2 * 4 * attention_layers * self.config.model.d_model * (prompt.len() + count)),
-        })
+        }
+    }
+}
+
+/// A writing timed in rounds: each round writes the same tokens once more both
+/// ways, and each token keeps the fastest of its times, the one whatever else the
+/// machine did disturbed least. Writings of several models can take their rounds
+/// in turn, so that a slow spell of the machine slows them alike.
+pub struct TimedWriting {
+    prompt: Vec<u32>,
+    count: usize,
+    uncached: Written,
+    /// None when the model cannot use a cache (`no_cache_reason` says why).
+    cached: Option<Written>,
+    no_cache_reason: Option<String>,
+}
+
+/// Each token of `kept` keeps the faster of its time and its time in `again`.
+fn keep_fastest(kept: &mut Written, again: Written) {
+    for (best, ms) in kept.ms_per_token.iter_mut().zip(again.ms_per_token) {
+        *best = best.min(ms);
     }
 }
