@@ -123,8 +123,8 @@ impl Claim {
     }
 
     /// Training steps `run_seeds_observed` takes with `seeds`, all together: every
-    /// side's when they take turns (timed), else every run's, where sides that
-    /// train the same config share one run.
+    /// side's when the claim reads times (it runs alone), else every run's, where
+    /// sides that train the same config share one run.
     pub fn steps_in_all(&self, seeds: &[u64]) -> usize {
         if self.timed() {
             seeds.iter().flat_map(|&seed| self.side_specs(seed)).map(|spec| spec.steps).sum()
@@ -165,9 +165,9 @@ impl Claim {
     /// their sides' steps alternate (a, b, a, b, …), on one pool's threads when
     /// the sides ask for the same thread count: load from another program then
     /// slows both sides alike, and each side's fastest step is the one it slowed
-    /// least (see `claim_timed`). When a condition reads writing times, the seeds
-    /// also run one after the other, and the sides are measured one at a time
-    /// with nothing else of ours running. Otherwise the
+    /// least (see `claim_timed`). When a condition reads writing times, every
+    /// seed's sides train at once, then each seed's sides write in turns and are
+    /// measured one at a time, nothing else of ours running. Otherwise the
     /// sides of every seed train as one pool, as in `lesson verify`: a side that
     /// trains the same config as another (a shorter budget of the same run) is
     /// measured on the way, and each side's numbers stay those of training it alone.
@@ -328,22 +328,25 @@ pub(super) mod tests {
         (0..steps).map(|_| match session.step(false) { StepOutcome::Done { metrics, .. } => metrics.loss, StepOutcome::NonFinite { step, .. } => panic!("non-finite at step {step}") }).collect()
     }
 
-    /// A claim on step times trains its sides in turn, a step each; a claim without
-    /// them trains its sides as a pool. Either way each side's curve is the
-    /// one its session alone would train, and progress counts every step once.
+    /// A claim on step times trains its sides in turn, a step each; a claim on
+    /// writing times trains them side by side (as lesson 12 does, both on one
+    /// thread of the seed's own); a claim on neither trains its sides as a pool.
+    /// Each way each side's curve is the one its session alone would train, and
+    /// progress counts every step once.
     #[test]
     fn alternating_or_concurrent_sides_leave_each_sides_run_unchanged() {
         let (a, b) = short_and_long();
         let alone_with = |config: &ExperimentConfig, seed: u64| trained_alone(config, seed, 7);
         let alone = |config: &ExperimentConfig| alone_with(config, 3);
-        for expect in ["b.step_ms > 0 * a.step_ms", "b.train_loss > 0 * a.train_loss"] {
+        let writing = "b.uncached_ms_per_token > 0 * a.cached_ms_per_token";
+        for (expect, threads) in [("b.step_ms > 0 * a.step_ms", None), ("b.train_loss > 0 * a.train_loss", None), (writing, None), (writing, Some(1))] {
             let claim = Claim {
                 statement: String::new(),
                 a: a.clone(),
                 b: Some(b.clone()),
                 steps: 7,
-                run_a: SideRun::default(),
-                run_b: SideRun::default(),
+                run_a: SideRun { threads, ..SideRun::default() },
+                run_b: SideRun { threads, ..SideRun::default() },
                 conditions: vec![super::super::parse_condition(expect).unwrap()],
             };
             let mut progress = Vec::new();

@@ -13,9 +13,8 @@
 //! `[a]`, and a claim comparing thread counts gets two tracks).
 //!
 //! A claim that reads times (of steps or of writing) must have the cores to
-//! itself: it runs alone
-//! (seeds one after the other, as `Claim::run_seeds_observed` does), before the
-//! pool of all the others. The pool starts its longest tracks first. Results come
+//! itself: it runs alone, as `Claim::run_seeds_observed` runs it (see
+//! `claim_timed`), before the pool of all the others. The pool starts its longest tracks first. Results come
 //! back in claim order, each as soon as it and every claim before it are done.
 //!
 //! The window's *Verify it* runs one claim's seeds the same way (`run_one_claim`):
@@ -108,7 +107,7 @@ impl Track {
 /// while every core has an item, on a thread of the item's own:
 /// `job(item, crowded)`, where `crowded()` says whether at least as many items are
 /// in hand as the process has compute threads (see `SideTrainer::train_to`).
-fn share_out<T: Send>(workers: usize, items: Vec<T>, job: &(dyn Fn(T, &dyn Fn() -> bool) + Sync)) {
+pub(super) fn share_out<T: Send>(workers: usize, items: Vec<T>, job: &(dyn Fn(T, &dyn Fn() -> bool) + Sync)) {
     let queue = Mutex::new(items.into_iter());
     let (in_hand, cores) = (AtomicUsize::new(0), rayon::current_num_threads().max(1));
     let crowded = || in_hand.load(Ordering::Relaxed) >= cores;
@@ -234,7 +233,7 @@ fn hand_on(claims: &[&Claim], seeds: &[u64], slots: &mut [Slot], next: &mut usiz
 }
 
 /// One claim with each of `seeds`, its tracks as a pool of their own (the
-/// window's *Verify it*; a claim that reads step times takes turns instead, in
+/// window's *Verify it*; a claim that reads times runs alone instead, in
 /// `Claim::run_seeds_observed`). Every session is made first, so a side that
 /// cannot start says so before anything trains. Each track trains on a thread of
 /// its own, so all of them finish together (a track of one chunk keeps to one
@@ -242,7 +241,7 @@ fn hand_on(claims: &[&Claim], seeds: &[u64], slots: &mut [Slot], next: &mut usiz
 /// an odd count trains). `tick()` is called after every training step; once it
 /// returns false each track stops at its next step and the result is None.
 pub(super) fn run_one_claim(claim: &Claim, seeds: &[u64], tick: &(dyn Fn() -> bool + Sync)) -> Result<Option<Vec<ClaimResult>>, SessionError> {
-    debug_assert!(!claim.timed(), "a timed claim's sides take turns");
+    debug_assert!(!claim.timed(), "a claim that reads times runs alone");
     let mut ready = Vec::new();
     for track in tracks(&[claim], seeds) {
         ready.push((track.trainer()?, track.stops));
@@ -387,8 +386,8 @@ mod tests {
         };
         for (index, outcome) in outcomes {
             let claim = claims[index];
-            // Timed claims take turns outside the pool: their reference is that.
-            let alone = if claim.timed() {
+            // Claims on step times take turns outside the pool: their reference is that.
+            let alone = if claim.times_steps() {
                 claim.run_seeds_observed(&seeds, &mut |_| true).map(|r| r.unwrap()).map_err(|e| e.to_string())
             } else {
                 one_side_at_a_time(claim, &seeds)

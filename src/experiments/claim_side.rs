@@ -203,13 +203,16 @@ mod tests {
     /// Sides that read writing times write in turns before they are measured:
     /// each gets the writing its session writes alone (the same tokens both
     /// ways, a time for every token), measuring reads that writing rather than
-    /// writing again, a model that cannot write says why, and a diverged side
-    /// writes nothing.
+    /// writing again, a decoder that cannot use a cache writes without one and
+    /// says why, a model that cannot write says why, and a diverged side writes
+    /// nothing.
     #[test]
     fn sides_writing_in_turns_each_get_their_own_writing() {
         let (short, long) = short_and_long();
         let seq2seq = crate::config::preset("encoder_decoder").unwrap();
-        let mut trainers: Vec<SideTrainer> = [short.clone(), long, seq2seq]
+        let mut uncacheable = short.clone();
+        uncacheable.model.layers[0].mask = crate::config::MaskKind::Bidirectional;
+        let mut trainers: Vec<SideTrainer> = [short.clone(), long, seq2seq, uncacheable]
             .into_iter()
             .map(|config| SideTrainer::new(Session::new(config).unwrap(), 2, Some(1)).unwrap())
             .collect();
@@ -234,6 +237,13 @@ mod tests {
         let refused = trainers[2].writing.clone().expect("tried").expect_err("a seq2seq model does not write on from a prompt");
         let (prompt, count) = writing_to_write(&trainers[2].session);
         assert_eq!(Err(refused), trainers[2].session.check_writing(&prompt, count));
+        let no_cache = trainers[3].writing.clone().expect("written").expect("it writes without a cache");
+        assert!(no_cache.cached.is_none() && no_cache.uncached.ms_per_token.len() == writing_to_write(&trainers[3].session).1);
+        let why = trainers[3].session.model().cache_support().unwrap_err();
+        assert_eq!(no_cache.no_cache_reason.as_ref(), Some(&why));
+        let measured = SideMeasured::at(Side::B, vec![Metric::UncachedMsPerToken, Metric::CachedMsPerToken], &mut trainers[3]);
+        assert_eq!(measured.values[0].1, Ok(no_cache.uncached.mean_ms));
+        assert_eq!(measured.values[1].1, Err(why));
 
         let mut diverged = SideTrainer::new(Session::new(short).unwrap(), 0, None).unwrap();
         diverged.divergence = Some(Divergence { step: 1, group: None });

@@ -4,13 +4,15 @@
 //! - Step times (`step_ms`): the seeds one after the other, their sides' steps in
 //!   turn (a, b, a, b, …) on one compute thread, each side's time its fastest step.
 //! - Only writing times (`uncached_ms_per_token`): every side of every seed
-//!   trains at once, then each writes alone.
+//!   trains at once; then, seed by seed, the sides write in turns (a, b, a, b, …)
+//!   and are measured one at a time.
 
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
 use std::sync::Arc;
 
 use super::claim::{Claim, ClaimResult, SideSpec};
+use super::claim_pool::share_out;
 use super::claim_side::{SideMeasured, SideTrainer, write_in_turns};
 use super::condition::Side;
 use super::metric::Metric;
@@ -21,7 +23,8 @@ type Trainer = (Side, Vec<Metric>, SideTrainer);
 
 impl Claim {
     /// The timed claim with each of `seeds`: `tick()` after every step (false
-    /// stops the turns), `cancelled()` asked after each seed's turns.
+    /// stops training), `cancelled()` asked once training stops (after each
+    /// seed's turns, or after all the seeds' training when only writing is timed).
     pub(super) fn run_timed(&self, seeds: &[u64], tick: &(dyn Fn() -> bool + Sync), cancelled: &dyn Fn() -> bool) -> Result<Option<Vec<ClaimResult>>, SessionError> {
         if !self.times_steps() {
             return self.run_writing_timed(seeds, tick, cancelled);
@@ -59,17 +62,16 @@ impl Claim {
 
     /// A claim that reads writing times but no step times: every seed's sides
     /// train at once, each on a thread of its own (sides asking for the same
-    /// thread count share their seed's pool), then each is measured alone.
+    /// thread count share their seed's pool; see `share_out`); then, seed by
+    /// seed, the sides write in turns and are measured one at a time.
     fn run_writing_timed(&self, seeds: &[u64], tick: &(dyn Fn() -> bool + Sync), cancelled: &dyn Fn() -> bool) -> Result<Option<Vec<ClaimResult>>, SessionError> {
         let mut by_seed = Vec::with_capacity(seeds.len());
         for &seed in seeds {
             by_seed.push(self.trainers(seed)?.0);
         }
-        let crowded = by_seed.iter().map(Vec::len).sum::<usize>() >= rayon::current_num_threads();
-        std::thread::scope(|scope| {
-            for (_, _, trainer) in by_seed.iter_mut().flatten() {
-                scope.spawn(move || trainer.train_on(tick, &|| crowded));
-            }
+        let sides: Vec<&mut SideTrainer> = by_seed.iter_mut().flatten().map(|(_, _, trainer)| trainer).collect();
+        share_out(sides.len(), sides, &|trainer, crowded| {
+            trainer.train_on(tick, crowded);
         });
         if cancelled() {
             return Ok(None);
