@@ -52,12 +52,60 @@ fn a_broken_lesson_in_a_pack_names_file_and_line_and_the_rest_still_load() {
 }
 
 fn verify(id_prefix: &str) {
+    verify_with(id_prefix, &lessons::DEFAULT_SEEDS);
+}
+
+fn verify_with(id_prefix: &str, seeds: &[u64]) {
     let lesson = lesson(id_prefix);
-    let reports = verify_lesson(&lesson, &lessons::DEFAULT_SEEDS);
+    let reports = verify_lesson(&lesson, seeds);
     assert!(!reports.is_empty());
     for report in &reports {
         assert!(report.passed, "{} seed {}: {}\n{:#?}", report.lesson, report.seed, report.claim, report.conditions);
     }
+}
+
+/// Threads spinning until dropped: busy programs beside a test.
+struct Busy {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Busy {
+    fn on(cores: usize) -> Self {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let threads = (0..cores)
+            .map(|_| {
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    let mut x = 1u64;
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407));
+                    }
+                })
+            })
+            .collect();
+        Self { stop, threads }
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The claims that read times (lesson 11's step times, lesson 12's writing times)
+/// hold with a busy thread spinning on every core the whole time, on seeds the
+/// lessons were not tuned on: their sides take turns, so a busy spell slows both
+/// alike, and each side keeps its fastest times, the ones the spinning slowed least.
+#[test]
+fn timing_claims_hold_with_every_core_busy_beside_them() {
+    let _busy = Busy::on(std::thread::available_parallelism().map_or(2, |n| n.get()));
+    verify_with("11", &[3, 4, 5]);
+    verify_with("12", &[3, 4, 5]);
 }
 
 #[test]
