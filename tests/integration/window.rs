@@ -283,6 +283,37 @@ fn verify_it_runs_the_same_seeds_as_the_cli_and_says_which() {
     assert!(harness.query_by_label_contains("seed 2: ✔ a's held-out accuracy is at least 0.95 — measured").is_some(), "each seed's conditions are listed in words");
 }
 
+/// Lesson 12's claim reads writing times, so *Verify it* runs it alone: its sides
+/// train side by side, then write in turns. Its progress still counts every
+/// training step once, up to the total it shows, and the claim holds on the
+/// default seeds, each condition listed in words.
+#[test]
+fn verify_it_on_lesson_12_times_the_writers_alone_and_counts_every_step() {
+    let mut harness = harness(small_state());
+    let index = harness.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with("12"))).unwrap();
+    harness.state_mut().perform(attention_workbench::workbench::actions::AppAction::OpenLesson(index));
+    harness.run_steps(2);
+    // The claim sits below the fold of the lesson panel (a click there would miss):
+    // the action its button performs.
+    harness.state_mut().perform(attention_workbench::workbench::actions::AppAction::LessonVerifyClaim("claim-greedy-writing-kv".to_string()));
+    let start = Instant::now();
+    let mut seen: Vec<(usize, usize)> = Vec::new();
+    while harness.query_by_label_contains("holds with seed").is_none() && harness.query_by_label_contains("does not hold with seed").is_none() {
+        assert!(start.elapsed() < Duration::from_secs(120), "the claim's verification did not finish: {:?}", seen.last());
+        if let Some((_, done, total)) = harness.state().lessons.claim_progress() {
+            seen.push((done, total));
+        }
+        harness.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Three seeds, two sides, 60 steps each.
+    assert!(seen.iter().all(|&(_, total)| total == 360), "{seen:?}");
+    assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0), "progress never goes back: {seen:?}");
+    assert!(seen.last().is_some_and(|&(done, _)| done > 300), "progress reached the end: {:?}", seen.last());
+    assert!(harness.query_by_label_contains("✔ holds with seeds 0, 1, 2").is_some(), "lesson 12's claim holds on every default seed");
+    assert!(harness.query_by_label_contains("seed 2: ✔ b's milliseconds per generated token without a cache is more than 2 times a's — measured").is_some(), "each seed's conditions are listed in words");
+}
+
 #[test]
 fn bug_hunt_fits_the_default_window_and_hides_its_planted_knobs_until_revealed() {
     let app = WorkbenchApp::new(egui::Context::default(), small_state());
