@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use super::claim::{Claim, Divergence};
 use super::condition::Side;
-use super::metric::{Measured, Measuring, Metric, writing_to_write};
+use super::measuring::{Measuring, writing_to_write};
+use super::metric::{Measured, Metric};
 use crate::t;
 use crate::training::{AttentionSnapshot, GenerationReport, Session, SessionError, StepOutcome, WRITES};
 

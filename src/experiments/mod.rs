@@ -10,6 +10,7 @@ pub mod condition;
 mod head_sweep;
 mod length_cost;
 mod map_measures;
+mod measuring;
 mod metric;
 mod saturation;
 
@@ -19,5 +20,6 @@ pub use condition::{Condition, ConditionResult, Op, Operand, Side, parse_conditi
 pub use head_sweep::{HEAD_COUNTS, HeadsOutcome, HeadsPoint, SweepVerdict, heads_config, measure_heads, measured, pick, verdict};
 pub use length_cost::{LENGTH_SWEEP, LENGTH_SWEEP_STEPS, LengthCost, LengthOutcome, length_config, length_growth, measure_length, median};
 pub use map_measures::{head_diversity, hidden_weight, normalised_entropy};
-pub use metric::{Measured, Measuring, Metric};
+pub use measuring::Measuring;
+pub use metric::{Measured, Metric};
 pub use saturation::{SaturationPoint, saturation_sweep};

@@ -32,6 +32,13 @@ fn harness(state: PersistedState) -> Harness<'static, WorkbenchApp> {
         .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app)
 }
 
+/// Open the shipped lesson whose id starts with `id_prefix` (as its entry in the
+/// lesson list does).
+fn open_lesson(harness: &mut Harness<'static, WorkbenchApp>, id_prefix: &str) {
+    let index = harness.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with(id_prefix))).unwrap_or_else(|| panic!("lesson {id_prefix}"));
+    harness.state_mut().perform(attention_workbench::workbench::actions::AppAction::OpenLesson(index));
+}
+
 /// Step frames (the trainer works meanwhile) until `done` or the timeout.
 pub fn step_until(harness: &mut Harness<'static, WorkbenchApp>, what: &str, done: impl Fn(&WorkbenchApp) -> bool) {
     let start = Instant::now();
@@ -213,8 +220,7 @@ fn hovering_a_cell_names_query_key_and_weight_and_masked_cells_say_so() {
 fn a_lesson_try_button_changes_the_model_shows_the_diff_and_its_check_ticks() {
     let mut harness = harness(small_state());
     step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
-    let index = harness.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with("04"))).unwrap();
-    harness.state_mut().perform(attention_workbench::workbench::actions::AppAction::OpenLesson(index));
+    open_lesson(&mut harness, "04");
     harness.run_steps(2);
     harness.get_by_label("▶ Try it: Remove the positions").click();
     harness.run_steps(2);
@@ -261,8 +267,7 @@ fn every_shipped_lesson_renders_with_the_fonts_the_app_installs() {
 #[test]
 fn verify_it_runs_the_same_seeds_as_the_cli_and_says_which() {
     let mut harness = harness(small_state());
-    let index = harness.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with("04"))).unwrap();
-    harness.state_mut().perform(attention_workbench::workbench::actions::AppAction::OpenLesson(index));
+    open_lesson(&mut harness, "04");
     harness.run_steps(2);
     assert!(harness.query_by_label_contains("Not this lesson's experiment").is_some(), "the lesson says its model is not loaded");
     harness.get_by_label("Load this lesson's experiment").click();
@@ -290,8 +295,7 @@ fn verify_it_runs_the_same_seeds_as_the_cli_and_says_which() {
 #[test]
 fn verify_it_on_lesson_12_times_the_writers_alone_and_counts_every_step() {
     let mut harness = harness(small_state());
-    let index = harness.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with("12"))).unwrap();
-    harness.state_mut().perform(attention_workbench::workbench::actions::AppAction::OpenLesson(index));
+    open_lesson(&mut harness, "12");
     harness.run_steps(2);
     // The claim sits below the fold of the lesson panel (a click there would miss):
     // the action its button performs.
@@ -360,8 +364,7 @@ fn a_first_start_opens_lesson_01_with_its_experiment_and_a_short_guide() {
 #[test]
 fn restore_my_experiment_survives_a_restart() {
     let mut window = harness(small_state());
-    let index = window.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with("05"))).unwrap();
-    window.state_mut().perform(attention_workbench::workbench::actions::AppAction::OpenLesson(index));
+    open_lesson(&mut window, "05");
     window.state_mut().perform(attention_workbench::workbench::actions::AppAction::LoadLessonStart);
     window.run_steps(2);
     let saved = window.state_mut().state_to_save().clone();
@@ -633,8 +636,7 @@ fn a_claim_verification_pauses_the_live_run_runs_one_at_a_time_and_can_be_cancel
     step_until(&mut harness, "training", |app| app.view.status == RunStatus::Running && app.view.step > 0);
     // Lesson 16's fine-tuning claim trains for a while (150 steps a side, three
     // seeds): long enough to cancel.
-    let index = harness.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with("16"))).unwrap();
-    harness.state_mut().perform(AppAction::OpenLesson(index));
+    open_lesson(&mut harness, "16");
     let mut claims: Vec<String> = harness.state().lessons.lesson().unwrap().claims().map(|c| c.id.clone()).collect();
     claims.swap(0, 1);
     assert_eq!(claims[0], "claim-fine-tuning-pretrained");
@@ -659,8 +661,7 @@ fn the_maps_appear_after_a_lesson_experiment_loads_even_when_no_frame_reads_betw
     // (a busy or hidden window), the maps must still be there once it reads them.
     let mut window = harness(small_state());
     step_until(&mut window, "ready", |app| app.view.status == RunStatus::Ready && app.view.attention.is_some());
-    let index = window.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with("03"))).unwrap();
-    window.state_mut().perform(attention_workbench::workbench::actions::AppAction::OpenLesson(index));
+    open_lesson(&mut window, "03");
     window.state_mut().perform(attention_workbench::workbench::actions::AppAction::LoadLessonStart);
     // The trainer builds lesson 03's model while no frame reads its events.
     std::thread::sleep(Duration::from_millis(1500));
