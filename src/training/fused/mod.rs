@@ -28,6 +28,8 @@ mod matmul512;
 mod packed;
 mod params;
 mod recurrent;
+#[cfg(target_arch = "x86_64")]
+mod register_tile;
 mod recycled;
 mod row_blocks;
 mod scratch;

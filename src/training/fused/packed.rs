@@ -1,7 +1,9 @@
-//! The layers' large products on AVX2, read from contiguous copies: B's panels of
-//! 16 columns (the kernel's tile width) one after the other, and A across its rows.
+//! The layers' large products on AVX2, read from contiguous copies: B's panels
+//! (two registers wide: 16 columns) one after the other, and A across its rows.
+//! (Written over any `Register`; AVX-512 reads in place, as copying was measured on
+//! AVX2 CPUs only.)
 //!
-//! `matmul256` reads B in place, one row of a panel per step of the inner
+//! `register_tile`'s kernel reads B in place, one row of a panel per step of the inner
 //! dimension. When B's rows lie 512 bytes or more apart, those rows fall into a
 //! handful of the L1 cache's sets and evict each other before the next tile of
 //! rows reads them again. A weight gradient xᵀ·dy also reads A (x, [1,056 rows of
@@ -21,20 +23,17 @@
 
 use std::cell::RefCell;
 
-use super::matmul256::matmul_strided;
+use super::register_tile::Register;
 use super::transpose::transpose_into;
 
-/// Columns of one panel: `matmul256`'s tile width.
-const PANEL: usize = 16;
-
-/// Rows of C from which copying pays: each packed panel serves m / 6 tiles.
+/// Rows of C from which copying pays: each packed panel serves m / MR tiles.
 const MIN_ROWS: usize = 64;
 
 /// Columns of B from which its rows collide in the cache (512 bytes apart).
 const MIN_COLUMNS: usize = 128;
 
 thread_local! {
-    /// One panel of B, [k, 16], reused per thread.
+    /// One panel of B, [k, panel], reused per thread.
     static PANEL_COPY: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
     /// A read down its columns, copied row-major [m, k], reused per thread.
     static A_ACROSS: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
@@ -52,46 +51,50 @@ pub(super) fn worth_copying((m, _k, n): (usize, usize, usize), a_stride: (usize,
     m >= MIN_ROWS && (read_down(m, a_stride) || n >= MIN_COLUMNS)
 }
 
-/// `matmul256::matmul_strided`, reading B's panels from a contiguous copy and A,
-/// when it is read down, from a row-major one. The same contract and the same
-/// bits.
+/// `register_tile::matmul_strided` on `V`'s registers (by `V::product`), reading
+/// B's panels from a contiguous copy and A, when it is read down, from a row-major
+/// one. The same contract and the same bits. It inlines into the tier's function
+/// (`matmul256::matmul_copied`), so the copies and transposes run with its
+/// features.
 ///
 /// # Safety
-/// As `matmul256::matmul_strided`: AVX2 and FMA; `a` holds every `A(i, p)`, `b`
-/// every `B(p, j)`, and `c` is valid for writes (and reads, when `accumulate`) at
-/// every `C(i, j)`.
-#[target_feature(enable = "avx2,fma")]
-pub(super) unsafe fn matmul_copied((c, c_rs): (*mut f32, usize), a: &[f32], (a_rs, a_cs): (usize, usize), (b, b_rs): (&[f32], usize), bias: Option<&[f32]>, (m, k, n): (usize, usize, usize), accumulate: bool) {
+/// As `register_tile::matmul_strided`: the CPU has `V`'s features; `a` holds every
+/// `A(i, p)`, `b` every `B(p, j)`, and `c` is valid for writes (and reads, when
+/// `accumulate`) at every `C(i, j)`.
+#[inline(always)]
+pub(super) unsafe fn matmul_copied<V: Register>((c, c_rs): (*mut f32, usize), a: &[f32], (a_rs, a_cs): (usize, usize), (b, b_rs): (&[f32], usize), bias: Option<&[f32]>, (m, k, n): (usize, usize, usize), accumulate: bool) {
     if m == 0 || k == 0 || n == 0 {
         // SAFETY: the caller's; nothing to copy.
-        unsafe { matmul_strided((c, c_rs), a, (a_rs, a_cs), (b, b_rs), bias, (m, k, n), accumulate) };
+        unsafe { V::product((c, c_rs), a, (a_rs, a_cs), (b, b_rs), bias, (m, k, n), accumulate) };
         return;
     }
     assert!(b.len() >= (k - 1) * b_rs + n, "matmul: B too short");
-    A_ACROSS.with_borrow_mut(|across| {
-        PANEL_COPY.with_borrow_mut(|panel| {
-            // A down its columns ([k, m] stored, rows a_cs apart): copy it [m, k].
-            // The buffers only grow; every value used is written before it is read.
-            let (a, a_stride) = if read_down(m, (a_rs, a_cs)) {
-                grow(across, m * k);
-                transpose_into(a, a_cs, (k, m), across, k);
-                (&across[..m * k], (k, 1))
-            } else {
-                (a, (a_rs, a_cs))
-            };
-            grow(panel, k * PANEL);
-            let panel = &mut panel[..k * PANEL];
-            for j in (0..n).step_by(PANEL) {
-                let width = PANEL.min(n - j);
-                for (p, row) in panel.chunks_exact_mut(PANEL).enumerate() {
-                    row[..width].copy_from_slice(&b[p * b_rs + j..][..width]);
-                }
-                // SAFETY: the caller's contract, for the block of columns j..j+width
-                // of C and the bias; the panel holds k rows of 16 (width used).
-                unsafe { matmul_strided((c.add(j), c_rs), a, a_stride, (panel, PANEL), bias.map(|bias| &bias[j..]), (m, k, width), accumulate) };
-            }
-        })
-    });
+    // The thread's buffers, taken out and put back (not borrowed in a closure: a
+    // closure would be a function of its own, without the tier's features).
+    let (mut across, mut panel) = (A_ACROSS.take(), PANEL_COPY.take());
+    // A down its columns ([k, m] stored, rows a_cs apart): copy it [m, k]. The
+    // buffers only grow; every value used is written before it is read.
+    let (a, a_stride) = if read_down(m, (a_rs, a_cs)) {
+        grow(&mut across, m * k);
+        transpose_into(a, a_cs, (k, m), &mut across, k);
+        (&across[..m * k], (k, 1))
+    } else {
+        (a, (a_rs, a_cs))
+    };
+    let width_of_panel = 2 * V::LANES;
+    grow(&mut panel, k * width_of_panel);
+    let copy = &mut panel[..k * width_of_panel];
+    for j in (0..n).step_by(width_of_panel) {
+        let width = width_of_panel.min(n - j);
+        for (p, row) in copy.chunks_exact_mut(width_of_panel).enumerate() {
+            row[..width].copy_from_slice(&b[p * b_rs + j..][..width]);
+        }
+        // SAFETY: the caller's contract, for the block of columns j..j+width of C
+        // and the bias; the copy holds k rows of `width_of_panel` (`width` used).
+        unsafe { V::product((c.add(j), c_rs), a, a_stride, (copy, width_of_panel), bias.map(|bias| &bias[j..]), (m, k, width), accumulate) };
+    }
+    A_ACROSS.set(across);
+    PANEL_COPY.set(panel);
 }
 
 /// `buffer` at least `len` long (grown once per thread, never cleared).
@@ -104,6 +107,7 @@ fn grow(buffer: &mut Vec<f32>, len: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use super::super::matmul256::{matmul_copied, matmul_strided};
     use crate::training::fused::simd::SimdTier;
     use crate::training::fused::tiled::Operands;
 
@@ -118,7 +122,7 @@ mod tests {
             return; // no AVX2 kernel to copy for on this CPU
         }
         let mut rng = crate::tasks::Rng::new(5);
-        for (m, k, n) in [(64, 40, 128), (70, 33, 140), (65, 130, 17), (128, 7, 5), (66, 9, 129)] {
+        for (m, k, n) in [(64, 40, 128), (70, 33, 140), (65, 130, 17), (128, 7, 5), (66, 9, 129), (64, 5, 33)] {
             for (across, accumulate, with_bias) in [(true, false, true), (false, true, false), (false, false, true), (true, true, false)] {
                 let Operands { a, a_stride: (a_rs, a_cs), b, b_rs, bias, c: before, c_rs } = Operands::random(&mut rng, (m, k, n), across);
                 let (mut copied, mut in_place) = (before.clone(), before.clone());

@@ -1,9 +1,10 @@
 //! The crate's own matrix-product kernels, for the tiers that have one: AVX-512
-//! (`matmul512`) and AVX2 + FMA (`matmul256`), which give the same bits. The
-//! portable tier runs the `gemm` crate for the layers' products and a register
-//! tile of plain Rust for the attention core's. (On AVX2, gemm's packed kernels
-//! are faster on large products, but they allocate their packing buffers on every
-//! call, and at the lessons' sizes `matmul256` takes about 10% less time.)
+//! (`matmul512`) and AVX2 + FMA (`matmul256`), one kernel (`register_tile`) on
+//! registers of 16 and 8 lanes, which give the same bits. The portable tier runs
+//! the `gemm` crate for the layers' products and a register tile of plain Rust for
+//! the attention core's. (On AVX2, gemm's packed kernels are faster on large
+//! products, but they allocate their packing buffers on every call; there the
+//! layers' large products read copies of their operands instead, `packed`.)
 
 use super::simd::{SimdTier, simd_tier};
 
@@ -34,7 +35,8 @@ pub(super) unsafe fn matmul_strided(c: (*mut f32, usize), a: &[f32], a_stride: (
 
 /// `matmul_strided` for a layer's product (not attention's small blocks): on
 /// AVX2, a large one reads B's panels and A from contiguous copies
-/// (`packed::matmul_copied`). The same bits either way.
+/// (`packed::matmul_copied`). The same bits either way. (AVX-512 reads them in
+/// place: copying was measured on AVX2 CPUs only.)
 ///
 /// # Safety
 /// As `matmul_strided`.
@@ -45,7 +47,7 @@ pub(super) unsafe fn matmul_layer(c: (*mut f32, usize), a: &[f32], a_stride: (us
     // is the caller's contract.
     unsafe {
         if simd_tier() == SimdTier::Avx2 && super::packed::worth_copying(shape, a_stride) {
-            super::packed::matmul_copied(c, a, a_stride, b, bias, shape, accumulate)
+            super::matmul256::matmul_copied(c, a, a_stride, b, bias, shape, accumulate)
         } else {
             matmul_strided(c, a, a_stride, b, bias, shape, accumulate)
         }
