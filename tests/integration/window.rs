@@ -562,7 +562,7 @@ fn the_generate_tab_writes_with_and_without_the_cache_side_by_side() {
     assert_eq!(report.prompt_text, "The sea", "the prompt reads back as typed, its space a space");
     assert!(harness.query_by_label("Without cache").is_some() && harness.query_by_label("With KV cache").is_some());
     assert!(harness.query_by_label_contains("the same tokens").is_some(), "the summary says the texts agree");
-    assert!(harness.query_by_label_contains("faster").is_some(), "and gives the speed-up");
+    assert!(harness.query_by_label_contains("× faster").is_some(), "and gives the speed-up");
 }
 
 #[test]

@@ -54,8 +54,7 @@ pub(super) fn worth_copying((m, _k, n): (usize, usize, usize), a_stride: (usize,
 /// `register_tile::matmul_strided` on `V`'s registers (by `V::product`), reading
 /// B's panels from a contiguous copy and A, when it is read down, from a row-major
 /// one. The same contract and the same bits. It inlines into the tier's function
-/// (`matmul256::matmul_copied`), so the copies and transposes run with its
-/// features.
+/// (`matmul256::matmul_copied`).
 ///
 /// # Safety
 /// As `register_tile::matmul_strided`: the CPU has `V`'s features; `a` holds every
@@ -70,7 +69,9 @@ pub(super) unsafe fn matmul_copied<V: Register>((c, c_rs): (*mut f32, usize), a:
     }
     assert!(b.len() >= (k - 1) * b_rs + n, "matmul: B too short");
     // The thread's buffers, taken out and put back (not borrowed in a closure: a
-    // closure would be a function of its own, without the tier's features).
+    // closure would be a function of its own, without the tier's features, and its
+    // transposes ran out of line, 8 × 8 values a call). A panic in between frees
+    // them; the next call grows them again.
     let (mut across, mut panel) = (A_ACROSS.take(), PANEL_COPY.take());
     // A down its columns ([k, m] stored, rows a_cs apart): copy it [m, k]. The
     // buffers only grow; every value used is written before it is read.

@@ -70,8 +70,9 @@ pub(super) trait Register: Copy {
     /// The features.
     unsafe fn add(self, other: Self) -> Self;
     /// `matmul_strided::<Self>` as the tier compiles it, with its features on
-    /// (`matmul512::matmul_strided` or `matmul256::matmul_strided`): for callers
-    /// without the features, such as `packed`.
+    /// (`matmul512::matmul_strided` or `matmul256::matmul_strided`): one
+    /// out-of-line copy of the kernel for callers that would otherwise inline it a
+    /// second time, such as `packed`.
     ///
     /// # Safety
     /// The features; otherwise as `matmul_strided`.
@@ -98,17 +99,20 @@ pub(super) unsafe fn matmul_strided<V: Register>((c, c_rs): (*mut f32, usize), a
     let (a, b) = (a.as_ptr(), b.as_ptr());
     for j in (0..n).step_by(2 * V::LANES) {
         // SAFETY (whole block): the features (the caller's); the tile's rows
-        // i..i+MR and columns j..j+2·LANES, masked to n, lie inside the matrices
-        // (the caller's contract).
+        // i..i+min(MR, m-i) and columns j..j+2·LANES, masked to n, lie inside the
+        // matrices (the caller's contract).
         unsafe {
             let masks = (V::mask(n - j), V::mask((n - j).saturating_sub(V::LANES)));
             let mut i = 0;
             while i < m {
                 let at = Tile::<V> { c, c_rs, a, a_stride: (a_rs, a_cs), b, b_rs, bias, k, i, j, masks, accumulate };
-                // Whole panels load and store without masks (the same values).
+                // Registers whose lanes all lie inside the matrix load and store
+                // without masks (the same values); one register wide, the second
+                // is never touched.
                 match n - j {
                     full if full >= 2 * V::LANES => at.rows::<2, true>(m - i),
-                    one if one <= V::LANES => at.rows::<1, false>(m - i),
+                    one if one == V::LANES => at.rows::<1, true>(m - i),
+                    part if part < V::LANES => at.rows::<1, false>(m - i),
                     _ => at.rows::<2, false>(m - i),
                 }
                 i += V::MR;
@@ -142,6 +146,8 @@ impl<V: Register> Tile<V> {
     /// As `run`.
     #[inline(always)]
     unsafe fn rows<const W: usize, const FULL: bool>(&self, left: usize) {
+        // The caller steps MR rows at a time: every one of them must run.
+        const { assert!(V::MR <= 8, "rows runs tiles of at most 8 rows") };
         // SAFETY: the caller's.
         unsafe {
             match left.min(V::MR) {
