@@ -5,6 +5,7 @@
 //! The sublayers themselves are in `sublayer.rs`.
 
 use super::params::{PlainLayer, PlainModel};
+use super::kernels::{log_sum_exp_rows, scaled_softmax_rows};
 use super::recurrent;
 use super::scratch::Buf;
 use super::sublayer::{Function, SublayerCache, add_rows, gather, linear_backward, linear_forward, norm_backward, norm_forward, sublayer_backward, sublayer_forward};
@@ -271,31 +272,39 @@ pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk:
 
     // Masked cross-entropy and its gradient (when training).
     let (mut loss, mut correct) = (0.0f64, 0.0f32);
-    // Training writes every row of it below.
-    let mut dlogits = if training { Buf::overwritten(out_rows.len() * vocab) } else { Buf::empty() };
-    let denominator = total_scored.max(1) as f32;
+    let scored_rows = out_rows.len();
+    let mut best = Buf::overwritten(scored_rows); // each row's largest logit
     for (s, &r) in out_rows.iter().enumerate() {
-        let w = chunk.loss_weights[r];
         let row = &logits[s * vocab..(s + 1) * vocab];
-        let target = chunk.targets[r] as usize;
-        let (mut best, mut best_at) = (f32::NEG_INFINITY, 0);
+        let (mut top, mut top_at) = (f32::NEG_INFINITY, 0);
         for (j, &v) in row.iter().enumerate() {
-            if v > best || j == 0 {
-                (best, best_at) = (v, j);
+            if v > top || j == 0 {
+                (top, top_at) = (v, j);
             }
         }
-        correct += w * (best_at == target) as u8 as f32;
-        let sum: f32 = row.iter().map(|v| (v - best).exp()).sum();
-        let log_sum = sum.ln() + best;
-        loss += (w * (log_sum - row[target])) as f64;
+        best[s] = top;
+        correct += chunk.loss_weights[r] * (top_at == chunk.targets[r] as usize) as u8 as f32;
         if let Pass::Evaluate(predictions) = &mut pass {
-            predictions.push((r, best_at as u32));
-            continue;
+            predictions.push((r, top_at as u32));
         }
-        let grad = &mut dlogits[s * vocab..(s + 1) * vocab];
-        for (j, g) in grad.iter_mut().enumerate() {
-            let p = (row[j] - log_sum).exp();
-            *g = w * (p - (j == target) as u8 as f32) / denominator;
+    }
+    let mut log_sum = Buf::overwritten(scored_rows); // log Σ_j e^(logit_j), per row
+    log_sum_exp_rows(&logits, vocab, &best, &mut log_sum);
+    for (s, &r) in out_rows.iter().enumerate() {
+        let target = chunk.targets[r] as usize;
+        loss += (chunk.loss_weights[r] * (log_sum[s] - logits[s * vocab + target])) as f64;
+    }
+    let denominator = total_scored.max(1) as f32;
+    // d loss / d logit_j = w (softmax_j − [j = target]) / denominator, for every row.
+    let mut dlogits = if training { Buf::overwritten(scored_rows * vocab) } else { Buf::empty() };
+    if training {
+        let mut scale = Buf::overwritten(scored_rows); // w / denominator, per row
+        for (c, &r) in scale.iter_mut().zip(out_rows) {
+            *c = chunk.loss_weights[r] / denominator;
+        }
+        scaled_softmax_rows(&logits, vocab, &log_sum, &scale, &mut dlogits);
+        for ((s, &r), &c) in out_rows.iter().enumerate().zip(scale.iter()) {
+            dlogits[s * vocab + chunk.targets[r] as usize] -= c;
         }
     }
 

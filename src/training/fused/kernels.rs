@@ -227,6 +227,39 @@ pub fn gelu_tanh_backward(pre: &[f32], t: &[f32], grad: &mut [f32]) {
 /// √(2/π).
 const GELU_TANH_C: f32 = 0.797_884_6;
 
+simd_fn! {
+    /// Each row's log Σ_j e^(row_j), as log Σ_j e^(row_j − shift) + shift with the
+    /// row's `shift` (its largest logit): rows of width `vocab`, one value per row
+    /// into `log_sum`. The exponentials run 8 lanes at a time (the cross-entropy's
+    /// softmax, which one scalar e^x per logit had made a tenth of a character
+    /// model's step).
+    fn log_sum_exp_rows(logits: &[f32], vocab: usize, shift: &[f32], log_sum: &mut [f32]) {
+        for ((row, &b), out) in logits.chunks_exact(vocab).zip(shift).zip(log_sum.iter_mut()) {
+            let mut acc = [0.0f32; 8];
+            let mut blocks = row.chunks_exact(8);
+            for block in &mut blocks {
+                for l in 0..8 {
+                    acc[l] += exp(block[l] - b);
+                }
+            }
+            let tail: f32 = blocks.remainder().iter().map(|&v| exp(v - b)).sum();
+            *out = (acc.iter().sum::<f32>() + tail).ln() + b;
+        }
+    }
+}
+
+simd_fn! {
+    /// The softmax of each row of width `vocab` times the row's `scale`,
+    /// scale · e^(row_j − log_sum), into `p`.
+    fn scaled_softmax_rows(logits: &[f32], vocab: usize, log_sum: &[f32], scale: &[f32], p: &mut [f32]) {
+        for ((row, (&ls, &c)), out) in logits.chunks_exact(vocab).zip(log_sum.iter().zip(scale)).zip(p.chunks_exact_mut(vocab)) {
+            for (o, &v) in out.iter_mut().zip(row) {
+                *o = c * exp(v - ls);
+            }
+        }
+    }
+}
+
 /// Σ of a slice with 8 running sums, so it vectorises.
 #[inline(always)]
 fn sum8(x: &[f32]) -> f32 {
@@ -335,6 +368,41 @@ mod tests {
         }
         assert_eq!(exp(f32::NEG_INFINITY), 0.0);
         assert_eq!(exp(-1.0e9), 0.0);
+    }
+
+    /// The cross-entropy's row kernels on every tier against f64: log Σ_j e^(x_j)
+    /// of rows as wide as 8 lanes, narrower, and with a tail (logits in ±30, shifted
+    /// by each row's largest), and the scaled softmax, element by element and summed.
+    #[test]
+    fn every_tiers_softmax_rows_match_f64() {
+        let mut rng = crate::tasks::Rng::new(9);
+        for tier in SimdTier::ALL.into_iter().filter(|t| *t <= SimdTier::detected()) {
+            assert_eq!(use_simd_tier(tier), tier);
+            for vocab in [1, 7, 8, 13, 64, 100] {
+                let rows = 5;
+                let logits: Vec<f32> = (0..rows * vocab).map(|_| rng.uniform(-30.0, 30.0) as f32).collect();
+                let shift: Vec<f32> = logits.chunks(vocab).map(|r| r.iter().copied().fold(f32::NEG_INFINITY, f32::max)).collect();
+                let scale: Vec<f32> = (0..rows).map(|i| 0.25 + i as f32).collect();
+                let mut log_sum = vec![0.0; rows];
+                log_sum_exp_rows(&logits, vocab, &shift, &mut log_sum);
+                let mut p = vec![0.0; rows * vocab];
+                scaled_softmax_rows(&logits, vocab, &log_sum, &scale, &mut p);
+                for (i, row) in logits.chunks(vocab).enumerate() {
+                    let what = format!("{tier:?}, vocab {vocab}, row {i}");
+                    let exact = row.iter().map(|&v| (v as f64).exp()).sum::<f64>().ln();
+                    assert!((log_sum[i] as f64 - exact).abs() < 1e-6 * exact.abs().max(1.0), "{what}: log Σ e^x {} vs {exact}", log_sum[i]);
+                    let c = scale[i] as f64;
+                    for (j, &v) in row.iter().enumerate() {
+                        let want = c * (v as f64 - exact).exp();
+                        let got = p[i * vocab + j] as f64;
+                        assert!((got - want).abs() <= 1e-5 * want + 1e-30, "{what}, logit {j}: {got} vs {want}");
+                    }
+                    let total: f64 = p[i * vocab..(i + 1) * vocab].iter().map(|&x| x as f64).sum();
+                    assert!((total - c).abs() < 1e-5 * c, "{what}: the softmax sums to {total}, not {c}");
+                }
+            }
+        }
+        use_simd_tier(SimdTier::detected());
     }
 
     /// erf from its Taylor/continued series in f64 (reference only).
