@@ -288,13 +288,8 @@ pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk:
             predictions.push((r, top_at as u32));
         }
     }
-    let mut log_sum = Buf::overwritten(scored_rows); // log Σ_j e^(logit_j), per row
-    log_sum_exp_rows(&logits, vocab, &best, &mut log_sum);
-    for (s, &r) in out_rows.iter().enumerate() {
-        let target = chunk.targets[r] as usize;
-        loss += (chunk.loss_weights[r] * (log_sum[s] - logits[s * vocab + target])) as f64;
-    }
     let denominator = total_scored.max(1) as f32;
+    let mut log_sum = Buf::overwritten(scored_rows); // log Σ_j e^(logit_j), per row
     // d loss / d logit_j = w (softmax_j − [j = target]) / denominator, for every row.
     let mut dlogits = if training { Buf::overwritten(scored_rows * vocab) } else { Buf::empty() };
     if training {
@@ -302,10 +297,16 @@ pub fn run_chunk(model: &PlainModel, tables: &Tables, masks: &ChunkMasks, chunk:
         for (c, &r) in scale.iter_mut().zip(out_rows) {
             *c = chunk.loss_weights[r] / denominator;
         }
-        scaled_softmax_rows(&logits, vocab, &log_sum, &scale, &mut dlogits);
+        scaled_softmax_rows(&logits, vocab, &best, &scale, &mut log_sum, &mut dlogits);
         for ((s, &r), &c) in out_rows.iter().enumerate().zip(scale.iter()) {
             dlogits[s * vocab + chunk.targets[r] as usize] -= c;
         }
+    } else {
+        log_sum_exp_rows(&logits, vocab, &best, &mut log_sum);
+    }
+    for (s, &r) in out_rows.iter().enumerate() {
+        let target = chunk.targets[r] as usize;
+        loss += (chunk.loss_weights[r] * (log_sum[s] - logits[s * vocab + target])) as f64;
     }
 
     let Pass::Train(grads) = pass else {
