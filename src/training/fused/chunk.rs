@@ -5,9 +5,9 @@
 //! The sublayers themselves are in `sublayer.rs`.
 
 use super::params::{PlainLayer, PlainModel};
-use super::kernels::{log_sum_exp_rows, scaled_softmax_rows};
 use super::recurrent;
 use super::scratch::Buf;
+use super::softmax_rows::{log_sum_exp_rows, scaled_softmax_rows};
 use super::sublayer::{Function, SublayerCache, add_rows, gather, linear_backward, linear_forward, norm_backward, norm_forward, sublayer_backward, sublayer_forward};
 use super::tables::Tables;
 use crate::config::ModelFamily;

@@ -33,6 +33,7 @@ mod register_tile;
 mod recycled;
 mod row_blocks;
 mod scratch;
+mod softmax_rows;
 pub(crate) mod simd;
 mod squash;
 mod sublayer;
