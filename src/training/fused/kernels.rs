@@ -230,14 +230,21 @@ const GELU_TANH_C: f32 = 0.797_884_6;
 /// Σ of a slice with 8 running sums, so it vectorises.
 #[inline(always)]
 pub(super) fn sum8(x: &[f32]) -> f32 {
+    sum8_of(x, |v| v)
+}
+
+/// Σ f(x_i) in `sum8`'s order (8 running sums, then the tail), so it vectorises
+/// without storing f(x) first.
+#[inline(always)]
+pub(super) fn sum8_of(x: &[f32], f: impl Fn(f32) -> f32) -> f32 {
     let mut acc = [0.0f32; 8];
     let mut blocks = x.chunks_exact(8);
     for b in &mut blocks {
         for l in 0..8 {
-            acc[l] += b[l];
+            acc[l] += f(b[l]);
         }
     }
-    acc.iter().sum::<f32>() + blocks.remainder().iter().sum::<f32>()
+    acc.iter().sum::<f32>() + blocks.remainder().iter().map(|&v| f(v)).sum::<f32>()
 }
 
 /// Σ a·b with 8 running sums.
