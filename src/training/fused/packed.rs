@@ -88,7 +88,8 @@ pub(super) unsafe fn matmul_copied<V: Register>((c, c_rs): (*mut f32, usize), a:
     for j in (0..n).step_by(width_of_panel) {
         let width = width_of_panel.min(n - j);
         for (p, row) in copy.chunks_exact_mut(width_of_panel).enumerate() {
-            row[..width].copy_from_slice(&b[p * b_rs + j..][..width]);
+            // SAFETY: the caller's features.
+            unsafe { copy_row::<V>(&mut row[..width], &b[p * b_rs + j..][..width]) };
         }
         // SAFETY: the caller's contract, for the block of columns j..j+width of C
         // and the bias; the copy holds k rows of `width_of_panel` (`width` used).
@@ -96,6 +97,26 @@ pub(super) unsafe fn matmul_copied<V: Register>((c, c_rs): (*mut f32, usize), a:
     }
     A_ACROSS.set(across);
     PANEL_COPY.set(panel);
+}
+
+/// `to = from` (equal lengths). A whole panel's row (two registers) moves through
+/// two registers inline: `copy_from_slice` called libc's `memcpy` once per row of
+/// 64 bytes, 2.6–4% of a lesson's claims on an AVX2 EPYC. A narrower last panel
+/// copies as before.
+///
+/// # Safety
+/// The CPU has `V`'s features.
+#[inline(always)]
+unsafe fn copy_row<V: Register>(to: &mut [f32], from: &[f32]) {
+    if to.len() == 2 * V::LANES && from.len() == to.len() {
+        // SAFETY: the features are the caller's; both slices hold two registers.
+        unsafe {
+            V::load_all(from.as_ptr()).store_all(to.as_mut_ptr());
+            V::load_all(from.as_ptr().add(V::LANES)).store_all(to.as_mut_ptr().add(V::LANES));
+        }
+    } else {
+        to.copy_from_slice(from);
+    }
 }
 
 /// `buffer` at least `len` long (grown once per thread, never cleared).
