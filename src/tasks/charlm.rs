@@ -39,9 +39,7 @@ impl CharLmTask {
 
     pub fn from_text(name: &str, text: &str, window: usize) -> Result<Self, TaskError> {
         let chars: Vec<char> = text.chars().collect();
-        let mut alphabet: Vec<char> = chars.clone();
-        alphabet.sort_unstable();
-        alphabet.dedup();
+        let alphabet = sorted_alphabet(&chars);
         let eval_start = chars.len() * 9 / 10;
         let needed = 10 * (window + 1);
         if chars.len() < needed {
@@ -50,9 +48,17 @@ impl CharLmTask {
                 why: t!("msg-corpus-too-short", chars = chars.len(), window = window, needed = needed),
             });
         }
+        // An ASCII character's id from a table; any other's by a search.
+        let mut ascii_ids = [u32::MAX; 128];
+        for (id, &c) in alphabet.iter().enumerate().take_while(|(_, c)| c.is_ascii()) {
+            ascii_ids[c as usize] = id as u32;
+        }
         let ids: Vec<u32> = chars
             .iter()
-            .map(|c| alphabet.binary_search(c).expect("char in alphabet") as u32)
+            .map(|&c| match c.is_ascii() {
+                true => ascii_ids[c as usize],
+                false => alphabet.binary_search(&c).expect("char in alphabet") as u32,
+            })
             .collect();
         let labels = alphabet.iter().map(|&c| char_label(c)).collect();
         Ok(Self {
@@ -62,6 +68,23 @@ impl CharLmTask {
             vocab: Vocab::new(labels).char_level(),
         })
     }
+}
+
+/// The distinct characters of `chars`, in order: ASCII marked in a table, the rest
+/// in a set (sorting a copy of the whole text took about 1% of lesson 21's claims,
+/// which build the task once per run).
+fn sorted_alphabet(chars: &[char]) -> Vec<char> {
+    let mut ascii = [false; 128];
+    let mut others = std::collections::BTreeSet::new();
+    for &c in chars {
+        match c.is_ascii() {
+            true => ascii[c as usize] = true,
+            false => {
+                others.insert(c);
+            }
+        }
+    }
+    (0..128u8).filter(|&b| ascii[b as usize]).map(char::from).chain(others).collect()
 }
 
 /// A learner's text file, read again only when its path, size or modification time
@@ -162,6 +185,23 @@ mod tests {
             let ex = task.example(&mut Rng::new(1), Split::Eval);
             assert_eq!(ex.len(), 32);
             assert_eq!(ex.targets[..31], ex.tokens[1..]);
+        }
+    }
+
+    /// Every corpus's ids are the places of its characters in the sorted list of
+    /// distinct characters (ASCII and not), as sorting the whole text gives it.
+    #[test]
+    fn ids_are_places_in_the_sorted_alphabet() {
+        let mixed = "注意力 is all you need: 注意, attention! é ü 𝛼 ~\x7f".repeat(20);
+        for (name, text) in BUILTIN_CORPORA.iter().copied().chain([("mixed", mixed.as_str())]) {
+            let chars: Vec<char> = text.chars().collect();
+            let mut sorted = chars.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted_alphabet(&chars), sorted, "{name}");
+            let task = CharLmTask::from_text(name, text, 8).unwrap();
+            assert!(task.text.iter().zip(&chars).all(|(&id, c)| sorted[id as usize] == *c), "{name}");
+            assert_eq!(task.text.len(), chars.len(), "{name}");
         }
     }
 
