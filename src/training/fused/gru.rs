@@ -113,11 +113,13 @@ pub fn forward(cell: &PlainGru, x: Buf<f32>, start: Option<&[f32]>, rows: usize,
     let input_update = linear_forward(&cell.update.x, &x); // [steps·rows, d]
     let input_reset = linear_forward(&cell.reset.x, &x); // [steps·rows, d]
     let input_new = linear_forward(&cell.new.x, &x); // [steps·rows, d]
-    let mut states = Buf::filled((steps + 1) * width, 0.0);
-    if let Some(start) = start {
-        states[..width].copy_from_slice(start);
+    // Every step writes all of its block of these, so they are lent uncleared.
+    let mut states = Buf::overwritten((steps + 1) * width);
+    match start {
+        Some(start) => states[..width].copy_from_slice(start),
+        None => states[..width].fill(0.0),
     }
-    let (mut z, mut r, mut n, mut hidden_new) = (Buf::filled(steps * width, 0.0), Buf::filled(steps * width, 0.0), Buf::filled(steps * width, 0.0), Buf::filled(steps * width, 0.0));
+    let (mut z, mut r, mut n, mut hidden_new) = (Buf::overwritten(steps * width), Buf::overwritten(steps * width), Buf::overwritten(steps * width), Buf::overwritten(steps * width));
     for t in 0..steps {
         let now = t * width..(t + 1) * width;
         let (before, after) = states.split_at_mut((t + 1) * width);
@@ -157,8 +159,10 @@ pub fn backward(cell: &PlainGru, g: &mut PlainGru, cache: &GruCache, d_outputs: 
     // The pre-activation gradients of every step: the update and reset gates' (the
     // same for their input and hidden products), the candidate's input part, and
     // its hidden part (scaled by the reset gate).
-    let (mut d_update, mut d_reset, mut d_new_input, mut d_new_hidden) = (Buf::filled(steps * width, 0.0), Buf::filled(steps * width, 0.0), Buf::filled(steps * width, 0.0), Buf::filled(steps * width, 0.0));
-    let mut dh_before = Buf::filled(width, 0.0);
+    // Every step writes all of its block of these (and all of dh_before), so they
+    // are lent uncleared.
+    let (mut d_update, mut d_reset, mut d_new_input, mut d_new_hidden) = (Buf::overwritten(steps * width), Buf::overwritten(steps * width), Buf::overwritten(steps * width), Buf::overwritten(steps * width));
+    let mut dh_before = Buf::overwritten(width);
     for t in (0..steps).rev() {
         let now = t * width..(t + 1) * width;
         let h = &cache.states[t * width..(t + 1) * width]; // the state before step t

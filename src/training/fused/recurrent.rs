@@ -161,7 +161,7 @@ pub fn forward(rnn: &PlainRecurrent, x: &[f32], padding: Option<&[bool]>, dims: 
             row.iter_mut().for_each(|v| *v /= sum);
         }
         // [h; context] -> tanh(W_c ·)
-        cat = Buf::filled(rows * t_len * 2 * d, 0.0);
+        cat = Buf::overwritten(rows * t_len * 2 * d); // every row written below
         let mut context = Buf::filled(t_len * d, 0.0);
         for b in 0..rows {
             matmul(&mut context, &alignment[b * t_len * s..][..t_len * s], &states[b * s * d..][..s * d], (t_len, s, d), false, false, false);
