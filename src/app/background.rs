@@ -10,6 +10,7 @@ use super::inbox::Message;
 use crate::experiments::{LENGTH_SWEEP, LENGTH_SWEEP_STEPS, measure_length, saturation_sweep};
 use crate::t;
 use crate::training::TrainCommand;
+use crate::workbench::actions::AppAction;
 use crate::workbench::lesson_runner::ClaimEnd;
 use crate::workbench::run_view::{Banner, BannerKind};
 
@@ -126,6 +127,9 @@ impl WorkbenchApp {
                     let end = self.lessons.claim_ended(key, result, &mut self.state.progress);
                     if std::mem::take(&mut self.resume_after_claim) {
                         self.trainer.send(TrainCommand::Resume);
+                    }
+                    if std::mem::take(&mut self.start_after_claim) {
+                        self.perform(AppAction::StartOrResume);
                     }
                     if end == ClaimEnd::Cancelled {
                         self.notice(BannerKind::Info, t!("lesson-msg-claim-cancelled"));

@@ -66,6 +66,8 @@ pub struct WorkbenchApp {
     bug_case: Option<String>,
     /// The live run was paused for a claim's verification: resume it after.
     resume_after_claim: bool,
+    /// Start (or continue) was pressed while a claim was verified: do it after.
+    start_after_claim: bool,
     /// Set to stop the claim verification that runs.
     claim_cancel: Option<Arc<AtomicBool>>,
     /// Where the path field starts (the working folder; tests use a temporary one).
@@ -133,6 +135,7 @@ impl WorkbenchApp {
             bug_case: None,
             files_dir: files::documents_dir(),
             resume_after_claim: false,
+            start_after_claim: false,
             claim_cancel: None,
             frame_times: FrameTimes::from_env(),
             inbox: Inbox::new(ctx.clone(), lockstep),

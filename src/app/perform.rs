@@ -53,6 +53,8 @@ impl WorkbenchApp {
         }
         match action {
             AppAction::StartOrResume if self.lessons.claim_running() => {
+                // The two would share the cores: the press is kept for when it ends.
+                self.start_after_claim = true;
                 self.notice(BannerKind::Info, t!("lesson-msg-claim-running"));
             }
             AppAction::StartOrResume => {

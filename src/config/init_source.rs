@@ -20,11 +20,13 @@ pub fn resolve_init_from(from: &str) -> Result<PathBuf, String> {
             return Err(t!("msg-init-no-shipped-model", from = from, first = SHIPPED_MODELS[0], second = SHIPPED_MODELS[1]));
         }
         let name = &from["pretrained/".len()..];
-        let candidates = [
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pretrained").join(name),
-            PathBuf::from("assets/pretrained").join(name),
-        ];
-        return candidates.into_iter().find(|dir| dir.join(CONFIG_FILE).is_file()).ok_or_else(|| {
+        // The project the binary was built from, the working folder, then the
+        // program's own folder and those above it (`target/release/` sits two
+        // below the project's `assets/`), so a copied or moved build still finds them.
+        let beside_program = std::env::current_exe().ok().map(|exe| exe.ancestors().skip(1).take(4).map(Path::to_path_buf).collect::<Vec<_>>()).unwrap_or_default();
+        let roots = [PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::new()].into_iter().chain(beside_program);
+        let mut candidates = roots.map(|root| root.join("assets/pretrained").join(name));
+        return candidates.find(|dir| dir.join(CONFIG_FILE).is_file()).ok_or_else(|| {
             t!("msg-init-shipped-missing", from = from, name = name)
         });
     }

@@ -31,6 +31,16 @@ fn problem(knob: impl Into<String>, message: impl Into<String>, fix: impl Into<S
     }
 }
 
+/// A task that cannot be built, as a problem under its knob: the message without
+/// the knob's name (the editor shows it beside the knob; `ConfigProblem`'s
+/// Display adds it back), and the task's own fix where it has one.
+fn task_problem(err: crate::tasks::TaskError) -> ConfigProblem {
+    match err {
+        crate::tasks::TaskError::BadSize { knob, why, fix } => problem(knob, why, fix.unwrap_or_else(|| t!("msg-validate-task-fix"))),
+        corpus @ crate::tasks::TaskError::Corpus { .. } => problem("task.corpus", corpus.to_string(), t!("msg-validate-task-fix")),
+    }
+}
+
 /// Every problem with `config`; empty means it can be trained.
 /// The largest held-out set: about a minute per evaluation on a laptop for the
 /// lesson preset.
@@ -138,11 +148,7 @@ fn problems_of(config: &ExperimentConfig, facts: &mut Option<TaskFacts>) -> Vec<
     let task = match config.task.build() {
         Ok(task) => task,
         Err(err) => {
-            let knob = match &err {
-                crate::tasks::TaskError::BadSize { knob, .. } => knob.clone(),
-                crate::tasks::TaskError::Corpus { .. } => "task.corpus".to_string(),
-            };
-            problems.push(problem(knob, err.to_string(), t!("msg-validate-task-fix")));
+            problems.push(task_problem(err));
             return problems;
         }
     };
@@ -181,7 +187,7 @@ fn problems_of(config: &ExperimentConfig, facts: &mut Option<TaskFacts>) -> Vec<
             t!("msg-validate-eval-length-too-long-fix", seq = held_out.seq_len()),
         )),
         Ok(_) => {}
-        Err(err) => problems.push(problem("task.eval_length", err.to_string(), t!("msg-validate-task-fix"))),
+        Err(err) => problems.push(task_problem(err)),
     }
     if let Some(vocab) = model.vocab_size
         && vocab != task_vocab

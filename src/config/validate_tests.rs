@@ -129,3 +129,27 @@ fn several_problems_come_back_together() {
     config.model.layers[0].d_ff = 0;
     assert_eq!(knobs(&config), vec!["model.dropout", "model.layers[0].d_ff", "lr"]);
 }
+
+#[test]
+fn a_task_size_problem_reads_as_the_editor_names_its_knobs_and_says_what_to_set() {
+    let mut config = preset("lesson").unwrap();
+    config.task = crate::tasks::TaskConfig::for_kind(crate::tasks::TaskKind::Lookup);
+    config.task.length = 64;
+    config.task.symbols = 8;
+    config.fit_max_len_to_task();
+    let problems = validate(&config);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let p = &problems[0];
+    // Shown beside the "length" knob: the message does not repeat "task.length".
+    assert_eq!(p.knob, "task.length");
+    assert!(!p.message.contains("task."), "{p:?}");
+    assert_eq!(p.fix, crate::t!("msg-task-lookup-distinct-keys-fix", pairs = 64, symbols = 8), "the numbers to set, not \"change the task's settings\"");
+    // The CLI's line still names the knob.
+    assert!(p.to_string().contains("task.length"), "{p}");
+    // mod_add: the nearest prime, the next one up.
+    config.task = crate::tasks::TaskConfig::for_kind(crate::tasks::TaskKind::ModAdd);
+    config.task.symbols = 24;
+    config.fit_max_len_to_task();
+    let problems = validate(&config);
+    assert_eq!(problems.iter().map(|p| p.fix.clone()).collect::<Vec<_>>(), [crate::t!("msg-task-mod-add-prime-fix", prime = 29)], "{problems:?}");
+}

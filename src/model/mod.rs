@@ -26,7 +26,7 @@ pub use block::Block;
 pub use decode::KvCache;
 pub use dropout::Dropout;
 pub use transfer::{ParamShape, TransferReport, param_shapes, transfer_matching};
-pub use units::{AttentionUnit, attention_units};
+pub use units::{AttentionUnit, UnitName, attention_units};
 
 use std::collections::HashMap;
 

@@ -11,11 +11,56 @@ use super::mask::Role;
 use crate::config::{LayerConfig, MaskKind, ModelConfig, ModelFamily, RnnAttention};
 use crate::t;
 
+/// Which unit it is, as the grid labels it: "layer 1", "encoder 0", "decoder 1 ·
+/// cross", "alignment". Kept as data and put into words where it is shown, so a
+/// run trained in one language reads in the other after a switch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitName {
+    Layer(usize),
+    Encoder(usize),
+    DecoderSelf(usize),
+    DecoderCross(usize),
+    Alignment,
+}
+
+impl UnitName {
+    /// The name in the interface's language now.
+    pub fn label(&self) -> String {
+        match *self {
+            Self::Layer(layer) => t!("views-unit-layer", layer = layer),
+            Self::Encoder(layer) => t!("views-unit-encoder", layer = layer),
+            Self::DecoderSelf(layer) => t!("views-unit-decoder-self", layer = layer),
+            Self::DecoderCross(layer) => t!("views-unit-decoder-cross", layer = layer),
+            Self::Alignment => t!("views-unit-alignment"),
+        }
+    }
+}
+
+/// Layer 0: what a head trace made before any was asked for reads as.
+impl Default for UnitName {
+    fn default() -> Self {
+        Self::Layer(0)
+    }
+}
+
+impl std::fmt::Display for UnitName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.label())
+    }
+}
+
+/// Written as its label, as the CLI's JSON has always shown it.
+impl serde::Serialize for UnitName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.label())
+    }
+}
+
 /// One attention unit.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AttentionUnit {
-    /// As the grid labels it: "layer 1", "encoder 0", "decoder 1 · cross", "alignment".
-    pub name: String,
+    /// As the grid labels it (see `UnitName`).
+    pub name: UnitName,
     /// The block of the sequence its queries and keys come from.
     pub role: Role,
     /// The layer whose knobs it follows (the RNN's stands in a bidirectional,
@@ -47,7 +92,7 @@ pub fn attention_units(config: &ModelConfig, source_len: usize) -> Vec<Attention
             .iter()
             .enumerate()
             .map(|(i, layer)| AttentionUnit {
-                name: t!("views-unit-layer", layer = i),
+                name: UnitName::Layer(i),
                 role: Role::Whole,
                 layer: with_attention(layer, layer.attention),
                 layer_index: i,
@@ -55,7 +100,7 @@ pub fn attention_units(config: &ModelConfig, source_len: usize) -> Vec<Attention
             .collect(),
         ModelFamily::EncoderDecoder => {
             let encoder = config.encoder_layers.iter().enumerate().map(|(i, layer)| AttentionUnit {
-                name: t!("views-unit-encoder", layer = i),
+                name: UnitName::Encoder(i),
                 role: Role::Encoder { source_len: s },
                 layer: with_attention(layer, layer.attention),
                 layer_index: i,
@@ -63,13 +108,13 @@ pub fn attention_units(config: &ModelConfig, source_len: usize) -> Vec<Attention
             let decoder = config.layers.iter().enumerate().flat_map(|(i, layer)| {
                 [
                     AttentionUnit {
-                        name: t!("views-unit-decoder-self", layer = i),
+                        name: UnitName::DecoderSelf(i),
                         role: Role::DecoderSelf { source_len: s },
                         layer: with_attention(layer, layer.attention),
                         layer_index: i,
                     },
                     AttentionUnit {
-                        name: t!("views-unit-decoder-cross", layer = i),
+                        name: UnitName::DecoderCross(i),
                         role: Role::Cross { source_len: s },
                         layer: with_attention(layer, layer.cross_attention),
                         layer_index: i,
@@ -81,7 +126,7 @@ pub fn attention_units(config: &ModelConfig, source_len: usize) -> Vec<Attention
         ModelFamily::Rnn => {
             let alignment = LayerConfig { heads: 1, mask: MaskKind::Bidirectional, ..LayerConfig::default() };
             vec![AttentionUnit {
-                name: t!("views-unit-alignment"),
+                name: UnitName::Alignment,
                 role: Role::Cross { source_len: s },
                 layer: (config.rnn_attention != RnnAttention::None).then_some(alignment),
                 layer_index: 0,

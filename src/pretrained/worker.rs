@@ -100,7 +100,7 @@ fn trace(model: &Pretrained, texts: &[String], sequence: usize, layer: usize, he
     let trace = model.model.forward(ids, None, capture, &mut Dropout::off()).trace.ok_or_else(|| t!("msg-worker-no-head-to-trace", layer = layer, head = head))?;
     let about = HeadTraceData {
         layer,
-        name: t!("views-attention-layer", layer = layer),
+        name: crate::model::UnitName::Layer(layer),
         head,
         d_k: model.config.model.head_dim(layer_config),
         tokens: encoded.tokens,

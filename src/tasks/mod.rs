@@ -215,7 +215,8 @@ impl TaskConfig {
     pub fn build_held_out(&self) -> Result<Option<Box<dyn Task>>, TaskError> {
         let Some(held_out) = self.held_out() else { return Ok(None) };
         held_out.build().map(Some).map_err(|err| match err {
-            TaskError::BadSize { why, .. } => TaskError::BadSize { knob: "task.eval_length".to_string(), why },
+            // Its fix would name `length`: the held-out length gets the general one.
+            TaskError::BadSize { why, .. } => TaskError::BadSize { knob: "task.eval_length".to_string(), why, fix: None },
             other => other,
         })
     }
@@ -224,7 +225,7 @@ impl TaskConfig {
     pub fn build(&self) -> Result<Box<dyn Task>, TaskError> {
         self.check_sizes()?;
         let task = self.build_plain()?;
-        split::check_both_splits(task.as_ref()).map_err(|why| TaskError::BadSize { knob: "task.symbols".to_string(), why })?;
+        split::check_both_splits(task.as_ref()).map_err(|why| TaskError::BadSize { knob: "task.symbols".to_string(), why, fix: None })?;
         Ok(if self.shift_labels { task } else { Box::new(Unshifted(task)) })
     }
 
@@ -247,10 +248,11 @@ impl TaskConfig {
     }
 
     fn check_sizes(&self) -> Result<(), TaskError> {
-        let bad = |knob: &str, why: String| {
+        let bad = |knob: &str, why: String, fix: String| {
             Err(TaskError::BadSize {
                 knob: knob.to_string(),
                 why,
+                fix: Some(fix),
             })
         };
         let (min_len, max_len, min_sym, max_sym) = self.kind.size_bounds();
@@ -258,24 +260,30 @@ impl TaskConfig {
             return bad(
                 "task.length",
                 t!("msg-task-length-range", task = self.kind.name(), min = min_len, max = max_len),
+                t!("msg-task-length-range-fix", min = min_len, max = max_len),
             );
         }
         if self.symbols < min_sym || self.symbols > max_sym {
             return bad(
                 "task.symbols",
                 t!("msg-task-symbols-range", task = self.kind.name(), min = min_sym, max = max_sym),
+                t!("msg-task-symbols-range-fix", min = min_sym, max = max_sym),
             );
         }
         if self.kind == TaskKind::Lookup && self.length > self.symbols {
             return bad(
                 "task.length",
                 t!("msg-task-lookup-distinct-keys", pairs = self.length),
+                t!("msg-task-lookup-distinct-keys-fix", pairs = self.length, symbols = self.symbols),
             );
         }
         if self.kind == TaskKind::ModAdd && !modadd::is_prime(self.symbols) {
+            // The nearest prime in range, the next one up first.
+            let prime = (self.symbols..=max_sym).find(|&n| modadd::is_prime(n)).or_else(|| (min_sym..self.symbols).rev().find(|&n| modadd::is_prime(n))).unwrap_or(min_sym);
             return bad(
                 "task.symbols",
                 t!("msg-task-mod-add-prime", modulus = self.symbols),
+                t!("msg-task-mod-add-prime-fix", prime = prime),
             );
         }
         Ok(())
@@ -303,14 +311,17 @@ impl TaskKind {
 /// Something a task could not be built from.
 #[derive(Debug)]
 pub enum TaskError {
-    BadSize { knob: String, why: String },
+    /// A size knob out of range: the knob, why, and how to fix it where the
+    /// check knows (else the validator's general fix).
+    BadSize { knob: String, why: String, fix: Option<String> },
     Corpus { path: String, why: String },
 }
 
 impl std::fmt::Display for TaskError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            TaskError::BadSize { knob, why } => write!(f, "{knob}: {why}"),
+            TaskError::BadSize { knob, why, fix: None } => write!(f, "{knob}: {why}"),
+            TaskError::BadSize { knob, why, fix: Some(fix) } => write!(f, "{knob}: {why}; {fix}"),
             TaskError::Corpus { path, why } => {
                 f.write_str(&t!("msg-task-corpus-error", path = path.as_str(), why = why.as_str()))
             }

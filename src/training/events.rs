@@ -147,7 +147,7 @@ pub struct AttentionSnapshot {
     pub padding: Vec<bool>,
     /// Per layer (attention unit): its name, "layer 0", "encoder 0", "decoder 0 ·
     /// cross"; empty means "layer i" for each.
-    pub names: Vec<String>,
+    pub names: Vec<crate::model::UnitName>,
     /// Per layer: the block of the probe its queries and keys come from, `[first
     /// row, end row, first column, end column]` (real tokens only), for the units
     /// of an encoder–decoder or an RNN; None (or missing) = the whole map.
@@ -157,7 +157,7 @@ pub struct AttentionSnapshot {
 impl AttentionSnapshot {
     /// The name of unit `layer` as the grid labels it.
     pub fn name(&self, layer: usize) -> String {
-        self.names.get(layer).cloned().unwrap_or_else(|| crate::t!("views-attention-layer", layer = layer))
+        self.names.get(layer).copied().unwrap_or(crate::model::UnitName::Layer(layer)).label()
     }
 
     /// The rows and columns of unit `layer` worth drawing: its block, or everything.
@@ -177,7 +177,7 @@ pub struct HeadTraceData {
     /// The attention unit (a layer for the decoder family).
     pub layer: usize,
     /// The unit's name, "layer 1" or "decoder 0 · cross".
-    pub name: String,
+    pub name: crate::model::UnitName,
     /// The block of the probe the unit reads (`[first row, end row, first column,
     /// end column]`, real tokens only), for an encoder–decoder's units; None = all.
     pub block: Option<[usize; 4]>,

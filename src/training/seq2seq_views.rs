@@ -151,7 +151,7 @@ mod tests {
         let session = Session::new(config).unwrap();
         // Units: encoder 0, decoder 0 · self, decoder 0 · cross.
         let trace = session.trace_head(2, 1).expect("a cross-attention head");
-        assert_eq!(trace.name, "decoder 0 · cross");
+        assert_eq!(trace.name, crate::model::UnitName::DecoderCross(0));
         let seq = trace.tokens.len();
         assert_eq!(seq, 13);
         let visible: Vec<(usize, usize)> = (0..seq * seq).filter(|i| trace.mask[*i]).map(|i| (i / seq, i % seq)).collect();

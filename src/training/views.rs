@@ -151,7 +151,7 @@ impl Session {
         let about = super::events::HeadTraceData {
             step: self.step,
             layer,
-            name: unit.name.clone(),
+            name: unit.name,
             block: block_of(unit.role, &probe.padding),
             head,
             d_k: self.config.model.head_dim(layer_config),

@@ -9,6 +9,10 @@ use super::heatmap::{HeatmapView, legend_ui};
 use crate::t;
 use crate::training::AttentionSnapshot;
 
+/// Height of a unit's name above its maps (and of a unit without attention),
+/// with the space after the unit.
+const UNIT_TITLE: f32 = 26.0;
+
 #[derive(Default)]
 pub struct AttentionPanel {
     /// (layer, head) shown enlarged in its own window.
@@ -54,41 +58,56 @@ impl AttentionPanel {
         let heads_max = snapshot.layers.iter().flatten().map(Vec::len).max().unwrap_or(1);
         // Layers without attention take one line, not a row of maps.
         let layers = snapshot.layers.iter().filter(|l| l.is_some()).count().max(1);
-        let off_lines = 24.0 * (snapshot.layers.len() - snapshot.layers.iter().filter(|l| l.is_some()).count()) as f32;
-        let cell = super::heatmap::fit_cell(ui.available_width() - 60.0, ui.available_height() - off_lines, heads_max, layers, seq, 3.0, 48.0);
+        let off_lines = UNIT_TITLE * (snapshot.layers.len() - snapshot.layers.iter().filter(|l| l.is_some()).count()) as f32;
+        // A head's title is "head 12" where its map is that wide, else just "12".
+        let title_width = |text: String| ui.painter().layout_no_wrap(text, egui::TextStyle::Body.resolve(ui.style()), egui::Color32::WHITE).size().x;
+        let short_title = title_width(format!("{}", heads_max.saturating_sub(1)));
+        let fit = super::heatmap::fit_grid(ui.available_width() - 16.0, ui.available_height() - off_lines, heads_max, layers, seq, short_title, UNIT_TITLE, 2.0, 48.0);
+        let long_title = title_width(t!("views-attention-head", head = heads_max.saturating_sub(1)));
         egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
             for (layer, maps) in snapshot.layers.iter().enumerate() {
-                ui.horizontal(|ui| {
-                    let Some(maps) = maps else {
-                        ui.label(snapshot.name(layer));
+                let Some(maps) = maps else {
+                    ui.horizontal(|ui| {
+                        ui.strong(snapshot.name(layer));
                         ui.label(t!("views-attention-off"));
-                        return;
-                    };
-                    ui.vertical(|ui| {
-                        ui.add_space(cell * seq as f32 / 2.0);
-                        ui.label(snapshot.name(layer));
                     });
-                    let keep = snapshot.masks.get(layer).and_then(|m| m.as_deref());
-                    for (head, weights) in maps.iter().enumerate() {
-                        ui.vertical(|ui| {
-                            ui.label(t!("views-attention-head", head = head));
-                            // Many small maps: axis labels on the first of each row, where they fit.
-                            let labels = head == 0 || cell >= 10.0;
-                            if !labels {
-                                // Keep the grid level with the labelled map beside it.
-                                ui.add_space(super::heatmap::LABEL_SPACE);
-                            }
-                            let view = HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(weights, keep, &snapshot.tokens, cell, labels) }.block(snapshot.block(layer));
-                            let (response, hover) = view.ui(ui);
-                            if let Some(h) = hover {
-                                response.clone().on_hover_text(cell_text(snapshot, layer, head, h.query, h.key));
-                            }
-                            if response.clicked() {
-                                self.enlarged = Some((layer, head));
-                            }
-                        });
-                    }
-                });
+                    continue;
+                };
+                ui.strong(snapshot.name(layer));
+                let keep = snapshot.masks.get(layer).and_then(|m| m.as_deref());
+                for (line, heads) in maps.chunks(fit.columns).enumerate() {
+                    ui.horizontal(|ui| {
+                        // The unit's maps share their keys: labelled once, on its first
+                        // map, unless every map is large enough to carry them.
+                        let labelled_line = line == 0 || fit.labels_everywhere;
+                        if !labelled_line {
+                            // In the column of the labelled map above.
+                            ui.add_space(super::heatmap::LABEL_SPACE);
+                        }
+                        for (column, weights) in heads.iter().enumerate() {
+                            let head = line * fit.columns + column;
+                            let labels = fit.labels_everywhere || (line == 0 && column == 0);
+                            let map_width = fit.cell * seq as f32 + if labels { super::heatmap::LABEL_SPACE } else { 0.0 };
+                            ui.vertical(|ui| {
+                                let title = t!("views-attention-head", head = head);
+                                let shown = if long_title <= map_width { title.clone() } else { head.to_string() };
+                                ui.add(egui::Label::new(shown).extend()).on_hover_text(title);
+                                if !labels && labelled_line {
+                                    // Keep the line level with the labelled map beside it.
+                                    ui.add_space(super::heatmap::LABEL_SPACE);
+                                }
+                                let view = HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(weights, keep, &snapshot.tokens, fit.cell, labels) }.block(snapshot.block(layer));
+                                let (response, hover) = view.ui(ui);
+                                if let Some(h) = hover {
+                                    response.clone().on_hover_text(cell_text(snapshot, layer, head, h.query, h.key));
+                                }
+                                if response.clicked() {
+                                    self.enlarged = Some((layer, head));
+                                }
+                            });
+                        }
+                    });
+                }
                 ui.add_space(6.0);
             }
         });
@@ -112,7 +131,10 @@ impl AttentionPanel {
                 legend_ui(ui);
                 let block = snapshot.block(layer);
                 let seq = block.0.len().max(block.1.len()).max(1);
-                let cell = ((ui.available_width() - 40.0) / seq as f32).clamp(8.0, 36.0);
+                // As wide as the window, and no taller than the area it stays in
+                // (its title, legend and predictions take about 140 points).
+                let room = (ui.available_width() - super::heatmap::LABEL_SPACE).min(area.height() - 140.0 - super::heatmap::LABEL_SPACE);
+                let cell = (room / seq as f32).clamp(3.0, 36.0);
                 let keep = snapshot.masks.get(layer).and_then(|m| m.as_deref());
                 let view = HeatmapView { padding: &snapshot.padding, ..HeatmapView::plain(weights, keep, &snapshot.tokens, cell, true) }.block(block.clone());
                 let (response, hover) = view.ui(ui);
@@ -147,7 +169,7 @@ pub fn cell_text(snapshot: &AttentionSnapshot, layer: usize, head: usize, query:
 impl super::Panel for AttentionPanel {
     fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
         let view = data.view;
-        let pinned = view.pinned.as_ref().and_then(|p| p.attention.as_ref().map(|a| (p.label.clone(), a)));
+        let pinned = view.pinned.as_ref().and_then(|p| p.attention.as_ref().map(|a| (p.label(), a)));
         if let (Some((label, pinned)), Some(now)) = (pinned, view.attention.as_ref()) {
             ui.checkbox(&mut data.window.compare_pinned, t!("lesson-compare-pinned", label = label.as_str()))
                 .on_hover_text(t!("lesson-compare-pinned-tip"));

@@ -177,6 +177,60 @@ pub fn label_stride(cell: f32, min_gap: f32) -> usize {
 /// Room for a map's axis labels, in points.
 pub const LABEL_SPACE: f32 = 34.0;
 
+/// How the attention grid lays its maps out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GridFit {
+    /// Maps per line: a unit with more heads takes several lines.
+    pub columns: usize,
+    /// Side of one cell, in points.
+    pub cell: f32,
+    /// Token labels on every map, not only on the first of each line.
+    pub labels_everywhere: bool,
+}
+
+/// Room around each map of the grid: between maps across, and per line down
+/// (the head's title and the spacing).
+pub const GRID_GAP: Vec2 = Vec2::new(8.0, 26.0);
+
+/// The layout that draws `maps` maps of `seq` × `seq` cells for each of `units`
+/// units as large as `width` × `height` allows, wrapping a unit's maps onto more
+/// lines (of equal length) when that makes them larger: 16 heads on one line are
+/// thumbnails. Each line takes `GRID_GAP.y` (the heads' titles) plus its maps;
+/// each unit its name (`unit_title`) and once the key labels (`LABEL_SPACE`),
+/// which the first map of its first line carries, or every line's maps when
+/// they are large enough to be labelled everywhere. No map is narrower than
+/// `title_width` (the narrowest title a head can have). The cell is clamped to
+/// [min, max]; at `min` the grid may need scrolling.
+pub fn fit_grid(width: f32, height: f32, maps: usize, units: usize, seq: usize, title_width: f32, unit_title: f32, min: f32, max: f32) -> GridFit {
+    let (maps, units, seq) = (maps.max(1), units.max(1), seq.max(1) as f32);
+    let mut best: Option<(f32, GridFit)> = None;
+    // Fewest lines first, labels everywhere first: those win ties.
+    for lines_per_unit in 1..=maps {
+        let columns = maps.div_ceil(lines_per_unit);
+        if maps.div_ceil(columns) != lines_per_unit {
+            continue; // the same columns as a shorter layout
+        }
+        let lines = (lines_per_unit * units) as f32;
+        for labels_everywhere in [true, false] {
+            let (per_map, label_lines) = if labels_everywhere { (LABEL_SPACE, lines) } else { (0.0, units as f32) };
+            let down = (height - units as f32 * unit_title - label_lines * LABEL_SPACE - lines * GRID_GAP.y) / (lines * seq);
+            // The first column always has room for its labels.
+            let room = width - (LABEL_SPACE - per_map) - columns as f32 * (GRID_GAP.x + per_map);
+            let cell = (room / (columns as f32 * seq)).min(down).min(max);
+            let map_width = (cell * seq + per_map).max(title_width);
+            let fits_across = columns as f32 * (map_width + GRID_GAP.x) + LABEL_SPACE - per_map <= width;
+            // Small maps with labels on each would be mostly labels.
+            if (labels_everywhere && cell < 10.0) || (!fits_across && columns > 1) {
+                continue;
+            }
+            if best.is_none_or(|(b, _)| cell > b + 0.01) {
+                best = Some((cell, GridFit { columns, cell: cell.clamp(min, max), labels_everywhere }));
+            }
+        }
+    }
+    best.map_or(GridFit { columns: 1, cell: min, labels_everywhere: false }, |(_, fit)| fit)
+}
+
 /// The side of a map's cell that fits `count` maps of `seq` cells across `width`
 /// (the key labels drawn once, on the first map of a row) and `rows` maps down
 /// `height` (each with its title and key labels), within [min, max].
@@ -227,5 +281,36 @@ mod tests {
         // Many tokens: cells shrink to fit the width.
         let cell = fit_cell(600.0, 500.0, 4, 2, 33, 3.0, 48.0);
         assert!(cell * 33.0 * 4.0 <= 600.0, "{cell}");
+    }
+
+    /// The width and height a fit's grid takes (as `fit_grid` counts them).
+    fn grid_size(fit: GridFit, maps: usize, units: usize, seq: usize, title: f32, unit_title: f32) -> (f32, f32) {
+        let lines = (maps.div_ceil(fit.columns) * units) as f32;
+        let (per_map, label_lines) = if fit.labels_everywhere { (LABEL_SPACE, lines) } else { (0.0, units as f32) };
+        let map = (fit.cell * seq as f32 + per_map).max(title);
+        let width = fit.columns as f32 * (map + GRID_GAP.x) + LABEL_SPACE - per_map;
+        let height = units as f32 * unit_title + label_lines * LABEL_SPACE + lines * (GRID_GAP.y + fit.cell * seq as f32);
+        (width, height)
+    }
+
+    #[test]
+    fn the_grid_wraps_many_heads_into_lines_and_stays_inside_its_area() {
+        // Lesson 22: 16 heads, 2 layers, 9 tokens, in a 620 × 420 area.
+        let fit = fit_grid(620.0, 420.0, 16, 2, 9, 16.0, 20.0, 2.0, 48.0);
+        assert_eq!(fit.columns, 8, "two lines of 8, not 16 in one line or 11 and 5: {fit:?}");
+        let (w, h) = grid_size(fit, 16, 2, 9, 16.0, 20.0);
+        assert!(w <= 620.0 && h <= 420.0, "{fit:?} takes {w} × {h}");
+        // Larger than one line of 16 would allow.
+        assert!(fit.cell * 9.0 > (620.0 - 16.0 * GRID_GAP.x) / 16.0, "{fit:?}");
+        // Lesson 16: 4 heads, 2 layers, 64 tokens: all four across, inside the area.
+        let fit = fit_grid(620.0, 560.0, 4, 2, 64, 16.0, 20.0, 2.0, 48.0);
+        let (w, h) = grid_size(fit, 4, 2, 64, 16.0, 20.0);
+        assert!(w <= 620.0 && h <= 560.0 && fit.cell >= 2.0, "{fit:?} takes {w} × {h}");
+        // One head of three tokens in a large area: one big map, labelled.
+        let fit = fit_grid(600.0, 500.0, 1, 1, 3, 16.0, 20.0, 2.0, 48.0);
+        assert_eq!((fit.columns, fit.cell, fit.labels_everywhere), (1, 48.0, true));
+        // Too little room for anything: the smallest cell, one map a line (scrolls).
+        let fit = fit_grid(40.0, 40.0, 8, 4, 64, 16.0, 20.0, 2.0, 48.0);
+        assert_eq!(fit.cell, 2.0);
     }
 }

@@ -175,17 +175,26 @@ pub fn layer_card_ui(
 /// One checkbox per head: ticked heads have their output zeroed.
 fn ablation_row(ui: &mut egui::Ui, layer: &mut LayerConfig) {
     ui.label(t!("editor-ablate-heads")).on_hover_text(help::text(help::ABLATE));
-    ui.horizontal_wrapped(|ui| {
-        for head in 0..layer.heads.min(16) {
-            let mut off = layer.ablated_heads.contains(&head);
-            let response = ui.checkbox(&mut off, format!("{head}")).on_hover_text(help::text(help::ABLATE));
-            if response.changed() {
-                layer.ablated_heads.retain(|h| *h != head);
-                if off {
-                    layer.ablated_heads.push(head);
-                    layer.ablated_heads.sort_unstable();
+    // Rows of 8 in a vertical block: a wrapped row inside a grid cell is centred
+    // on the row height of the frame before and spills over the next knob.
+    ui.vertical(|ui| {
+        let heads: Vec<usize> = (0..layer.heads.min(16)).collect();
+        // As many boxes a line as the column has room for (a box with "15" is about 38 points).
+        let per_line = ((ui.available_width() / 38.0).floor() as usize).clamp(4, 8);
+        for row in heads.chunks(per_line) {
+            ui.horizontal(|ui| {
+                for &head in row {
+                    let mut off = layer.ablated_heads.contains(&head);
+                    let response = ui.checkbox(&mut off, format!("{head}")).on_hover_text(help::text(help::ABLATE));
+                    if response.changed() {
+                        layer.ablated_heads.retain(|h| *h != head);
+                        if off {
+                            layer.ablated_heads.push(head);
+                            layer.ablated_heads.sort_unstable();
+                        }
+                    }
                 }
-            }
+            });
         }
         if layer.heads > 16 {
             ui.weak(t!("editor-first-16-shown"));
@@ -209,7 +218,8 @@ pub fn inline_problem(ui: &mut egui::Ui, problem: Option<&ConfigProblem>) {
         // message's length and widen the whole panel, for good.
         let text = egui::RichText::new(t!("editor-problem-inline", message = p.message.as_str(), fix = p.fix.as_str())).color(ui.visuals().error_fg_color);
         let width = ui.available_width().clamp(120.0, 240.0);
-        ui.scope(|ui| {
+        // Top-down, so the cell is as tall as the message (see `ablation_row`).
+        ui.vertical(|ui| {
             ui.set_max_width(width);
             ui.add(egui::Label::new(text).wrap());
         });

@@ -81,8 +81,8 @@ pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) 
         {
             action = Some(AppAction::PinRun);
         }
-        if let Some(pinned) = &view.pinned
-            && ui.button(t!("lesson-plots-unpin")).on_hover_text(t!("lesson-plots-unpin-tip", label = pinned.label.as_str())).clicked()
+        if let Some(pinned) = view.pinned.as_ref().map(|p| p.label())
+            && ui.button(t!("lesson-plots-unpin")).on_hover_text(t!("lesson-plots-unpin-tip", label = pinned.as_str())).clicked()
         {
             action = Some(AppAction::UnpinRun);
         }
@@ -132,6 +132,7 @@ fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &Plo
         let mut plot = Plot::new(title)
             .width(width)
             .height(height)
+            .custom_y_axes(vec![egui_plot::AxisHints::new_y().label_spacing(LABEL_FADE)])
             .x_axis_label(t!("lesson-plots-step"))
             .x_axis_formatter(|mark, _| step_label(mark.value));
         if log {
@@ -150,8 +151,12 @@ fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &Plo
                     None => format_value(value),
                 }
             });
-        } else if let Some((low, high)) = y_range(curves) {
-            plot = plot.include_y(low).include_y(high);
+        } else {
+            // egui's labels round 0.5 to "0" on a step of 0.5.
+            plot = plot.y_grid_spacer(linear_marks).y_axis_formatter(|mark, _| format_value(mark.value));
+            if let Some((low, high)) = y_range(curves) {
+                plot = plot.include_y(low).include_y(high);
+            }
         }
         plot.show(ui, |plot_ui| {
             for (i, (name, series, dashed)) in curves.iter().enumerate() {
@@ -214,13 +219,54 @@ fn color_index(curves: &[Curve], i: usize) -> usize {
     if curves[i].2 { i - live } else { i }
 }
 
-/// Grid marks of a log10 axis at round values: decades on a wide range, then
-/// 1-2-5, then every digit, then tenths; within a tenth of a decade, egui's own.
+/// Points between two labelled ticks, at least (a line of text is about 14).
+const LABEL_GAP: f64 = 20.0;
+
+/// Where the charts' y labels fade in: egui_plot's own 20 to 30 points leaves a
+/// short chart's labels faint or gone, so from 14, whole from `LABEL_GAP`.
+const LABEL_FADE: std::ops::RangeInclusive<f32> = 14.0..=LABEL_GAP as f32;
+
+/// Plot units per point of an axis, from a grid spacer's input (`base_step_size`
+/// is the value of egui_plot's smallest grid spacing, 8 points).
+fn units_per_point(input: &GridInput) -> f64 {
+    input.base_step_size / 8.0
+}
+
+/// The smallest of 1, 2 and 5 × 10^k at least `rough`.
+fn round_step(rough: f64) -> Option<f64> {
+    if !rough.is_normal() || rough <= 0.0 {
+        return None;
+    }
+    let magnitude = 10f64.powf(rough.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * magnitude).find(|s| *s >= rough * (1.0 - 1e-9))
+}
+
+/// Grid marks of a linear axis at round steps (1, 2 or 5 × 10^k) far enough
+/// apart to be labelled on a short chart (egui's own steps of 10^k leave a
+/// 100-point accuracy chart with one label, 0).
+fn linear_marks(input: GridInput) -> Vec<GridMark> {
+    let (low, high) = input.bounds;
+    let Some(step) = round_step(LABEL_GAP * units_per_point(&input)).filter(|_| low.is_finite() && high.is_finite() && high > low) else {
+        return egui_plot::log_grid_spacer(10)(input);
+    };
+    ((low / step).ceil() as i64..=(high / step).floor() as i64).map(|k| GridMark { value: k as f64 * step, step_size: step }).collect()
+}
+
+/// Grid marks of a log10 axis at round values: decades on a wide range (every
+/// second, third… when the chart is too short to label each), then 1-2-5, then
+/// every digit, then tenths; within a tenth of a decade, plain round steps.
 fn log_marks(input: GridInput) -> Vec<GridMark> {
     let (low, high) = input.bounds;
     let span = high - low;
-    if !span.is_finite() || span <= 0.0 || span > 30.0 {
+    if !span.is_finite() || span <= 0.0 {
         return egui_plot::log_grid_spacer(10)(input);
+    }
+    // Decades labelled only every `stride`, when one decade is under LABEL_GAP points.
+    let stride = round_step(LABEL_GAP * units_per_point(&input)).map_or(1, |s| s.max(1.0) as i64);
+    if stride > 1 {
+        return ((low / stride as f64).ceil() as i64..=(high / stride as f64).floor() as i64)
+            .map(|k| GridMark { value: (k * stride) as f64, step_size: stride as f64 })
+            .collect();
     }
     if let Some(step) = narrow_step(low, high) {
         // Within a quarter of a decade, round values in plain numbers (2.972, 2.973).
@@ -259,14 +305,7 @@ fn narrow_step(low: f64, high: f64) -> Option<f64> {
     if !(low.is_finite() && high.is_finite()) || high - low >= 0.1 || high <= low {
         return None;
     }
-    let range = 10f64.powf(high) - 10f64.powf(low);
-    let rough = range / 4.0;
-    if !rough.is_normal() {
-        return None;
-    }
-    let magnitude = 10f64.powf(rough.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * magnitude).find(|s| *s >= rough)?;
-    Some(step)
+    round_step((10f64.powf(high) - 10f64.powf(low)) / 4.0)
 }
 
 /// Step-axis labels: whole, non-negative steps only ("0", "500", "1500").
@@ -330,5 +369,28 @@ mod tests {
         assert_eq!(format_value(0.01), "0.01");
         assert_eq!(format_value(2.5), "2.5");
         assert_eq!(format_value(1e-5), "1e-5");
+    }
+
+    /// Marks for an axis from `low` to `high` drawn `points` tall.
+    fn marks_on(spacer: fn(GridInput) -> Vec<GridMark>, low: f64, high: f64, points: f64) -> Vec<GridMark> {
+        spacer(GridInput { bounds: (low, high), base_step_size: (high - low) / points * 8.0 })
+    }
+
+    #[test]
+    fn short_charts_keep_labelled_ticks_however_wide_the_range() {
+        // Labelled in full at LABEL_GAP points from the next tick (see LABEL_FADE).
+        let labelled = |marks: &[GridMark], points: f64, span: f64| marks.iter().filter(|m| m.step_size * points / span >= LABEL_GAP * 0.999).count();
+        // Accuracy 0 to 0.8 on an 80-point chart: several labels, not just "0".
+        let accuracy = marks_on(linear_marks, 0.0, 0.88, 80.0);
+        assert!(labelled(&accuracy, 80.0, 0.88) >= 2, "{accuracy:?}");
+        // A loss from 2 to 9486 (3.7 decades) and gradient norms over 12 decades,
+        // on log axes 80 points tall.
+        for (low, high) in [(2f64.log10(), 9486f64.log10()), (-9.0, 3.0)] {
+            let marks = marks_on(log_marks, low, high, 80.0);
+            assert!(labelled(&marks, 80.0, high - low) >= 2, "{low}..{high}: {marks:?}");
+        }
+        // A tall chart keeps every decade.
+        let tall = marks_on(log_marks, -9.0, 3.0, 800.0);
+        assert!(tall.iter().filter(|m| m.step_size == 1.0).count() >= 12, "{tall:?}");
     }
 }

@@ -54,10 +54,11 @@ impl StepThrough {
             ui.label(t!("views-step-not-traced"));
             return;
         };
+        let layer = trace.name.label();
         ui.label(if trace.scaled {
-            t!("views-step-summary", layer = trace.name.as_str(), head = trace.head, dk = trace.d_k, step = trace.step)
+            t!("views-step-summary", layer = layer.as_str(), head = trace.head, dk = trace.d_k, step = trace.step)
         } else {
-            t!("views-step-summary-unscaled", layer = trace.name.as_str(), head = trace.head, dk = trace.d_k, step = trace.step)
+            t!("views-step-summary-unscaled", layer = layer.as_str(), head = trace.head, dk = trace.d_k, step = trace.step)
         });
         ui.horizontal_wrapped(|ui| {
             for (i, (stage, name, _)) in STAGES.iter().enumerate() {

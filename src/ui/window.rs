@@ -87,8 +87,10 @@ impl Panels {
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar.show(ui, data, &mut actions));
         egui::Panel::top("top_bar").show(ui, |ui| self.top_bar.show(ui, data, &mut actions));
         status_strip(ui, data, &mut actions);
+        // On a narrow window the side panels give way, so the maps keep some room.
+        let (editor_max, lesson_max) = side_panel_limits(ui.ctx().content_rect().width());
         if data.state.layout.model_editor && !presenter {
-            egui::Panel::left("model_editor").resizable(true).default_size(330.0).min_size(260.0).max_size(460.0).show(ui, |ui| {
+            egui::Panel::left("model_editor").resizable(true).default_size(330.0).min_size(260.0).max_size(editor_max).show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.editor.show(ui, data, &mut actions));
             });
         }
@@ -98,7 +100,7 @@ impl Panels {
             let panel = if presenter {
                 egui::Panel::right("lesson_presenter").resizable(true).default_size(480.0).min_size(300.0)
             } else {
-                egui::Panel::right("lesson").resizable(true).default_size(380.0).min_size(300.0).max_size(640.0)
+                egui::Panel::right("lesson").resizable(true).default_size(380.0).min_size(300.0_f32.min(lesson_max)).max_size(lesson_max)
             };
             panel.show(ui, |ui| self.lesson.show(ui, data, &mut actions));
         }
@@ -231,4 +233,11 @@ fn shortcuts(ctx: &egui::Context, status: RunStatus, actions: &mut Vec<AppAction
             actions.push(AppAction::TogglePresenter);
         }
     });
+}
+
+/// The widest the model editor and the lesson may be on a window `width` points
+/// wide: 460 and 640 on a wide one, 30% and 36% of a narrow one (at 1024 points
+/// the central view keeps about 350, where it had 265).
+fn side_panel_limits(width: f32) -> (f32, f32) {
+    ((width * 0.30).clamp(260.0, 460.0), (width * 0.36).clamp(240.0, 640.0))
 }

@@ -106,7 +106,7 @@ mod block_tests {
             masks: vec![Some(keep.clone())],
             intended_masks: vec![Some(keep)],
             padding: vec![false; seq],
-            names: vec!["decoder 0 · cross".into()],
+            names: vec![crate::model::UnitName::DecoderCross(0)],
             blocks: vec![Some([2, 4, 0, 2])],
         };
         let inspection = super::inspect(&snapshot, 0, 0).unwrap();

@@ -27,8 +27,8 @@ pub enum BannerKind {
 /// A run's loss and accuracy curves kept aside, to compare the next run against.
 #[derive(Clone, Debug, Default)]
 pub struct PinnedRun {
-    /// Which run it was ("step 300").
-    pub label: String,
+    /// The step it was pinned at; `label` puts it in words.
+    pub step: usize,
     /// `RunView::generation` when it was pinned: a later run is one with another.
     pub generation: usize,
     pub train_loss: Series,
@@ -39,4 +39,11 @@ pub struct PinnedRun {
     pub attention: Option<AttentionSnapshot>,
     /// Its last held-out accuracy by source length (seq2seq tasks).
     pub by_length: Vec<crate::training::LengthBucket>,
+}
+
+impl PinnedRun {
+    /// Which run it was ("step 300"), in the interface's language now.
+    pub fn label(&self) -> String {
+        crate::t!("msg-pinned-label", step = self.step)
+    }
 }

@@ -114,7 +114,7 @@ impl RunView {
     /// Keep the current curves aside (replacing an earlier pin).
     pub fn pin(&mut self) {
         self.pinned = Some(PinnedRun {
-            label: t!("msg-pinned-label", step = self.step),
+            step: self.step,
             generation: self.generation,
             train_loss: self.train_loss.clone(),
             eval_loss: self.eval_loss.clone(),

@@ -186,6 +186,75 @@ fn attention_grid_image_snapshot() {
     harness.snapshot("attention_grid");
 }
 
+/// Lesson 22's grid: 16 heads in each of 2 layers. Every head's title and map
+/// stays inside the panel (no title wrapped letter by letter, no map past the
+/// edge), in lines of equal length.
+#[test]
+fn sixteen_heads_wrap_into_even_lines_inside_the_panel() {
+    use attention_workbench::ui::attention_panel::AttentionPanel;
+    let base = synthetic_snapshot();
+    let heads: Vec<Vec<f32>> = (0..16).map(|h| if h % 2 == 0 { base.layers[0].as_ref().unwrap()[0].clone() } else { base.layers[0].as_ref().unwrap()[1].clone() }).collect();
+    let keep = base.masks[0].clone();
+    let snapshot = attention_workbench::training::AttentionSnapshot {
+        layers: vec![Some(heads.clone()), Some(heads)],
+        masks: vec![keep.clone(), keep.clone()],
+        intended_masks: vec![keep.clone(), keep],
+        ..base
+    };
+    let (width, height) = (620.0, 520.0);
+    let mut panel = AttentionPanel::default();
+    let mut probe = String::new();
+    let mut harness = Harness::builder().with_size([width, height]).with_context_setup(attention_workbench::app::install_fonts).build_ui(|ui| {
+        ui.visuals_mut().dark_mode = true;
+        panel.ui(ui, Some(&snapshot), &mut probe, None);
+    });
+    harness.run();
+    let mut titles = Vec::new();
+    for layer in 0..2 {
+        let name = harness.get_by_label(&format!("layer {layer}")).rect();
+        let mut lines: Vec<f32> = Vec::new();
+        for head in 0..16 {
+            // Titled "head 3", or just "3" where the map is narrower than that.
+            let title = harness.query_all_by_label(&format!("head {head}")).chain(harness.query_all_by_label(&head.to_string())).map(|n| n.rect()).filter(|r| r.min.y > name.max.y).min_by(|a, b| a.min.y.total_cmp(&b.min.y)).unwrap_or_else(|| panic!("layer {layer} head {head} has a title"));
+            assert!(title.height() < 24.0, "head {head}'s title is one line, not wrapped: {title:?}");
+            assert!(title.max.x <= width && title.max.y <= height, "head {head}'s title is inside the panel: {title:?}");
+            if !lines.iter().any(|y| (y - title.min.y).abs() < 2.0) {
+                lines.push(title.min.y);
+            }
+            titles.push(title);
+        }
+        assert_eq!(lines.len(), 2, "layer {layer}: 16 heads in two lines of 8, at {lines:?}");
+    }
+    // A map is as wide as its column: 8 titles across start at least a map apart.
+    let first_line: Vec<f32> = titles.iter().take(8).map(|t| t.min.x).collect();
+    let gap = first_line.windows(2).map(|w| w[1] - w[0]).fold(f32::MAX, f32::min);
+    assert!(gap * 8.0 > 0.6 * width, "the maps use the width ({gap} points a column): {first_line:?}");
+}
+
+/// A layer of 16 heads: its ablation boxes wrap onto lines that sit beside their
+/// label and above the next knob, not over it.
+#[test]
+fn sixteen_ablation_boxes_stay_between_their_label_and_the_next_knob() {
+    use egui::accesskit::Role;
+    let mut state = small_state();
+    state.config.model.layers[0].heads = 16;
+    let mut harness = harness(state);
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    harness.run_steps(3);
+    let editor_right = harness.get_by_label("Model").rect().max.x + 300.0;
+    let boxes: Vec<egui::Rect> = (0..16)
+        .map(|h| harness.get_all_by_role(Role::CheckBox).filter(|n| n.accesskit_node().label().as_deref() == Some(h.to_string().as_str())).map(|n| n.rect()).find(|r| r.max.x < editor_right).unwrap_or_else(|| panic!("box {h}")))
+        .collect();
+    let label = harness.get_all_by_label("ablate heads").next().unwrap().rect();
+    let next = harness.get_all_by_label("feed-forward").next().unwrap().rect();
+    let bottom = boxes.iter().map(|r| r.max.y).fold(f32::MIN, f32::max);
+    assert!(bottom <= next.min.y, "the last line of boxes ({bottom}) ends above \"feed-forward\" ({next:?})");
+    let top = boxes.iter().map(|r| r.min.y).fold(f32::MAX, f32::min);
+    assert!(top < label.center().y && label.center().y < bottom && bottom - top < 4.0 * 24.0, "the boxes sit beside their label ({label:?}), from {top} to {bottom}, with no gap");
+    let lines = boxes.iter().map(|r| r.min.y.round() as i32).collect::<std::collections::BTreeSet<_>>();
+    assert!((2..=4).contains(&lines.len()), "the 16 boxes wrap onto a few lines: {lines:?}");
+}
+
 /// Chinese tokens and the space stand-in render from the font the app ships
 /// (the test context has no system fonts: a missing glyph would panic).
 #[test]
@@ -592,8 +661,13 @@ fn switching_to_chinese_changes_the_window_and_the_lesson_at_once_and_is_remembe
     use attention_workbench::workbench::actions::AppAction;
     use attention_workbench::i18n::Lang;
     let mut harness = harness(small_state());
-    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready && app.view.attention.is_some());
     assert!(harness.query_by_label("Start").is_some());
+    // The maps and a pinned run made in English, before the switch.
+    harness.state_mut().perform(AppAction::PinRun);
+    harness.run_steps(2);
+    assert!(harness.query_by_label("layer 0").is_some(), "the attention grid names its layers");
+    assert!(harness.query_by_label_contains("(step 0)").is_some(), "the pinned run is named by its step");
     harness.get_by_label("Language").click();
     harness.run_steps(2);
     harness.get_by_label("中文（简体）").click();
@@ -601,6 +675,10 @@ fn switching_to_chinese_changes_the_window_and_the_lesson_at_once_and_is_remembe
     assert_eq!(harness.state().state.language, Some(Lang::Zh), "the choice is kept in the saved state");
     assert!(harness.query_by_label("开始").is_some(), "the Start button reads 开始");
     assert!(harness.query_by_label("生成").is_some(), "the Generate tab reads 生成");
+    // Names kept with the run are worded as they are drawn, in the new language.
+    // (The layer card is "层 0" too; the grid's English name must be gone.)
+    assert!(harness.query_all_by_label("层 0").count() >= 2 && harness.query_all_by_label("layer 0").count() == 0, "the grid's layer names follow the switch");
+    assert!(harness.query_by_label_contains("（第 0 步）").is_some(), "so does the pinned run's name");
     let title = harness.state().lessons.lesson().unwrap().title.clone();
     assert!(title.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "the open lesson is its Chinese version: {title}");
     harness.state_mut().perform(AppAction::SetLanguage(Lang::En));
@@ -655,6 +733,24 @@ fn a_claim_verification_pauses_the_live_run_runs_one_at_a_time_and_can_be_cancel
 }
 
 #[test]
+fn start_pressed_while_a_claim_is_verified_starts_the_live_run_when_the_verification_ends() {
+    use attention_workbench::workbench::actions::AppAction;
+    let mut harness = harness(PersistedState { config: attention_workbench::config::ExperimentConfig { steps: 100_000, ..small_state().config }, ..small_state() });
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    open_lesson(&mut harness, "16");
+    harness.state_mut().perform(AppAction::LessonVerifyClaim("claim-fine-tuning-pretrained".to_string()));
+    step_until(&mut harness, "some training steps of the claim", |app| app.lessons.claim_progress().is_some_and(|(_, done, _)| done > 0));
+    // Start while the claim trains: the run waits, and the banner says until when.
+    harness.get_by_label("Start").click();
+    harness.run_steps(3);
+    assert_eq!(harness.state().view.status, RunStatus::Ready, "the live run does not share the cores with the claim");
+    assert!(harness.query_by_label_contains("starts when the verification ends").is_some(), "the banner says the press is kept");
+    harness.query_all_by_label("Cancel").next().unwrap().click();
+    step_until(&mut harness, "the cancel", |app| !app.lessons.claim_running());
+    step_until(&mut harness, "the live run to start", |app| app.view.status == RunStatus::Running && app.view.step > 0);
+}
+
+#[test]
 fn the_maps_appear_after_a_lesson_experiment_loads_even_when_no_frame_reads_between_the_trainers_events() {
     // Loading a lesson's experiment sends a config change and a reset at once; the
     // trainer answers each with a snapshot. When the window draws no frame in between
@@ -706,7 +802,7 @@ fn the_family_knob_builds_an_rnn_and_an_encoder_decoder_with_their_own_cards() {
     assert!(harness.query_by_label("Layer 0").is_none(), "no layer card for an RNN");
     assert!(harness.query_by_label("GRU encoder → GRU decoder").is_some(), "the RNN's own card");
     assert!(harness.query_all_by_label("RNN attention").next().is_some());
-    step_until(&mut harness, "the RNN model", |app| app.view.attention.as_ref().is_some_and(|a| a.names == ["alignment (RNN attention)"]));
+    step_until(&mut harness, "the RNN model", |app| app.view.attention.as_ref().is_some_and(|a| a.names == [attention_workbench::model::UnitName::Alignment]));
     // The encoder–decoder: an encoder card, a decoder card with cross-attention.
     harness.get_all_by_label("model family").last().unwrap().click();
     harness.run_steps(2);
@@ -723,7 +819,8 @@ fn the_family_knob_builds_an_rnn_and_an_encoder_decoder_with_their_own_cards() {
     harness.get_all_by_label("cross-attention").last().unwrap().click_accesskit();
     step_until(&mut harness, "the encoder–decoder's maps", |app| app.view.attention.as_ref().is_some_and(|a| a.names.len() == 3));
     let names = harness.state().view.attention.as_ref().unwrap().names.clone();
-    assert_eq!(names, ["encoder 0", "decoder 0 · self", "decoder 0 · cross"]);
+    let labels: Vec<String> = names.iter().map(|n| n.label()).collect();
+    assert_eq!(labels, ["encoder 0", "decoder 0 · self", "decoder 0 · cross"]);
     harness.run_steps(2);
     assert!(harness.query_by_label("decoder 0 · cross").is_some(), "the grid labels the cross-attention row");
 }

@@ -9,7 +9,6 @@ views-attention-show = Show
 views-attention-show-tip = Draw the maps for this probe
 views-attention-not-ready = The maps appear when the model is ready.
 views-attention-caption = rows: queries · columns: keys · step { $step } · click a map to enlarge
-views-attention-layer = layer { $layer }
 views-attention-off = attention off
 views-attention-head = head { $head }
 views-attention-window = { $layer }, head { $head }

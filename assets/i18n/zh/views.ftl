@@ -9,7 +9,6 @@ views-attention-show = 显示
 views-attention-show-tip = 为这条探针序列画出注意力图
 views-attention-not-ready = 模型准备好后，这里会显示注意力图。
 views-attention-caption = 行：查询 · 列：键 · 第 { $step } 步 · 点击一张图可以放大
-views-attention-layer = 层 { $layer }
 views-attention-off = 注意力已关闭
 views-attention-head = 注意力头 { $head }
 views-attention-window = { $layer }，注意力头 { $head }
