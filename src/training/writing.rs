@@ -30,21 +30,21 @@ impl Session {
         // A seq2seq model reads a whole `source | target` frame: it does not write
         // on from a prompt of any length, as a decoder does.
         if self.config.model.family.is_seq2seq() {
-            return Err(t!("msg-writing-seq2seq", family = self.config.model.family.name()));
+            // Named as the editor's *model family* menu names them.
+            let family = match self.config.model.family {
+                crate::config::ModelFamily::Rnn => t!("editor-family-rnn"),
+                _ => t!("editor-family-encoder-decoder"),
+            };
+            return Err(t!("msg-writing-seq2seq", family = family.as_str(), decoder = t!("editor-family-decoder").as_str()));
         }
         if prompt.is_empty() {
-            return Err("type a prompt of at least one token".to_string());
+            return Err(t!("msg-writing-empty-prompt"));
         }
         if count == 0 {
-            return Err("ask for at least one new token".to_string());
+            return Err(t!("msg-writing-no-count"));
         }
         if prompt.len() + count > max_len {
-            return Err(format!(
-                "the prompt ({} tokens) plus {count} new tokens is longer than the model's max_len ({max_len}); \
-                 ask for at most {} tokens or shorten the prompt",
-                prompt.len(),
-                max_len.saturating_sub(prompt.len())
-            ));
+            return Err(t!("msg-writing-too-long", prompt = prompt.len(), count = count, max_len = max_len, most = max_len.saturating_sub(prompt.len())));
         }
         Ok(())
     }

@@ -115,7 +115,7 @@ impl super::Panel for LessonPanel {
             label.on_hover_text(if active { t!("lesson-locks-active-tip") } else { t!("lesson-locks-idle-tip") });
         }
         if !loaded {
-            ui.colored_label(ui.visuals().warn_fg_color, t!("lesson-not-loaded", task = lesson.start.task.kind.label()))
+            ui.colored_label(ui.visuals().warn_fg_color, t!("lesson-not-loaded"))
                 .on_hover_text(t!("lesson-not-loaded-tip"));
         }
         // On the projector the class sees the lesson, not one student's name field.

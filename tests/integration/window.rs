@@ -338,10 +338,10 @@ fn verify_it_runs_the_same_seeds_as_the_cli_and_says_which() {
     let mut harness = harness(small_state());
     open_lesson(&mut harness, "04");
     harness.run_steps(2);
-    assert!(harness.query_by_label_contains("Not this lesson's experiment").is_some(), "the lesson says its model is not loaded");
+    assert!(harness.query_by_label_contains("is not this lesson's").is_some(), "the lesson says its model is not loaded");
     harness.get_by_label("Load this lesson's experiment").click();
     harness.run_steps(2);
-    assert!(harness.query_by_label_contains("Not this lesson's experiment").is_none(), "and stops saying so once it is");
+    assert!(harness.query_by_label_contains("is not this lesson's").is_none(), "and stops saying so once it is");
     let seeds = attention_workbench::lessons::DEFAULT_SEEDS.map(|s| s.to_string()).join(", ");
     assert_eq!(seeds, "0, 1, 2");
     harness.get_by_label(&format!("Verify it (seeds {seeds})")).click();
