@@ -51,6 +51,14 @@ impl WorkbenchApp {
         if matches!(action, AppAction::SetTask(_) | AppAction::LoadPreset(_) | AppAction::RestoreExperiment | AppAction::LoadBugCase(_)) {
             self.lessons.experiment_of = None;
         }
+        // A Start kept for after a claim's verification is dropped by whatever
+        // stops or replaces the live run meanwhile.
+        if matches!(
+            action,
+            AppAction::Pause | AppAction::Reset | AppAction::SetTask(_) | AppAction::LoadPreset(_) | AppAction::RestoreExperiment | AppAction::LoadBugCase(_) | AppAction::LoadLessonStart | AppAction::LessonTry(_)
+        ) {
+            self.start_after_claim = false;
+        }
         match action {
             AppAction::StartOrResume if self.lessons.claim_running() => {
                 // The two would share the cores: the press is kept for when it ends.

@@ -31,6 +31,15 @@ impl ModelFamily {
         }
     }
 
+    /// The name the editor's *model family* menu shows, in the interface's language.
+    pub fn label(self) -> String {
+        match self {
+            ModelFamily::Decoder => crate::t!("editor-family-decoder"),
+            ModelFamily::EncoderDecoder => crate::t!("editor-family-encoder-decoder"),
+            ModelFamily::Rnn => crate::t!("editor-family-rnn"),
+        }
+    }
+
     /// Whether the family reads a source and writes a target (needs a seq2seq task).
     pub fn is_seq2seq(self) -> bool {
         self != ModelFamily::Decoder

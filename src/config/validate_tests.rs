@@ -134,7 +134,7 @@ fn several_problems_come_back_together() {
 fn a_task_size_problem_reads_as_the_editor_names_its_knobs_and_says_what_to_set() {
     let mut config = preset("lesson").unwrap();
     config.task = crate::tasks::TaskConfig::for_kind(crate::tasks::TaskKind::Lookup);
-    config.task.length = 64;
+    config.task.length = 20;
     config.task.symbols = 8;
     config.fit_max_len_to_task();
     let problems = validate(&config);
@@ -143,13 +143,18 @@ fn a_task_size_problem_reads_as_the_editor_names_its_knobs_and_says_what_to_set(
     // Shown beside the "length" knob: the message does not repeat "task.length".
     assert_eq!(p.knob, "task.length");
     assert!(!p.message.contains("task."), "{p:?}");
-    assert_eq!(p.fix, crate::t!("msg-task-lookup-distinct-keys-fix", pairs = 64, symbols = 8), "the numbers to set, not \"change the task's settings\"");
+    assert_eq!(p.fix, crate::t!("msg-task-lookup-distinct-keys-fix", pairs = 20, symbols = 8), "the numbers to set, not \"change the task's settings\"");
     // The CLI's line still names the knob.
     assert!(p.to_string().contains("task.length"), "{p}");
-    // mod_add: the nearest prime, the next one up.
+    // 64 pairs: more than the symbols knob allows (26), so only the length can give.
+    config.task.length = 64;
+    config.fit_max_len_to_task();
+    let problems = validate(&config);
+    assert_eq!(problems.iter().map(|p| p.fix.clone()).collect::<Vec<_>>(), [crate::t!("msg-task-lookup-distinct-keys-fix-length", symbols = 8)], "{problems:?}");
+    // mod_add: the nearest prime (24 lies between 23 and 29).
     config.task = crate::tasks::TaskConfig::for_kind(crate::tasks::TaskKind::ModAdd);
     config.task.symbols = 24;
     config.fit_max_len_to_task();
     let problems = validate(&config);
-    assert_eq!(problems.iter().map(|p| p.fix.clone()).collect::<Vec<_>>(), [crate::t!("msg-task-mod-add-prime-fix", prime = 29)], "{problems:?}");
+    assert_eq!(problems.iter().map(|p| p.fix.clone()).collect::<Vec<_>>(), [crate::t!("msg-task-mod-add-prime-fix", prime = 23)], "{problems:?}");
 }

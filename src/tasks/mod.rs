@@ -274,12 +274,22 @@ impl TaskConfig {
             return bad(
                 "task.length",
                 t!("msg-task-lookup-distinct-keys", pairs = self.length),
-                t!("msg-task-lookup-distinct-keys-fix", pairs = self.length, symbols = self.symbols),
+                // Raising symbols helps only as far as the symbols knob goes.
+                if self.length <= max_sym {
+                    t!("msg-task-lookup-distinct-keys-fix", pairs = self.length, symbols = self.symbols)
+                } else {
+                    t!("msg-task-lookup-distinct-keys-fix-length", symbols = self.symbols)
+                },
             );
         }
         if self.kind == TaskKind::ModAdd && !modadd::is_prime(self.symbols) {
-            // The nearest prime in range, the next one up first.
-            let prime = (self.symbols..=max_sym).find(|&n| modadd::is_prime(n)).or_else(|| (min_sym..self.symbols).rev().find(|&n| modadd::is_prime(n))).unwrap_or(min_sym);
+            // The nearest prime in range (the one above on a tie).
+            let above = (self.symbols..=max_sym).find(|&n| modadd::is_prime(n));
+            let below = (min_sym..self.symbols).rev().find(|&n| modadd::is_prime(n));
+            let prime = match (above, below) {
+                (Some(a), Some(b)) => if a - self.symbols <= self.symbols - b { a } else { b },
+                (a, b) => a.or(b).unwrap_or(min_sym),
+            };
             return bad(
                 "task.symbols",
                 t!("msg-task-mod-add-prime", modulus = self.symbols),

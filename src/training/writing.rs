@@ -31,11 +31,8 @@ impl Session {
         // on from a prompt of any length, as a decoder does.
         if self.config.model.family.is_seq2seq() {
             // Named as the editor's *model family* menu names them.
-            let family = match self.config.model.family {
-                crate::config::ModelFamily::Rnn => t!("editor-family-rnn"),
-                _ => t!("editor-family-encoder-decoder"),
-            };
-            return Err(t!("msg-writing-seq2seq", family = family.as_str(), decoder = t!("editor-family-decoder").as_str()));
+            let (family, decoder) = (self.config.model.family.label(), crate::config::ModelFamily::Decoder.label());
+            return Err(t!("msg-writing-seq2seq", family = family.as_str(), decoder = decoder.as_str()));
         }
         if prompt.is_empty() {
             return Err(t!("msg-writing-empty-prompt"));

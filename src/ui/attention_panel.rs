@@ -62,7 +62,8 @@ impl AttentionPanel {
         // A head's title is "head 12" where its map is that wide, else just "12".
         let title_width = |text: String| ui.painter().layout_no_wrap(text, egui::TextStyle::Body.resolve(ui.style()), egui::Color32::WHITE).size().x;
         let short_title = title_width(format!("{}", heads_max.saturating_sub(1)));
-        let fit = super::heatmap::fit_grid(ui.available_width() - 16.0, ui.available_height() - off_lines, heads_max, layers, seq, short_title, UNIT_TITLE, 2.0, 48.0);
+        let space = super::heatmap::GridSpace { width: ui.available_width() - 16.0, height: ui.available_height() - off_lines, maps: heads_max, units: layers, seq, title_width: short_title, unit_title: UNIT_TITLE };
+        let fit = space.fit(2.0, 48.0);
         let long_title = title_width(t!("views-attention-head", head = heads_max.saturating_sub(1)));
         egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
             for (layer, maps) in snapshot.layers.iter().enumerate() {

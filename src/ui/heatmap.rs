@@ -184,7 +184,7 @@ pub struct GridFit {
     pub columns: usize,
     /// Side of one cell, in points.
     pub cell: f32,
-    /// Token labels on every map, not only on the first of each line.
+    /// Token labels on every map, not only on the first map of each unit.
     pub labels_everywhere: bool,
 }
 
@@ -192,43 +192,66 @@ pub struct GridFit {
 /// (the head's title and the spacing).
 pub const GRID_GAP: Vec2 = Vec2::new(8.0, 26.0);
 
-/// The layout that draws `maps` maps of `seq` × `seq` cells for each of `units`
-/// units as large as `width` × `height` allows, wrapping a unit's maps onto more
-/// lines (of equal length) when that makes them larger: 16 heads on one line are
-/// thumbnails. Each line takes `GRID_GAP.y` (the heads' titles) plus its maps;
-/// each unit its name (`unit_title`) and once the key labels (`LABEL_SPACE`),
-/// which the first map of its first line carries, or every line's maps when
-/// they are large enough to be labelled everywhere. No map is narrower than
-/// `title_width` (the narrowest title a head can have). The cell is clamped to
-/// [min, max]; at `min` the grid may need scrolling.
-pub fn fit_grid(width: f32, height: f32, maps: usize, units: usize, seq: usize, title_width: f32, unit_title: f32, min: f32, max: f32) -> GridFit {
-    let (maps, units, seq) = (maps.max(1), units.max(1), seq.max(1) as f32);
-    let mut best: Option<(f32, GridFit)> = None;
-    // Fewest lines first, labels everywhere first: those win ties.
-    for lines_per_unit in 1..=maps {
-        let columns = maps.div_ceil(lines_per_unit);
-        if maps.div_ceil(columns) != lines_per_unit {
-            continue; // the same columns as a shorter layout
+/// What the attention grid has to lay out, and where.
+#[derive(Clone, Copy, Debug)]
+pub struct GridSpace {
+    pub width: f32,
+    pub height: f32,
+    /// Maps per unit (the most heads of any layer).
+    pub maps: usize,
+    /// Units with maps (layers, or an encoder–decoder's attention units).
+    pub units: usize,
+    /// Cells along each side of a map.
+    pub seq: usize,
+    /// The narrowest a head's title can be: no map's column is narrower.
+    pub title_width: f32,
+    /// Height of a unit's name above its maps.
+    pub unit_title: f32,
+}
+
+impl GridSpace {
+    /// The layout that draws every map as large as the area allows, wrapping a
+    /// unit's maps onto more lines when that makes them larger (16 heads on one
+    /// line are thumbnails), with as few lines as give that size and no line
+    /// longer than the first. Each line takes `GRID_GAP.y` (the heads' titles)
+    /// plus its maps; each unit its name and once the key labels (`LABEL_SPACE`),
+    /// which the first map of its first line carries, or every map when labelled
+    /// maps keep cells of 10 points and four fifths of the size unlabelled ones
+    /// would have. The cell lies in [min, max]; at `min` the grid may need
+    /// scrolling, but it scrolls down, not across, wherever one map a line fits.
+    pub fn fit(&self, min: f32, max: f32) -> GridFit {
+        let (maps, units, seq) = (self.maps.max(1), self.units.max(1), self.seq.max(1) as f32);
+        // The best layout with labels on the first map only, and with labels on all.
+        let mut best: [Option<GridFit>; 2] = [None, None];
+        for lines_per_unit in 1..=maps {
+            let columns = maps.div_ceil(lines_per_unit);
+            if maps.div_ceil(columns) != lines_per_unit {
+                continue; // the same columns as a layout with fewer lines
+            }
+            let lines = (lines_per_unit * units) as f32;
+            for (slot, labels_everywhere) in [false, true].into_iter().enumerate() {
+                let (per_map, label_lines) = if labels_everywhere { (LABEL_SPACE, lines) } else { (0.0, units as f32) };
+                let down = (self.height - units as f32 * self.unit_title - label_lines * LABEL_SPACE - lines * GRID_GAP.y) / (lines * seq);
+                // The first column always has room for its labels.
+                let room = self.width - (LABEL_SPACE - per_map) - columns as f32 * (GRID_GAP.x + per_map);
+                let cell = (room / (columns as f32 * seq)).min(down).clamp(min, max);
+                let map_width = (cell * seq + per_map).max(self.title_width);
+                let fits_across = columns as f32 * (map_width + GRID_GAP.x) + LABEL_SPACE - per_map <= self.width;
+                if !fits_across && columns > 1 {
+                    continue;
+                }
+                // Ties keep the layout found first: the one with fewer lines.
+                if best[slot].is_none_or(|b| cell > b.cell + 0.01) {
+                    best[slot] = Some(GridFit { columns, cell, labels_everywhere });
+                }
+            }
         }
-        let lines = (lines_per_unit * units) as f32;
-        for labels_everywhere in [true, false] {
-            let (per_map, label_lines) = if labels_everywhere { (LABEL_SPACE, lines) } else { (0.0, units as f32) };
-            let down = (height - units as f32 * unit_title - label_lines * LABEL_SPACE - lines * GRID_GAP.y) / (lines * seq);
-            // The first column always has room for its labels.
-            let room = width - (LABEL_SPACE - per_map) - columns as f32 * (GRID_GAP.x + per_map);
-            let cell = (room / (columns as f32 * seq)).min(down).min(max);
-            let map_width = (cell * seq + per_map).max(title_width);
-            let fits_across = columns as f32 * (map_width + GRID_GAP.x) + LABEL_SPACE - per_map <= width;
-            // Small maps with labels on each would be mostly labels.
-            if (labels_everywhere && cell < 10.0) || (!fits_across && columns > 1) {
-                continue;
-            }
-            if best.is_none_or(|(b, _)| cell > b + 0.01) {
-                best = Some((cell, GridFit { columns, cell: cell.clamp(min, max), labels_everywhere }));
-            }
+        match best {
+            [Some(plain), Some(labelled)] if labelled.cell >= 10.0 && labelled.cell >= 0.8 * plain.cell => labelled,
+            [Some(plain), _] => plain,
+            _ => GridFit { columns: 1, cell: min, labels_everywhere: false },
         }
     }
-    best.map_or(GridFit { columns: 1, cell: min, labels_everywhere: false }, |(_, fit)| fit)
 }
 
 /// The side of a map's cell that fits `count` maps of `seq` cells across `width`
@@ -283,7 +306,7 @@ mod tests {
         assert!(cell * 33.0 * 4.0 <= 600.0, "{cell}");
     }
 
-    /// The width and height a fit's grid takes (as `fit_grid` counts them).
+    /// The width and height a fit's grid takes (as `GridSpace::fit` counts them).
     fn grid_size(fit: GridFit, maps: usize, units: usize, seq: usize, title: f32, unit_title: f32) -> (f32, f32) {
         let lines = (maps.div_ceil(fit.columns) * units) as f32;
         let (per_map, label_lines) = if fit.labels_everywhere { (LABEL_SPACE, lines) } else { (0.0, units as f32) };
@@ -293,24 +316,44 @@ mod tests {
         (width, height)
     }
 
+    fn fit_grid(width: f32, height: f32, maps: usize, units: usize, seq: usize, min: f32, max: f32) -> GridFit {
+        GridSpace { width, height, maps, units, seq, title_width: 16.0, unit_title: 20.0 }.fit(min, max)
+    }
+
     #[test]
     fn the_grid_wraps_many_heads_into_lines_and_stays_inside_its_area() {
         // Lesson 22: 16 heads, 2 layers, 9 tokens, in a 620 × 420 area.
-        let fit = fit_grid(620.0, 420.0, 16, 2, 9, 16.0, 20.0, 2.0, 48.0);
+        let fit = fit_grid(620.0, 420.0, 16, 2, 9, 2.0, 48.0);
         assert_eq!(fit.columns, 8, "two lines of 8, not 16 in one line or 11 and 5: {fit:?}");
         let (w, h) = grid_size(fit, 16, 2, 9, 16.0, 20.0);
         assert!(w <= 620.0 && h <= 420.0, "{fit:?} takes {w} × {h}");
         // Larger than one line of 16 would allow.
         assert!(fit.cell * 9.0 > (620.0 - 16.0 * GRID_GAP.x) / 16.0, "{fit:?}");
         // Lesson 16: 4 heads, 2 layers, 64 tokens: all four across, inside the area.
-        let fit = fit_grid(620.0, 560.0, 4, 2, 64, 16.0, 20.0, 2.0, 48.0);
+        let fit = fit_grid(620.0, 560.0, 4, 2, 64, 2.0, 48.0);
         let (w, h) = grid_size(fit, 4, 2, 64, 16.0, 20.0);
         assert!(w <= 620.0 && h <= 560.0 && fit.cell >= 2.0, "{fit:?} takes {w} × {h}");
         // One head of three tokens in a large area: one big map, labelled.
-        let fit = fit_grid(600.0, 500.0, 1, 1, 3, 16.0, 20.0, 2.0, 48.0);
+        let fit = fit_grid(600.0, 500.0, 1, 1, 3, 2.0, 48.0);
         assert_eq!((fit.columns, fit.cell, fit.labels_everywhere), (1, 48.0, true));
-        // Too little room for anything: the smallest cell, one map a line (scrolls).
-        let fit = fit_grid(40.0, 40.0, 8, 4, 64, 16.0, 20.0, 2.0, 48.0);
-        assert_eq!(fit.cell, 2.0);
+        // The lesson preset's 4 heads of 9 tokens have room for labels on each.
+        let fit = fit_grid(590.0, 500.0, 4, 2, 9, 2.0, 48.0);
+        assert!(fit.labels_everywhere && fit.cell >= 10.0 && fit.columns == 4, "{fit:?}");
+        // Too little room for anything: the smallest cell, one map a line (scrolls down).
+        let fit = fit_grid(40.0, 40.0, 8, 4, 64, 2.0, 48.0);
+        assert_eq!((fit.cell, fit.columns), (2.0, 1));
+    }
+
+    #[test]
+    fn at_the_smallest_cell_the_grid_keeps_its_width_and_its_fewest_lines() {
+        // Too narrow for 16 maps of 64 cells even at 2 points: as many across as
+        // fit, never past the right edge.
+        let fit = fit_grid(588.0, 420.0, 16, 2, 64, 2.0, 48.0);
+        let (w, _) = grid_size(fit, 16, 2, 64, 16.0, 20.0);
+        assert!(fit.cell == 2.0 && w <= 588.0, "{fit:?} is {w} wide");
+        // Too short for anything (the large preset, 8 heads × 4 layers, in 230
+        // points): still 8 across, not one map a line.
+        let fit = fit_grid(700.0, 230.0, 8, 4, 17, 2.0, 48.0);
+        assert_eq!((fit.cell, fit.columns), (2.0, 8), "{fit:?}");
     }
 }

@@ -175,13 +175,15 @@ pub fn layer_card_ui(
 /// One checkbox per head: ticked heads have their output zeroed.
 fn ablation_row(ui: &mut egui::Ui, layer: &mut LayerConfig) {
     ui.label(t!("editor-ablate-heads")).on_hover_text(help::text(help::ABLATE));
-    // Rows of 8 in a vertical block: a wrapped row inside a grid cell is centred
-    // on the row height of the frame before and spills over the next knob.
+    // Lines of boxes in a vertical block: a wrapped row inside a grid cell is
+    // centred on the row height of the frame before and spills over the next knob.
     ui.vertical(|ui| {
         let heads: Vec<usize> = (0..layer.heads.min(16)).collect();
-        // As many boxes a line as the column has room for (a box with "15" is about 38 points).
-        let per_line = ((ui.available_width() / 38.0).floor() as usize).clamp(4, 8);
-        for row in heads.chunks(per_line) {
+        // As many boxes a line as the column has room for (a box with "15" is
+        // about 38 points), spread evenly: 16 heads in lines of 6 are 6, 5, 5.
+        let room = ((ui.available_width() / 38.0).floor() as usize).clamp(4, 8);
+        let lines = heads.len().div_ceil(room).max(1);
+        for row in heads.chunks(heads.len().div_ceil(lines).max(1)) {
             ui.horizontal(|ui| {
                 for &head in row {
                     let mut off = layer.ablated_heads.contains(&head);

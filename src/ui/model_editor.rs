@@ -48,11 +48,9 @@ impl super::Panel for ModelEditor {
             egui::Grid::new(("global_knobs", problems.len())).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
                 let m = &mut config.model;
                 let mut family = m.family;
-                choice_row(ui, &t!("editor-family"), &help::text(help::FAMILY), lock("model.family"), &mut family, &[
-                    (ModelFamily::Decoder, t!("editor-family-decoder").as_str()),
-                    (ModelFamily::EncoderDecoder, t!("editor-family-encoder-decoder").as_str()),
-                    (ModelFamily::Rnn, t!("editor-family-rnn").as_str()),
-                ]);
+                let names = ModelFamily::ALL.map(ModelFamily::label);
+                let choices: Vec<(ModelFamily, &str)> = ModelFamily::ALL.into_iter().zip(names.iter().map(String::as_str)).collect();
+                choice_row(ui, &t!("editor-family"), &help::text(help::FAMILY), lock("model.family"), &mut family, &choices);
                 m.switch_family(family);
                 inline_problem(ui, problem("model.family"));
                 if m.family == ModelFamily::Rnn {

@@ -153,7 +153,7 @@ fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &Plo
             });
         } else {
             // egui's labels round 0.5 to "0" on a step of 0.5.
-            plot = plot.y_grid_spacer(linear_marks).y_axis_formatter(|mark, _| format_value(mark.value));
+            plot = plot.y_grid_spacer(linear_marks).y_axis_formatter(|mark, _| linear_label(mark));
             if let Some((low, high)) = y_range(curves) {
                 plot = plot.include_y(low).include_y(high);
             }
@@ -252,20 +252,27 @@ fn linear_marks(input: GridInput) -> Vec<GridMark> {
     ((low / step).ceil() as i64..=(high / step).floor() as i64).map(|k| GridMark { value: k as f64 * step, step_size: step }).collect()
 }
 
+/// A linear axis's label with as many decimals as its step has (0.5, 0.25, 150000).
+fn linear_label(mark: GridMark) -> String {
+    let decimals = if mark.step_size > 0.0 && mark.step_size.is_finite() { (-mark.step_size.log10().floor()).clamp(0.0, 12.0) as usize } else { 3 };
+    format!("{:.*}", decimals, mark.value)
+}
+
 /// Grid marks of a log10 axis at round values: decades on a wide range (every
-/// second, third… when the chart is too short to label each), then 1-2-5, then
+/// 2nd, 5th, 10th… when the chart is too short to label each), then 1-2-5, then
 /// every digit, then tenths; within a tenth of a decade, plain round steps.
 fn log_marks(input: GridInput) -> Vec<GridMark> {
     let (low, high) = input.bounds;
     let span = high - low;
-    if !span.is_finite() || span <= 0.0 {
+    // (Beyond a thousand decades, zoomed far out, egui's own.)
+    if !span.is_finite() || span <= 0.0 || span > 1000.0 {
         return egui_plot::log_grid_spacer(10)(input);
     }
     // Decades labelled only every `stride`, when one decade is under LABEL_GAP points.
-    let stride = round_step(LABEL_GAP * units_per_point(&input)).map_or(1, |s| s.max(1.0) as i64);
-    if stride > 1 {
-        return ((low / stride as f64).ceil() as i64..=(high / stride as f64).floor() as i64)
-            .map(|k| GridMark { value: (k * stride) as f64, step_size: stride as f64 })
+    let stride = round_step(LABEL_GAP * units_per_point(&input)).map_or(1.0, |s| s.max(1.0));
+    if stride > 1.0 {
+        return ((low / stride).ceil() as i64..=(high / stride).floor() as i64)
+            .map(|k| GridMark { value: k as f64 * stride, step_size: stride })
             .collect();
     }
     if let Some(step) = narrow_step(low, high) {
@@ -369,6 +376,8 @@ mod tests {
         assert_eq!(format_value(0.01), "0.01");
         assert_eq!(format_value(2.5), "2.5");
         assert_eq!(format_value(1e-5), "1e-5");
+        let label = |value: f64, step_size: f64| linear_label(GridMark { value, step_size });
+        assert_eq!((label(0.5, 0.5), label(0.25, 0.05), label(150000.0, 50000.0), label(1.5e-5, 5e-6)), ("0.5".into(), "0.25".into(), "150000".into(), "0.000015".into()));
     }
 
     /// Marks for an axis from `low` to `high` drawn `points` tall.

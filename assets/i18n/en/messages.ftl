@@ -51,7 +51,7 @@ msg-validate-init-from-fix = choose random weights, a shipped model, or a folder
 
 ## src/config/init_source.rs
 msg-init-no-shipped-model = there is no shipped model "{ $from }"; the shipped ones are { $first } and { $second }
-msg-init-shipped-missing = the shipped model { $from } is not in assets/pretrained/{ $name }; run the app from the project folder
+msg-init-shipped-missing = the shipped model { $from } is not in assets/pretrained/{ $name }; run the app from the project folder (or keep its assets folder beside the program)
 msg-init-not-run-folder = { $dir } is not a run folder (it has no { $file }); give a folder saved by the app or by `train --save`, or { $first } or { $second }
 
 ## src/training/init_from.rs
@@ -115,6 +115,7 @@ msg-task-mod-add-prime = mod_add needs a prime modulus, { $modulus } is not prim
 msg-task-length-range-fix = set length to a value from { $min } to { $max }
 msg-task-symbols-range-fix = set symbols to a value from { $min } to { $max }
 msg-task-lookup-distinct-keys-fix = raise symbols to at least { $pairs }, or lower length to at most { $symbols }
+msg-task-lookup-distinct-keys-fix-length = lower length to at most { $symbols }
 msg-task-mod-add-prime-fix = set symbols to a prime, such as { $prime }
 msg-task-corpus-error = corpus { $path }: { $why }
 msg-probe-empty = type at least one token
@@ -172,7 +173,7 @@ msg-validate-encoder-unused-fix = set the number of encoder layers to 0, or choo
 msg-writing-seq2seq = an "{ $family }" model translates a whole source sentence at once; writing on from a prompt needs model family "{ $decoder }" (the held-out accuracy already decodes greedily)
 msg-writing-empty-prompt = type a prompt of at least one token
 msg-writing-no-count = ask for at least one new token
-msg-writing-too-long = the prompt ({ $prompt } tokens) plus { $count } new tokens is longer than the model's max length ({ $max_len }); ask for at most { $most } tokens or shorten the prompt
+msg-writing-too-long = the prompt ({ $prompt } tokens) plus { $count } new tokens is longer than the model's max length (max_len = { $max_len }); ask for at most { $most } tokens or shorten the prompt
 msg-validate-cross-unused = only the decoder layers of the encoder_decoder family have cross-attention; switching it off here would do nothing
 msg-validate-cross-unused-fix = switch cross-attention back on, or choose the encoder_decoder family
 msg-worker-rnn-no-trace = the RNN's alignment has no Q, K and V projections to step through: its weights are in the Attention tab, one map per decoder step and source word

@@ -51,7 +51,7 @@ msg-validate-init-from-fix = 选择随机权重、随应用附带的模型，或
 
 ## src/config/init_source.rs
 msg-init-no-shipped-model = 没有名为“{ $from }”的附带模型；附带的模型是 { $first } 和 { $second }
-msg-init-shipped-missing = 附带模型 { $from } 不在 assets/pretrained/{ $name } 里；请在项目文件夹中运行本应用
+msg-init-shipped-missing = 附带模型 { $from } 不在 assets/pretrained/{ $name } 里；请在项目文件夹中运行本应用（或把它的 assets 文件夹放在程序旁边）
 msg-init-not-run-folder = { $dir } 不是运行文件夹（里面没有 { $file }）；请给出由本应用或 `train --save` 保存的文件夹，或者 { $first } 或 { $second }
 
 ## src/training/init_from.rs
@@ -115,6 +115,7 @@ msg-task-mod-add-prime = 模加法（mod_add）需要一个素数作模数，{ $
 msg-task-length-range-fix = 把“长度”设为 { $min } 到 { $max } 之间的值
 msg-task-symbols-range-fix = 把“符号数”设为 { $min } 到 { $max } 之间的值
 msg-task-lookup-distinct-keys-fix = 把“符号数”提高到至少 { $pairs }，或把“长度”降到最多 { $symbols }
+msg-task-lookup-distinct-keys-fix-length = 把“长度”降到最多 { $symbols }
 msg-task-mod-add-prime-fix = 把“符号数”设为一个素数，例如 { $prime }
 msg-task-corpus-error = 语料 { $path }：{ $why }
 msg-probe-empty = 请至少输入一个词元
@@ -172,7 +173,7 @@ msg-validate-encoder-unused-fix = 把编码器层数设为 0，或者选 encoder
 msg-writing-seq2seq = “{ $family }”模型一次翻译一整句源句；接着提示往下写需要模型类型“{ $decoder }”（留出准确率本身就是贪心解码的结果）
 msg-writing-empty-prompt = 请输入至少一个词元作为提示
 msg-writing-no-count = 请至少生成一个新词元
-msg-writing-too-long = 提示（{ $prompt } 个词元）加上 { $count } 个新词元超过了模型的最大长度（{ $max_len }）；最多生成 { $most } 个词元，或缩短提示
+msg-writing-too-long = 提示（{ $prompt } 个词元）加上 { $count } 个新词元超过了模型的最大长度（max_len = { $max_len }）；最多生成 { $most } 个词元，或缩短提示
 msg-validate-cross-unused = 只有 encoder_decoder 类型的解码器层才有交叉注意力；在这里关掉它不起任何作用
 msg-validate-cross-unused-fix = 把交叉注意力重新打开，或者选 encoder_decoder 类型
 msg-worker-rnn-no-trace = RNN 的对齐没有 Q、K、V 投影可以逐步计算：它的权重在“注意力”标签页里，每个解码器步骤对每个源词一格
