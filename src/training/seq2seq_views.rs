@@ -173,7 +173,8 @@ mod tests {
         assert!(rnn.set_probe("cat sees dog").unwrap_err().contains('|'));
         assert!(rnn.set_probe("cat sees dog | gato hundo vidas").is_ok());
         let _ = rnn.attention_snapshot();
-        assert!(rnn.compare_writing("cat sees", 3).unwrap_err().contains("rnn"));
+        // Named as the model family menu names it.
+        assert!(rnn.compare_writing("cat sees", 3).unwrap_err().contains(&crate::config::ModelFamily::Rnn.label()));
         // A decoder-only model on a task with no source has neither.
         let mut config = preset("lesson").unwrap();
         config.task = crate::tasks::TaskConfig::for_kind(crate::tasks::TaskKind::Lookup);
