@@ -4,6 +4,8 @@
 //! against its position (the uncached line climbs, the cached one stays flat).
 
 use eframe::egui;
+
+use super::bounded::Bounded;
 use crate::workbench::window::WindowData;
 use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
 
@@ -45,7 +47,7 @@ impl GenerationPanel {
             let most = max_len.saturating_sub(self.prompt.chars().count().max(1)).max(1);
             let wanted = self.tokens.max(1);
             let mut shown = wanted;
-            if ui.add(egui::DragValue::new(&mut shown).range(1..=4096)).on_hover_text(t!("gen-tokens-tip", most = most, max_len = max_len)).changed() {
+            if ui.add(Bounded::new(&mut shown, 1..=4096)).on_hover_text(t!("gen-tokens-tip", most = most, max_len = max_len)).changed() {
                 self.tokens = shown;
             }
             let label = if waiting { t!("gen-writing") } else { t!("gen-write") };

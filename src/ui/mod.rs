@@ -6,6 +6,7 @@ pub mod ab_maps;
 pub mod attention_image;
 pub mod attention_panel;
 pub mod banner;
+pub mod bounded;
 pub mod bug_hunt;
 pub mod colormap;
 pub mod heatmap;

@@ -3,6 +3,8 @@
 
 use eframe::egui::{self, Color32, Pos2, Rect, Sense, Vec2};
 
+use super::bounded::Bounded;
+
 use crate::workbench::actions::AppAction;
 use crate::workbench::window::WindowData;
 use crate::t;
@@ -44,8 +46,8 @@ impl StepThrough {
     pub fn ui(&mut self, ui: &mut egui::Ui, trace: Option<&HeadTraceData>, layers: usize, heads: usize, actions: &mut Vec<AppAction>) {
         ui.heading(t!("views-step-heading"));
         ui.horizontal(|ui| {
-            ui.add(egui::DragValue::new(&mut self.layer).range(0..=layers.saturating_sub(1)).prefix(t!("views-step-layer-prefix")));
-            ui.add(egui::DragValue::new(&mut self.head).range(0..=heads.saturating_sub(1)).prefix(t!("views-step-head-prefix")));
+            ui.add(Bounded::new(&mut self.layer, 0..=layers.saturating_sub(1)).prefix(t!("views-step-layer-prefix")));
+            ui.add(Bounded::new(&mut self.head, 0..=heads.saturating_sub(1)).prefix(t!("views-step-head-prefix")));
             if ui.button(t!("views-step-trace")).on_hover_text(t!("views-step-trace-tip")).clicked() {
                 actions.push(AppAction::Trace { layer: self.layer, head: self.head });
             }

@@ -4,6 +4,8 @@
 
 use eframe::egui;
 
+use super::bounded::Bounded;
+
 use super::layer_card::inline_problem;
 use crate::config::{ConfigProblem, ExperimentConfig};
 use crate::t;
@@ -18,17 +20,17 @@ pub fn task_knobs_ui(ui: &mut egui::Ui, config: &mut ExperimentConfig, problems:
         let task = &mut config.task;
         if max_len != usize::MAX {
             ui.label(t!("task-length")).on_hover_text(t!("task-length-tip"));
-            ui.add(egui::DragValue::new(&mut task.length).range(min_len..=max_len)).on_hover_text(t!("task-length-tip"));
+            ui.add(Bounded::new(&mut task.length, min_len..=max_len)).on_hover_text(t!("task-length-tip"));
             ui.end_row();
             inline_problem(ui, problem("task.length"));
             ui.label(t!("task-eval-length")).on_hover_text(t!("task-eval-length-tip"));
-            ui.add(egui::DragValue::new(&mut task.eval_length).range(0..=max_len)).on_hover_text(t!("task-eval-length-tip"));
+            ui.add(Bounded::new(&mut task.eval_length, 0..=max_len)).on_hover_text(t!("task-eval-length-tip"));
             ui.end_row();
             inline_problem(ui, problem("task.eval_length"));
         }
         if max_sym != usize::MAX {
             ui.label(t!("task-symbols")).on_hover_text(t!("task-symbols-tip"));
-            ui.add(egui::DragValue::new(&mut task.symbols).range(min_sym..=max_sym)).on_hover_text(t!("task-symbols-tip"));
+            ui.add(Bounded::new(&mut task.symbols, min_sym..=max_sym)).on_hover_text(t!("task-symbols-tip"));
             ui.end_row();
             inline_problem(ui, problem("task.symbols"));
         }

@@ -2,6 +2,8 @@
 
 use eframe::egui;
 
+use super::bounded::Bounded;
+
 use crate::workbench::window::WindowData;
 
 use crate::t;
@@ -68,7 +70,7 @@ impl super::Panel for TopBar {
                 .on_disabled_hover_text(backend_lock.clone().unwrap_or_default()));
             let seed_lock = locked("seed");
             ui.label(super::knob_row::lock_mark(&t!("top-seed"), seed_lock.as_deref())).on_hover_text(help::text(help::SEED));
-            ui.add_enabled(seed_lock.is_none(), egui::DragValue::new(&mut config.seed).range(0..=u32::MAX as u64))
+            ui.add_enabled(seed_lock.is_none(), Bounded::new(&mut config.seed, 0..=u32::MAX as u64))
                 .on_hover_text(help::text(help::SEED))
                 .on_disabled_hover_text(seed_lock.clone().unwrap_or_default());
             ui.separator();

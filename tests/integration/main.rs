@@ -9,6 +9,7 @@ mod classroom;
 mod cli;
 mod fast_path;
 mod fuzz;
+mod knobs;
 mod lesson_names;
 mod lessons;
 mod monkey;

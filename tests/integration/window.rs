@@ -24,7 +24,7 @@ pub fn small_state() -> PersistedState {
     PersistedState { config, preset: "tiny".into(), language: Some(attention_workbench::i18n::Lang::En), ..PersistedState::default() }
 }
 
-fn harness(state: PersistedState) -> Harness<'static, WorkbenchApp> {
+pub fn harness(state: PersistedState) -> Harness<'static, WorkbenchApp> {
     let app = WorkbenchApp::new(egui::Context::default(), state);
     Harness::builder()
         .with_size([1400.0, 900.0])

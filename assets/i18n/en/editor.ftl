@@ -27,6 +27,10 @@ editor-start-from = start from
 editor-random-weights = random weights
 editor-problem-line = ⚠ { $message }; fix: { $fix }
 
+## bounded.rs (a typed number outside a knob's range)
+knob-clamped-high = { $typed } is more than this knob takes: it is set to its largest, { $kept }.
+knob-clamped-low = { $typed } is less than this knob takes: it is set to its smallest, { $kept }.
+
 ## layer_card.rs
 editor-hidden-for-bug-hunt-tip = The bug-hunt case you loaded plants its bug in one of these knobs. Find it with the panels; the knobs show again once you name the bug or reveal the answer.
 editor-layer = Layer { $index }

@@ -27,6 +27,10 @@ editor-start-from = 起始权重
 editor-random-weights = 随机权重
 editor-problem-line = ⚠ { $message }；修正：{ $fix }
 
+## bounded.rs（输入的数超出了旋钮的范围）
+knob-clamped-high = { $typed } 超过了这个旋钮的上限：已设为最大值 { $kept }。
+knob-clamped-low = { $typed } 低于这个旋钮的下限：已设为最小值 { $kept }。
+
 ## layer_card.rs
 editor-hidden-for-bug-hunt-tip = 你载入的找 Bug 案例把 Bug 埋在了这些旋钮中的某一个里。请用各个面板把它找出来；一旦你说出这个 Bug 或按“显示答案”，这些旋钮就会重新显示。
 editor-layer = 层 { $index }

@@ -1,0 +1,50 @@
+//! Number knobs in the window: a typed value outside a knob's range is kept at the
+//! nearest end, and the window says so beside the field.
+
+use attention_workbench::workbench::run_view::RunStatus;
+use eframe::egui;
+use egui_kittest::kittest::{NodeT, Queryable};
+
+use super::window::{harness, small_state, step_until};
+
+const LR_NOTE: &str = "1e9 is more than this knob takes: it is set to its largest, 10.";
+
+/// Type `text` into the spin button labelled `label`, then press Enter.
+fn type_into(harness: &mut egui_kittest::Harness<'static, attention_workbench::app::WorkbenchApp>, label: &str, text: &str) {
+    let field = || harness.get_all_by_role(egui::accesskit::Role::SpinButton).find(|n| n.accesskit_node().label().as_deref() == Some(label)).unwrap_or_else(|| panic!("the {label} field"));
+    field().focus();
+    harness.run_steps(2);
+    harness.get_by(|n| n.is_focused()).type_text(text);
+    harness.run_steps(2);
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(2);
+}
+
+#[test]
+fn a_learning_rate_typed_past_its_range_is_kept_at_the_largest_and_the_window_says_so() {
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    type_into(&mut harness, "learning rate", "1e9");
+    assert_eq!(harness.state().state.config.lr, 10.0);
+    assert!(harness.query_all_by_label_contains(LR_NOTE).next().is_some(), "the note beside the field");
+
+    // A value inside the range clears it.
+    type_into(&mut harness, "learning rate", "0.002");
+    assert_eq!(harness.state().state.config.lr, 0.002);
+    assert!(harness.query_all_by_label_contains("more than this knob takes").next().is_none());
+}
+
+#[test]
+fn a_batch_typed_below_its_range_is_kept_at_the_smallest_and_the_note_fades() {
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    type_into(&mut harness, "batch", "-5");
+    assert_eq!(harness.state().state.config.batch_size, 1);
+    assert!(harness.query_all_by_label_contains("-5 is less than this knob takes: it is set to its smallest, 1.").next().is_some());
+    // The note stays a few seconds after the field is left, then goes (the
+    // harness's clock moves a quarter of a second a frame).
+    harness.run_steps(8);
+    assert!(harness.query_all_by_label_contains("less than this knob takes").next().is_some(), "still there after 2 s");
+    harness.run_steps(16);
+    assert!(harness.query_all_by_label_contains("less than this knob takes").next().is_none());
+}
