@@ -14,6 +14,13 @@ use crate::workbench::actions::AppAction;
 use crate::workbench::lesson_runner::ClaimEnd;
 use crate::workbench::run_view::{Banner, BannerKind};
 
+/// The sweeps a learner can stop.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Sweep {
+    Lengths,
+    Heads,
+}
+
 /// Longest time one frame spends folding in background reports.
 const INBOX_BUDGET: Duration = Duration::from_millis(2);
 
@@ -57,10 +64,15 @@ impl WorkbenchApp {
         self.background.lengths.clear();
         self.background.lengths_running = true;
         let base = self.applied.clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        self.lengths_stop = Some(stop.clone());
         self.inbox.spawn("length sweep", move |out| {
             // It trains, so it yields to the window as training does.
             crate::training::priority::yield_to_window();
             for length in LENGTH_SWEEP {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
                 if !out.send(Message::Length(measure_length(&base, length, LENGTH_SWEEP_STEPS))) {
                     return; // the window closed
                 }
@@ -79,16 +91,32 @@ impl WorkbenchApp {
         self.background.heads_running = true;
         let base = self.applied.clone();
         self.background.heads_base = Some(base.clone());
+        let stop = Arc::new(AtomicBool::new(false));
+        self.heads_stop = Some(stop.clone());
         self.inbox.spawn("head sweep", move |out| {
             crate::training::priority::yield_to_window();
+            let stopped = || stop.load(Ordering::Relaxed);
             for heads in crate::experiments::HEAD_COUNTS {
-                let Some(outcome) = crate::experiments::measure_heads(&base, heads, &|| false) else { return };
+                // None: stopped in the middle of this head count's training.
+                let Some(outcome) = crate::experiments::measure_heads(&base, heads, &stopped) else { break };
                 if !out.send(Message::Heads(outcome)) {
                     return; // the window closed
                 }
             }
             out.send(Message::HeadsDone);
         });
+    }
+
+    /// Ask the sweep that runs to stop; it reports its end as a finished one does.
+    pub(super) fn stop_sweep(&mut self, sweep: Sweep) {
+        let (stop, stopping) = match sweep {
+            Sweep::Lengths => (&self.lengths_stop, &mut self.background.lengths_stopping),
+            Sweep::Heads => (&self.heads_stop, &mut self.background.heads_stopping),
+        };
+        if let Some(stop) = stop {
+            stop.store(true, Ordering::Relaxed);
+            *stopping = true;
+        }
     }
 
     /// The saturation sweep, computed once.
@@ -136,9 +164,17 @@ impl WorkbenchApp {
                     }
                 }
                 Message::Length(outcome) => self.background.lengths.push(outcome),
-                Message::LengthsDone => self.background.lengths_running = false,
+                Message::LengthsDone => {
+                    self.background.lengths_running = false;
+                    self.background.lengths_stopping = false;
+                    self.lengths_stop = None;
+                }
                 Message::Heads(outcome) => self.background.heads.push(outcome),
-                Message::HeadsDone => self.background.heads_running = false,
+                Message::HeadsDone => {
+                    self.background.heads_running = false;
+                    self.background.heads_stopping = false;
+                    self.heads_stop = None;
+                }
                 Message::Saturation(points) => {
                     self.background.saturation = Some(points);
                     self.background.saturation_running = false;

@@ -70,6 +70,9 @@ pub struct WorkbenchApp {
     start_after_claim: bool,
     /// Set to stop the claim verification that runs.
     claim_cancel: Option<Arc<AtomicBool>>,
+    /// Set to stop the length sweep or the head sweep that runs.
+    lengths_stop: Option<Arc<AtomicBool>>,
+    heads_stop: Option<Arc<AtomicBool>>,
     /// Where the path field starts (the working folder; tests use a temporary one).
     pub files_dir: std::path::PathBuf,
     frame_times: FrameTimes,
@@ -137,6 +140,8 @@ impl WorkbenchApp {
             resume_after_claim: false,
             start_after_claim: false,
             claim_cancel: None,
+            lengths_stop: None,
+            heads_stop: None,
             frame_times: FrameTimes::from_env(),
             inbox: Inbox::new(ctx.clone(), lockstep),
             lockstep,

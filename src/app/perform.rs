@@ -7,6 +7,7 @@ use std::path::Path;
 use crate::workbench::actions::AppAction;
 use crate::workbench::run_view::{Banner, BannerKind, RunStatus};
 use crate::workbench::PathRequest;
+use super::background::Sweep;
 use super::{CUSTOM, Checked, WorkbenchApp};
 use crate::config::ExperimentConfig;
 use crate::t;
@@ -288,6 +289,8 @@ impl WorkbenchApp {
             AppAction::UnpinRun => self.view.pinned = None,
             AppAction::MeasureLengths => self.measure_lengths(),
             AppAction::MeasureHeads => self.measure_heads(),
+            AppAction::StopMeasureLengths => self.stop_sweep(Sweep::Lengths),
+            AppAction::StopMeasureHeads => self.stop_sweep(Sweep::Heads),
             AppAction::ComputeSaturation => self.compute_saturation(),
             AppAction::Dropped(paths) => {
                 for path in paths {

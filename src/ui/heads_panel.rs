@@ -36,16 +36,21 @@ fn heads_ui(ui: &mut egui::Ui, background: &crate::workbench::window::Background
         if running {
             ui.spinner();
             ui.label(t!("views-heads-progress", done = results.len(), total = HEAD_COUNTS.len()));
+            super::sweep_stop::stop_button(ui, background.heads_stopping, AppAction::StopMeasureHeads, actions);
         }
         if training {
             ui.weak(t!("views-length-training"));
         }
     });
-    if !running && !results.is_empty() && !crate::workbench::window::heads_sweep_done_for(background, base) {
+    let complete = crate::workbench::window::heads_sweep_complete(background);
+    if !running && !results.is_empty() && !complete {
+        ui.colored_label(ui.visuals().warn_fg_color, t!("views-heads-stopped", done = results.len(), total = HEAD_COUNTS.len()));
+    } else if !running && !results.is_empty() && !crate::workbench::window::heads_sweep_done_for(background, base) {
         ui.colored_label(ui.visuals().warn_fg_color, t!("views-heads-stale"));
     }
     let points = measured(results);
-    let chosen = pick(&points).map(|p| p.heads);
+    // No pick from part of the sweep: the head count left out might have won.
+    let chosen = if complete { pick(&points).map(|p| p.heads) } else { None };
     if !points.is_empty() {
         let width = (ui.available_width() / 2.0 - 10.0).max(200.0);
         let height = (ui.available_height() - 200.0).clamp(150.0, 320.0);

@@ -10,21 +10,22 @@ use crate::experiments::{LENGTH_SWEEP, LENGTH_SWEEP_STEPS, LengthOutcome};
 use crate::t;
 use crate::workbench::actions::AppAction;
 use crate::workbench::run_view::RunStatus;
-use crate::workbench::window::WindowData;
+use crate::workbench::window::{Background, WindowData};
 
 #[derive(Default)]
 pub struct LengthCostPanel;
 
 impl super::Panel for LengthCostPanel {
     fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
-        let (results, running) = (&data.background.lengths, data.background.lengths_running);
+        let background = data.background;
         let training = data.view.status == RunStatus::Running;
         let base = data.applied;
-        egui::ScrollArea::vertical().show(ui, |ui| length_cost_ui(ui, results, running, base.batch_size, training, actions));
+        egui::ScrollArea::vertical().show(ui, |ui| length_cost_ui(ui, background, base.batch_size, training, actions));
     }
 }
 
-fn length_cost_ui(ui: &mut egui::Ui, results: &[LengthOutcome], running: bool, batch: usize, training: bool, actions: &mut Vec<AppAction>) {
+fn length_cost_ui(ui: &mut egui::Ui, background: &Background, batch: usize, training: bool, actions: &mut Vec<AppAction>) {
+    let (results, running) = (&background.lengths[..], background.lengths_running);
     ui.heading(t!("views-length-heading"));
     ui.label(t!("views-length-intro"));
     ui.horizontal(|ui| {
@@ -36,11 +37,15 @@ fn length_cost_ui(ui: &mut egui::Ui, results: &[LengthOutcome], running: bool, b
         if running {
             ui.spinner();
             ui.label(t!("views-length-progress", done = results.len(), total = LENGTH_SWEEP.len()));
+            super::sweep_stop::stop_button(ui, background.lengths_stopping, AppAction::StopMeasureLengths, actions);
         }
         if training {
             ui.weak(t!("views-length-training"));
         }
     });
+    if !running && !results.is_empty() && results.len() < LENGTH_SWEEP.len() {
+        ui.colored_label(ui.visuals().warn_fg_color, t!("views-length-stopped", done = results.len(), total = LENGTH_SWEEP.len()));
+    }
     let measured: Vec<_> = results.iter().filter_map(|o| match o {
         LengthOutcome::Measured(c) => Some(c),
         LengthOutcome::Refused { .. } => None,

@@ -29,6 +29,7 @@ pub mod heads_panel;
 pub mod length_cost_panel;
 pub mod saturation_panel;
 pub mod step_through;
+pub mod sweep_stop;
 pub mod task_knobs;
 pub mod top_bar;
 pub mod window;

@@ -91,6 +91,10 @@ pub enum AppAction {
     MeasureLengths,
     /// Train the on-screen config with 1, 2, 4, 8 and 16 heads (Heads tab).
     MeasureHeads,
+    /// Stop the length sweep after the length it measures; its results so far stay.
+    StopMeasureLengths,
+    /// Stop the head sweep at its next training step; its results so far stay.
+    StopMeasureHeads,
     /// Compute the softmax-saturation sweep (lesson 03), shown in its tab.
     ComputeSaturation,
     /// Files or folders dropped on the window (lesson packs).

@@ -31,10 +31,14 @@ pub struct Background {
     /// The sequence-length sweep (lesson 11): lengths measured so far, in order.
     pub lengths: Vec<LengthOutcome>,
     pub lengths_running: bool,
+    /// Stop was pressed: the sweep ends after the length it measures.
+    pub lengths_stopping: bool,
     /// The head sweep (lesson 22): head counts measured so far, in order, and the
     /// experiment it trained (before its head counts were set).
     pub heads: Vec<HeadsOutcome>,
     pub heads_running: bool,
+    /// Stop was pressed: the sweep ends at its next training step.
+    pub heads_stopping: bool,
     pub heads_base: Option<ExperimentConfig>,
     /// The softmax-saturation sweep (lesson 03), computed once when first shown.
     pub saturation: Option<Vec<SaturationPoint>>,
@@ -74,9 +78,15 @@ pub struct WindowData<'a> {
 
 /// Whether the head sweep has finished and was run on `applied` (any head count):
 /// an older sweep's pick says nothing about this experiment.
+/// Every head count was measured (a stopped sweep has only some: no pick is made
+/// from those).
+pub fn heads_sweep_complete(background: &Background) -> bool {
+    background.heads.len() == crate::experiments::HEAD_COUNTS.len()
+}
+
 pub fn heads_sweep_done_for(background: &Background, applied: &ExperimentConfig) -> bool {
     let same = |base: &ExperimentConfig| crate::experiments::heads_config(base, 1) == crate::experiments::heads_config(applied, 1);
-    !background.heads_running && !background.heads.is_empty() && background.heads_base.as_ref().is_some_and(same)
+    !background.heads_running && heads_sweep_complete(background) && background.heads_base.as_ref().is_some_and(same)
 }
 
 /// The run's live facts with what the trainer's config and the background

@@ -15,6 +15,7 @@ mod lessons;
 mod monkey;
 mod pretrained;
 mod runs;
+mod sweeps;
 mod training;
 mod window;
 

@@ -106,6 +106,11 @@ views-length-length = length
 views-length-previous = × previous
 views-length-total-mib = total MiB
 views-length-refused = refused: { $message }
+views-sweep-stop = Stop
+views-sweep-stopping = Stopping…
+views-sweep-stop-tip = End the sweep after the step that runs; what was measured stays.
+views-length-stopped = Stopped after { $done } of { $total } lengths: press Measure to time them all.
+views-heads-stopped = Stopped after { $done } of { $total } head counts: no pick is made from part of the sweep. Press Measure to train them all.
 views-heads-heading = How many heads?
 views-heads-intro = The experiment on screen ({ $task }, d_model { $d_model }) trained { $steps } steps with each number of heads; each head gets d_k = d_model / heads. The held-out examples are split in two: the pick is the best accuracy on the validation half, and the test half, never used to choose, says how good the pick really is.
 views-heads-measure = Measure

@@ -106,6 +106,11 @@ views-length-length = 长度
 views-length-previous = × 上一个
 views-length-total-mib = 总计 MiB
 views-length-refused = 已拒绝：{ $message }
+views-sweep-stop = 停止
+views-sweep-stopping = 正在停止…
+views-sweep-stop-tip = 在正在进行的这一步之后结束测量；已经测到的结果保留。
+views-length-stopped = 在 { $done } / { $total } 个长度之后停止了：点“测量”把所有长度都计时。
+views-heads-stopped = 在 { $done } / { $total } 种头数之后停止了：只测了一部分，不做选择。点“测量”把每种头数都训练一遍。
 views-heads-heading = 用几个注意力头？
 views-heads-intro = 屏幕上的实验（{ $task }，d_model { $d_model }）分别用每一种注意力头数训练 { $steps } 步；每个注意力头分到 d_k = d_model / 头数。留出的样本分成两半：在验证那一半上准确率最高的就是选中者；测试那一半从不参与挑选，它告诉你选中者到底有多好。
 views-heads-measure = 测量

@@ -1,0 +1,50 @@
+//! The Sequence-length and Heads tabs' sweeps can be stopped: what was measured
+//! stays, the tab says the sweep is partial, and no head count is picked from part
+//! of the sweep.
+
+use attention_workbench::experiments::{HEAD_COUNTS, LENGTH_SWEEP};
+use attention_workbench::workbench::run_view::RunStatus;
+use egui_kittest::kittest::Queryable;
+
+use super::window::{harness, small_state, step_until};
+
+#[test]
+fn stopping_the_head_sweep_keeps_what_it_measured_and_picks_nothing() {
+    let mut state = small_state();
+    // Long enough that the sweep is still training when Stop is pressed.
+    state.config.steps = 3000;
+    let mut harness = harness(state);
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    harness.get_by_label("Heads").click();
+    harness.run_steps(2);
+    harness.get_by_label("Measure").click();
+    step_until(&mut harness, "the first head count", |app| !app.background.heads.is_empty());
+    harness.get_by_label("Stop").click();
+    step_until(&mut harness, "the sweep's end", |app| !app.background.heads_running);
+    let done = harness.state().background.heads.len();
+    assert!((1..HEAD_COUNTS.len()).contains(&done), "stopped part of the way: {done}");
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains(&format!("Stopped after {done} of 5 head counts")).is_some());
+    assert!(harness.query_by_label_contains("◀ pick").is_none(), "no pick from part of the sweep");
+    assert!(harness.query_by_label_contains("Picked on validation").is_none());
+    assert!(!attention_workbench::workbench::window::heads_sweep_complete(&harness.state().background));
+    // Measure runs it again, whole.
+    assert!(harness.query_by_label("Stop").is_none());
+    assert!(harness.query_by_label("Measure").is_some());
+}
+
+#[test]
+fn stopping_the_length_sweep_keeps_the_lengths_it_timed() {
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    harness.get_by_label("Sequence length").click();
+    harness.run_steps(2);
+    harness.get_by_label("Measure").click();
+    harness.run_steps(2);
+    harness.get_by_label("Stop").click();
+    step_until(&mut harness, "the sweep's end", |app| !app.background.lengths_running);
+    let done = harness.state().background.lengths.len();
+    assert!(done < LENGTH_SWEEP.len(), "stopped before the last length: {done}");
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains(&format!("Stopped after {done} of 5 lengths")).is_some());
+}
