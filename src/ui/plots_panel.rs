@@ -48,7 +48,9 @@ fn chart_title(name: &str) -> String {
 /// A named curve, dashed when it is the pinned run's.
 type Curve<'a> = (String, &'a Series, bool);
 
-pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) -> Option<AppAction> {
+/// The toolbar and the charts; returns the toolbar's action and where the charts
+/// are (what *Export plots as PNG* writes: the charts, not the toolbar).
+pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) -> (Option<AppAction>, egui::Rect) {
     let mut action = None;
     // Wraps on a narrow window (1280×800) rather than clipping "Pin this run".
     ui.horizontal_wrapped(|ui| {
@@ -99,7 +101,7 @@ pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) 
     let loss = with_pinned(&view.train_loss, &view.eval_loss, pinned.map(|p| (&p.train_loss, &p.eval_loss)));
     let accuracy = with_pinned(&view.train_accuracy, &view.eval_accuracy, pinned.map(|p| (&p.train_accuracy, &p.eval_accuracy)));
     let lr = live(vec![(t!("lesson-plots-lr").as_str(), &view.lr)]);
-    egui::ScrollArea::horizontal().id_salt("charts").show(ui, |ui| ui.horizontal(|ui| {
+    let charts = egui::ScrollArea::horizontal().id_salt("charts").show(ui, |ui| ui.horizontal(|ui| {
         for name in shown {
             match name {
                 "loss" => chart(ui, name, width, height, settings, log, &loss),
@@ -110,7 +112,9 @@ pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) 
             }
         }
     }));
-    action
+    // A few points of margin beside and under the charts, within the panel.
+    let region = egui::Rect::from_min_max(charts.inner_rect.min - egui::vec2(6.0, 0.0), charts.inner_rect.max + egui::vec2(6.0, 4.0));
+    (action, region.intersect(ui.clip_rect()))
 }
 
 /// One chart: its title and a legend of coloured names above the plot (so no
@@ -343,11 +347,16 @@ fn y_range(curves: &[Curve]) -> Option<(f64, f64)> {
 
 /// The plots panel under the views.
 #[derive(Default)]
-pub struct PlotsPanel;
+pub struct PlotsPanel {
+    /// Where its charts were drawn last, below the toolbar.
+    pub charts_rect: Option<egui::Rect>,
+}
 
 impl super::Panel for PlotsPanel {
     fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
-        actions.extend(plots_ui(ui, data.view, &mut data.state.plots));
+        let (action, charts) = plots_ui(ui, data.view, &mut data.state.plots);
+        actions.extend(action);
+        self.charts_rect = Some(charts);
     }
 }
 

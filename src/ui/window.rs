@@ -49,7 +49,8 @@ pub struct Panels {
     pretrained: PretrainedPanel,
     /// Whether the last frame was drawn in the presenter view (None before the first).
     presenter_shown: Option<bool>,
-    /// The plots panel and the central view in the last frame, for PNG exports.
+    /// The plots panel's charts (not its toolbar) and the central view in the
+    /// last frame, for PNG exports.
     pub plots_rect: Option<egui::Rect>,
     pub central_rect: Option<egui::Rect>,
 }
@@ -105,10 +106,13 @@ impl Panels {
             panel.show(ui, |ui| self.lesson.show(ui, data, &mut actions));
         }
         if data.state.layout.plots && !presenter {
-            let response = egui::Panel::bottom("plots").resizable(true).default_size(280.0).min_size(200.0).show(ui, |ui| {
+            egui::Panel::bottom("plots").resizable(true).default_size(280.0).min_size(200.0).show(ui, |ui| {
                 self.plots.show(ui, data, &mut actions);
             });
-            self.plots_rect = Some(response.response.rect);
+            self.plots_rect = self.plots.charts_rect;
+        } else {
+            // Hidden: an export says so instead of writing whatever is there now.
+            self.plots_rect = None;
         }
         let central = egui::CentralPanel::default().show(ui, |ui| self.central(ui, data, &mut actions));
         self.central_rect = Some(central.response.rect);

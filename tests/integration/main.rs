@@ -13,6 +13,7 @@ mod knobs;
 mod lesson_names;
 mod lessons;
 mod monkey;
+mod plot_export;
 mod pretrained;
 mod runs;
 mod sweeps;
