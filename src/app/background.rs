@@ -93,9 +93,21 @@ impl WorkbenchApp {
         self.background.heads_base = Some(base.clone());
         let stop = Arc::new(AtomicBool::new(false));
         self.heads_stop = Some(stop.clone());
+        self.background.heads_steps = 0;
+        self.background.heads_started = Some(Instant::now());
         self.inbox.spawn("head sweep", move |out| {
             crate::training::priority::yield_to_window();
-            let stopped = || stop.load(Ordering::Relaxed);
+            let (steps, last_report) = (std::cell::Cell::new(0), std::cell::Cell::new(Instant::now()));
+            // Asked before every training step: count it, report a few times a
+            // second (each report repaints the window), and say whether to stop.
+            let stopped = || {
+                steps.set(steps.get() + 1);
+                if last_report.get().elapsed() > Duration::from_millis(250) {
+                    last_report.set(Instant::now());
+                    out.send(Message::HeadsSteps(steps.get()));
+                }
+                stop.load(Ordering::Relaxed)
+            };
             for heads in crate::experiments::HEAD_COUNTS {
                 // None: stopped in the middle of this head count's training.
                 let Some(outcome) = crate::experiments::measure_heads(&base, heads, &stopped) else { break };
@@ -170,6 +182,7 @@ impl WorkbenchApp {
                     self.lengths_stop = None;
                 }
                 Message::Heads(outcome) => self.background.heads.push(outcome),
+                Message::HeadsSteps(steps) => self.background.heads_steps = steps,
                 Message::HeadsDone => {
                     self.background.heads_running = false;
                     self.background.heads_stopping = false;

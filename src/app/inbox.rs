@@ -27,6 +27,8 @@ pub enum Message {
     LengthsDone,
     /// One head count of the head sweep, in order; then the end.
     Heads(HeadsOutcome),
+    /// Training steps the head sweep has done so far, all head counts together.
+    HeadsSteps(usize),
     HeadsDone,
     Saturation(Vec<SaturationPoint>),
     /// The file dialog's answer.

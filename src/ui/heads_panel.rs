@@ -35,7 +35,14 @@ fn heads_ui(ui: &mut egui::Ui, background: &crate::workbench::window::Background
         }
         if running {
             ui.spinner();
-            ui.label(t!("views-heads-progress", done = results.len(), total = HEAD_COUNTS.len()));
+            let total_steps = HEAD_COUNTS.len() * base.steps;
+            let fraction = if total_steps == 0 { 0.0 } else { background.heads_steps as f32 / total_steps as f32 };
+            ui.add(egui::ProgressBar::new(fraction.min(1.0)).desired_width(160.0));
+            let mut progress = t!("views-heads-progress", done = results.len(), total = HEAD_COUNTS.len());
+            if let Some(eta) = background.heads_started.and_then(|s| super::top_bar::eta_text(s.elapsed().as_secs_f32(), fraction)) {
+                progress += &format!(" · {eta}");
+            }
+            ui.label(progress);
             super::sweep_stop::stop_button(ui, background.heads_stopping, AppAction::StopMeasureHeads, actions);
         }
         if training {
@@ -121,3 +128,4 @@ fn heads_ui(ui: &mut egui::Ui, background: &crate::workbench::window::Background
         ui.label(t!("views-heads-verdict", heads = heads, test = format!("{test:.3}"), best = format!("{best:.3}")));
     }
 }
+

@@ -121,9 +121,9 @@ impl super::Panel for TopBar {
         ui.horizontal(|ui| {
             match claim {
                 // A claim's verification trains in place of the live run: its bar shows.
-                Some((fraction, done, total)) => {
+                Some(progress) => {
                     ui.colored_label(ui.visuals().warn_fg_color, t!("status-verifying"));
-                    ui.add(egui::ProgressBar::new(fraction).desired_width(260.0).text(t!("lesson-claim-steps", done = done, total = total)));
+                    ui.add(egui::ProgressBar::new(progress.fraction()).desired_width(260.0).text(claim_steps_text(&progress)));
                     if ui.button(t!("lesson-claim-cancel")).on_hover_text(t!("lesson-claim-cancel-tip")).clicked() {
                         actions.push(AppAction::CancelClaim);
                     }
@@ -164,6 +164,26 @@ fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize) {
     }
 }
 
+/// "training steps 120 of 900 · ETA 8s" for a claim's verification.
+pub fn claim_steps_text(progress: &crate::workbench::lesson_runner::ClaimProgress) -> String {
+    let mut text = t!("lesson-claim-steps", done = progress.done, total = progress.total);
+    if let Some(eta) = eta_text(progress.seconds, progress.fraction()) {
+        text += &format!(" · {eta}");
+    }
+    text
+}
+
+/// Seconds left at the pace so far, `elapsed` seconds for `fraction` of the work;
+/// None until a few percent are done.
+pub fn time_left(elapsed: f32, fraction: f32) -> Option<f32> {
+    (fraction >= 0.02 && fraction < 1.0).then(|| elapsed * (1.0 - fraction) / fraction)
+}
+
+/// "ETA 12s" for work begun `elapsed` seconds ago and `fraction` done.
+pub fn eta_text(elapsed: f32, fraction: f32) -> Option<String> {
+    time_left(elapsed, fraction).map(|left| t!("top-eta", eta = format_eta(left)))
+}
+
 pub fn format_eta(secs: f32) -> String {
     let secs = secs.max(0.0).round() as u64;
     match secs {
@@ -182,5 +202,16 @@ fn preset_label(name: &str) -> String {
         "large" => t!("preset-large"),
         "custom" => t!("preset-custom"),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn time_left_follows_the_pace_so_far() {
+        assert_eq!(super::time_left(10.0, 0.25), Some(30.0));
+        assert_eq!(super::time_left(10.0, 0.01), None, "too early to say");
+        assert_eq!(super::time_left(10.0, 1.0), None);
+        assert_eq!(super::format_eta(90.0), "1m30s");
     }
 }

@@ -11,11 +11,27 @@ use crate::lessons::pack::{self, PackInfo};
 use crate::lessons::{self, BugCase, Lesson, LessonError, LiveFacts, Loaded, Locks};
 use crate::progress::{ClaimMark, Progress};
 
+/// How far the running verification is: `done` of `total` training steps, in
+/// `seconds` so far.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClaimProgress {
+    pub done: usize,
+    pub total: usize,
+    pub seconds: f32,
+}
+
+impl ClaimProgress {
+    pub fn fraction(&self) -> f32 {
+        if self.total == 0 { 0.0 } else { self.done as f32 / self.total as f32 }
+    }
+}
+
 /// A claim's verification.
 #[derive(Clone, Debug)]
 pub enum ClaimState {
-    /// Verifying with these seeds; `done` of `total` training steps so far.
-    Running { seeds: Vec<u64>, done: usize, total: usize },
+    /// Verifying with these seeds since `started`; `done` of `total` training
+    /// steps so far.
+    Running { seeds: Vec<u64>, done: usize, total: usize, started: std::time::Instant },
     /// One result per seed, in seed order.
     Done(Vec<ClaimResult>),
     Failed(String),
@@ -256,9 +272,9 @@ impl LessonRunner {
     }
 
     /// The verification that runs: its fraction done and what it is, for the progress bar.
-    pub fn claim_progress(&self) -> Option<(f32, usize, usize)> {
+    pub fn claim_progress(&self) -> Option<ClaimProgress> {
         self.claims.values().find_map(|state| match state {
-            ClaimState::Running { done, total, .. } => Some((if *total == 0 { 0.0 } else { *done as f32 / *total as f32 }, *done, *total)),
+            ClaimState::Running { done, total, started, .. } => Some(ClaimProgress { done: *done, total: *total, seconds: started.elapsed().as_secs_f32() }),
             _ => None,
         })
     }
@@ -276,7 +292,7 @@ impl LessonRunner {
         let claim = block.claim.clone();
         let seeds = lessons::DEFAULT_SEEDS.to_vec();
         let total = claim.steps_in_all(&seeds);
-        self.claims.insert(key.clone(), ClaimState::Running { seeds: seeds.clone(), done: 0, total });
+        self.claims.insert(key.clone(), ClaimState::Running { seeds: seeds.clone(), done: 0, total, started: std::time::Instant::now() });
         Some((key, claim, seeds))
     }
 

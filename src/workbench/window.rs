@@ -39,6 +39,10 @@ pub struct Background {
     pub heads_running: bool,
     /// Stop was pressed: the sweep ends at its next training step.
     pub heads_stopping: bool,
+    /// Training steps done so far, all head counts together, and when it began
+    /// (for the tab's progress and time left).
+    pub heads_steps: usize,
+    pub heads_started: Option<std::time::Instant>,
     pub heads_base: Option<ExperimentConfig>,
     /// The softmax-saturation sweep (lesson 03), computed once when first shown.
     pub saturation: Option<Vec<SaturationPoint>>,

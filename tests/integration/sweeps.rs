@@ -19,6 +19,9 @@ fn stopping_the_head_sweep_keeps_what_it_measured_and_picks_nothing() {
     harness.run_steps(2);
     harness.get_by_label("Measure").click();
     step_until(&mut harness, "the first head count", |app| !app.background.heads.is_empty());
+    // Progress counts the steps of every head count, with the time left.
+    step_until(&mut harness, "a progress report", |app| app.background.heads_steps > 3000);
+    assert!(harness.query_by_label_contains("head counts done · ETA").is_some(), "progress with the time left");
     harness.get_by_label("Stop").click();
     step_until(&mut harness, "the sweep's end", |app| !app.background.heads_running);
     let done = harness.state().background.heads.len();

@@ -370,12 +370,13 @@ fn verify_it_on_lesson_12_times_the_writers_alone_and_counts_every_step() {
     // the action its button performs.
     harness.state_mut().perform(attention_workbench::workbench::actions::AppAction::LessonVerifyClaim("claim-greedy-writing-kv".to_string()));
     let start = Instant::now();
-    let mut seen: Vec<(usize, usize)> = Vec::new();
+    let (mut seen, mut time_left_shown): (Vec<(usize, usize)>, bool) = (Vec::new(), false);
     while harness.query_by_label_contains("holds with seed").is_none() && harness.query_by_label_contains("does not hold with seed").is_none() {
         assert!(start.elapsed() < Duration::from_secs(120), "the claim's verification did not finish: {:?}", seen.last());
-        if let Some((_, done, total)) = harness.state().lessons.claim_progress() {
-            seen.push((done, total));
+        if let Some(progress) = harness.state().lessons.claim_progress() {
+            seen.push((progress.done, progress.total));
         }
+        time_left_shown |= harness.query_all_by_label_contains("training steps · ETA").next().is_some();
         harness.step();
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -383,6 +384,7 @@ fn verify_it_on_lesson_12_times_the_writers_alone_and_counts_every_step() {
     assert!(seen.iter().all(|&(_, total)| total == 360), "{seen:?}");
     assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0), "progress never goes back: {seen:?}");
     assert!(seen.last().is_some_and(|&(done, _)| done > 300), "progress reached the end: {:?}", seen.last());
+    assert!(time_left_shown, "the progress bar says how long is left");
     assert!(harness.query_by_label_contains("✔ holds with seeds 0, 1, 2").is_some(), "lesson 12's claim holds on every default seed");
     assert!(harness.query_by_label_contains("seed 2: ✔ b's milliseconds per generated token without a cache is more than 2 times a's — measured").is_some(), "each seed's conditions are listed in words");
 }
@@ -724,7 +726,7 @@ fn a_claim_verification_pauses_the_live_run_runs_one_at_a_time_and_can_be_cancel
     assert!(harness.query_by_label("verifying a claim").is_some(), "the top bar shows the verification's progress");
     // A second verification waits for the first.
     assert!(!harness.state_mut().verify_claim(&claims[1]), "one verification at a time");
-    step_until(&mut harness, "some training steps of the claim", |app| app.lessons.claim_progress().is_some_and(|(_, done, _)| done > 0));
+    step_until(&mut harness, "some training steps of the claim", |app| app.lessons.claim_progress().is_some_and(|p| p.done > 0));
     assert_eq!(harness.query_all_by_label("Cancel").count(), 2, "Cancel beside the claim and beside its progress bar");
     harness.query_all_by_label("Cancel").next().unwrap().click();
     step_until(&mut harness, "the cancel", |app| !app.lessons.claim_running());
@@ -739,7 +741,7 @@ fn start_pressed_while_a_claim_is_verified_starts_the_live_run_when_the_verifica
     step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
     open_lesson(&mut harness, "16");
     harness.state_mut().perform(AppAction::LessonVerifyClaim("claim-fine-tuning-pretrained".to_string()));
-    step_until(&mut harness, "some training steps of the claim", |app| app.lessons.claim_progress().is_some_and(|(_, done, _)| done > 0));
+    step_until(&mut harness, "some training steps of the claim", |app| app.lessons.claim_progress().is_some_and(|p| p.done > 0));
     // Start while the claim trains: the run waits, and the banner says until when.
     harness.get_by_label("Start").click();
     harness.run_steps(3);
