@@ -80,14 +80,14 @@ pub struct WindowData<'a> {
     pub bug_case_loaded: bool,
 }
 
-/// Whether the head sweep has finished and was run on `applied` (any head count):
-/// an older sweep's pick says nothing about this experiment.
 /// Every head count was measured (a stopped sweep has only some: no pick is made
 /// from those).
 pub fn heads_sweep_complete(background: &Background) -> bool {
     background.heads.len() == crate::experiments::HEAD_COUNTS.len()
 }
 
+/// Whether the head sweep has finished, whole, and was run on `applied` (any head
+/// count): an older sweep's pick says nothing about this experiment.
 pub fn heads_sweep_done_for(background: &Background, applied: &ExperimentConfig) -> bool {
     let same = |base: &ExperimentConfig| crate::experiments::heads_config(base, 1) == crate::experiments::heads_config(applied, 1);
     !background.heads_running && heads_sweep_complete(background) && background.heads_base.as_ref().is_some_and(same)
