@@ -63,6 +63,7 @@ impl WorkbenchApp {
         }
         self.background.lengths.clear();
         self.background.lengths_running = true;
+        self.background.lengths_stop_pressed = false;
         let base = self.applied.clone();
         let stop = Arc::new(AtomicBool::new(false));
         self.lengths_stop = Some(stop.clone());
@@ -93,8 +94,9 @@ impl WorkbenchApp {
         self.background.heads_base = Some(base.clone());
         let stop = Arc::new(AtomicBool::new(false));
         self.heads_stop = Some(stop.clone());
-        self.background.heads_steps = 0;
-        self.background.heads_started = Some(Instant::now());
+        self.background.heads_stop_pressed = false;
+        let per_count = base.steps;
+        self.background.heads_progress = Some(crate::workbench::step_progress::StepProgress::new(crate::experiments::HEAD_COUNTS.len() * per_count));
         self.inbox.spawn("head sweep", move |out| {
             crate::training::priority::yield_to_window();
             let (steps, last_report) = (std::cell::Cell::new(0), std::cell::Cell::new(Instant::now()));
@@ -108,9 +110,12 @@ impl WorkbenchApp {
                 }
                 stop.load(Ordering::Relaxed)
             };
-            for heads in crate::experiments::HEAD_COUNTS {
+            for (i, heads) in crate::experiments::HEAD_COUNTS.into_iter().enumerate() {
                 // None: stopped in the middle of this head count's training.
                 let Some(outcome) = crate::experiments::measure_heads(&base, heads, &stopped) else { break };
+                // Done with this count, trained or refused (which trains nothing).
+                steps.set((i + 1) * per_count);
+                out.send(Message::HeadsSteps(steps.get()));
                 if !out.send(Message::Heads(outcome)) {
                     return; // the window closed
                 }
@@ -121,13 +126,13 @@ impl WorkbenchApp {
 
     /// Ask the sweep that runs to stop; it reports its end as a finished one does.
     pub(super) fn stop_sweep(&mut self, sweep: Sweep) {
-        let (stop, stopping) = match sweep {
-            Sweep::Lengths => (&self.lengths_stop, &mut self.background.lengths_stopping),
-            Sweep::Heads => (&self.heads_stop, &mut self.background.heads_stopping),
+        let (stop, pressed) = match sweep {
+            Sweep::Lengths => (&self.lengths_stop, &mut self.background.lengths_stop_pressed),
+            Sweep::Heads => (&self.heads_stop, &mut self.background.heads_stop_pressed),
         };
         if let Some(stop) = stop {
             stop.store(true, Ordering::Relaxed);
-            *stopping = true;
+            *pressed = true;
         }
     }
 
@@ -178,14 +183,17 @@ impl WorkbenchApp {
                 Message::Length(outcome) => self.background.lengths.push(outcome),
                 Message::LengthsDone => {
                     self.background.lengths_running = false;
-                    self.background.lengths_stopping = false;
                     self.lengths_stop = None;
                 }
                 Message::Heads(outcome) => self.background.heads.push(outcome),
-                Message::HeadsSteps(steps) => self.background.heads_steps = steps,
+                Message::HeadsSteps(steps) => {
+                    if let Some(progress) = &mut self.background.heads_progress {
+                        progress.advance(steps);
+                    }
+                }
                 Message::HeadsDone => {
                     self.background.heads_running = false;
-                    self.background.heads_stopping = false;
+                    self.background.heads_progress = None;
                     self.heads_stop = None;
                 }
                 Message::Saturation(points) => {

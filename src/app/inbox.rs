@@ -27,7 +27,8 @@ pub enum Message {
     LengthsDone,
     /// One head count of the head sweep, in order; then the end.
     Heads(HeadsOutcome),
-    /// Training steps the head sweep has done so far, all head counts together.
+    /// Training steps the head sweep has done so far, all head counts together
+    /// (a refused one counted whole).
     HeadsSteps(usize),
     HeadsDone,
     Saturation(Vec<SaturationPoint>),

@@ -64,27 +64,29 @@ impl<N: Numeric> egui::Widget for Bounded<'_, N> {
         if let Some(prefix) = self.prefix {
             drag = drag.prefix(prefix);
         }
+        // The DragValue's own id, which it takes next (its response has it): the
+        // note belongs to this field even when egui parses its text again in the
+        // frame after the learner moved to another one.
+        let id = ui.next_auto_id();
         // egui parses, then clamps: the number the learner typed is seen only here.
         let drag = drag.custom_parser(move |text| {
             let typed = parse_number(text)?;
-            // The field being typed into has the focus, and its id is the response's.
-            if let Some(id) = ctx.memory(|m| m.focused()) {
-                let kept = typed.clamp(low, high);
-                let at = ctx.input(|i| i.time);
-                ctx.data_mut(|d| {
-                    if kept == typed {
-                        d.remove_temp::<ClampNote>(id);
-                    } else {
-                        d.insert_temp(id, ClampNote { typed, kept, at });
-                    }
-                });
-            }
+            let kept = typed.clamp(low, high);
+            let at = ctx.input(|i| i.time);
+            ctx.data_mut(|d| {
+                if kept == typed {
+                    d.remove_temp::<ClampNote>(id);
+                } else {
+                    d.insert_temp(id, ClampNote { typed, kept, at });
+                }
+            });
             Some(typed)
         });
         let response = ui.add(drag);
+        debug_assert_eq!(response.id, id, "the note is kept under the field's id");
         // Compared as the knob stores it: an f32 knob keeps 1e-6 as 9.99999997e-7.
         let kept_as_stored = |kept: f64| N::from_f64(kept).to_f64();
-        show_note(ui, &response, self.value.to_f64(), kept_as_stored);
+        show_note(ui, &response, self.value.to_f64(), kept_as_stored, N::INTEGRAL);
         response
     }
 }
@@ -99,7 +101,7 @@ fn parse_number(text: &str) -> Option<f64> {
 /// The note beside the field, while it is typed into and for `NOTE_SECONDS` after
 /// it lost the focus; forgotten once the value is changed another way (dragged,
 /// undone, a lesson loaded).
-fn show_note(ui: &egui::Ui, response: &egui::Response, value: f64, kept_as_stored: impl Fn(f64) -> f64) {
+fn show_note(ui: &egui::Ui, response: &egui::Response, value: f64, kept_as_stored: impl Fn(f64) -> f64, integral: bool) {
     let Some(note) = ui.data(|d| d.get_temp::<ClampNote>(response.id)) else { return };
     let now = ui.input(|i| i.time);
     // While the field has the focus the note stays young; its age counts from
@@ -111,12 +113,17 @@ fn show_note(ui: &egui::Ui, response: &egui::Response, value: f64, kept_as_store
         return;
     }
     ui.data_mut(|d| d.insert_temp(response.id, note));
-    response.show_tooltip_text(note_text(note));
+    // A tooltip that is always open while shown, stacked under the knob's help
+    // tooltip when the field is hovered.
+    egui::Tooltip::for_widget(response).show(|ui| ui.label(note_text(note, integral)));
     ui.ctx().request_repaint_after(std::time::Duration::from_secs_f64((NOTE_SECONDS - age).max(0.05)));
 }
 
-fn note_text(note: ClampNote) -> String {
-    let (typed, kept) = (short_number(note.typed), short_number(note.kept));
+/// `integral`: the knob holds whole numbers, whose end is written in full (a seed's
+/// largest is 4294967295, as the field shows it).
+fn note_text(note: ClampNote, integral: bool) -> String {
+    let kept = if integral { format!("{:.0}", note.kept) } else { short_number(note.kept) };
+    let typed = short_number(note.typed);
     if note.typed > note.kept {
         t!("knob-clamped-high", typed = typed.as_str(), kept = kept.as_str())
     } else {
@@ -144,6 +151,13 @@ mod tests {
         assert_eq!(parse_number("1e9"), Some(1e9));
         assert_eq!(parse_number("NaN"), None);
         assert_eq!(parse_number("abc"), None);
+    }
+
+    #[test]
+    fn a_whole_number_knob_writes_its_end_in_full() {
+        let note = ClampNote { typed: 1e10, kept: 4294967295.0, at: 0.0 };
+        assert_eq!(note_text(note, true), "1e10 is more than this knob takes: it is set to its largest, 4294967295.");
+        assert_eq!(note_text(ClampNote { typed: 1e9, kept: 10.0, at: 0.0 }, false), "1e9 is more than this knob takes: it is set to its largest, 10.");
     }
 
     #[test]

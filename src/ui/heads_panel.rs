@@ -35,22 +35,21 @@ fn heads_ui(ui: &mut egui::Ui, background: &crate::workbench::window::Background
         }
         if running {
             ui.spinner();
-            let total_steps = HEAD_COUNTS.len() * base.steps;
-            let fraction = if total_steps == 0 { 0.0 } else { background.heads_steps as f32 / total_steps as f32 };
-            ui.add(egui::ProgressBar::new(fraction.min(1.0)).desired_width(160.0));
+            let steps = background.heads_progress.as_ref();
+            ui.add(egui::ProgressBar::new(steps.map_or(0.0, |s| s.fraction())).desired_width(160.0));
             let mut progress = t!("views-heads-progress", done = results.len(), total = HEAD_COUNTS.len());
-            if let Some(eta) = background.heads_started.and_then(|s| super::top_bar::eta_text(s.elapsed().as_secs_f32(), fraction)) {
+            if let Some(eta) = steps.and_then(super::top_bar::eta_text) {
                 progress += &format!(" · {eta}");
             }
             ui.label(progress);
-            super::sweep_stop::stop_button(ui, background.heads_stopping, AppAction::StopMeasureHeads, actions);
+            super::sweep_stop::stop_button(ui, background.heads_stop_pressed, t!("views-heads-stop-tip"), AppAction::StopMeasureHeads, actions);
         }
         if training {
             ui.weak(t!("views-length-training"));
         }
     });
     let complete = crate::workbench::window::heads_sweep_complete(background);
-    if !running && !results.is_empty() && !complete {
+    if !running && background.heads_stop_pressed && !complete {
         ui.colored_label(ui.visuals().warn_fg_color, t!("views-heads-stopped", done = results.len(), total = HEAD_COUNTS.len()));
     } else if !running && !results.is_empty() && !crate::workbench::window::heads_sweep_done_for(background, base) {
         ui.colored_label(ui.visuals().warn_fg_color, t!("views-heads-stale"));
@@ -128,4 +127,3 @@ fn heads_ui(ui: &mut egui::Ui, background: &crate::workbench::window::Background
         ui.label(t!("views-heads-verdict", heads = heads, test = format!("{test:.3}"), best = format!("{best:.3}")));
     }
 }
-

@@ -37,13 +37,13 @@ fn length_cost_ui(ui: &mut egui::Ui, background: &Background, batch: usize, trai
         if running {
             ui.spinner();
             ui.label(t!("views-length-progress", done = results.len(), total = LENGTH_SWEEP.len()));
-            super::sweep_stop::stop_button(ui, background.lengths_stopping, AppAction::StopMeasureLengths, actions);
+            super::sweep_stop::stop_button(ui, background.lengths_stop_pressed, t!("views-length-stop-tip"), AppAction::StopMeasureLengths, actions);
         }
         if training {
             ui.weak(t!("views-length-training"));
         }
     });
-    if !running && !results.is_empty() && results.len() < LENGTH_SWEEP.len() {
+    if !running && background.lengths_stop_pressed && results.len() < LENGTH_SWEEP.len() {
         ui.colored_label(ui.visuals().warn_fg_color, t!("views-length-stopped", done = results.len(), total = LENGTH_SWEEP.len()));
     }
     let measured: Vec<_> = results.iter().filter_map(|o| match o {

@@ -217,7 +217,7 @@ impl super::Panel for LessonPanel {
                                         actions.push(AppAction::LessonVerifyClaim(block.id.clone()));
                                     }
                                 }
-                                Some(ClaimState::Running { seeds, done, total, started }) => {
+                                Some(ClaimState::Running { seeds, progress }) => {
                                     ui.horizontal(|ui| {
                                         // No spinner: its animation repaints every frame, and where
                                         // the window is drawn in software that takes the cores the
@@ -227,8 +227,7 @@ impl super::Panel for LessonPanel {
                                             actions.push(AppAction::CancelClaim);
                                         }
                                     });
-                                    let progress = crate::workbench::lesson_runner::ClaimProgress { done: *done, total: *total, seconds: started.elapsed().as_secs_f32() };
-                                    ui.add(egui::ProgressBar::new(progress.fraction()).text(super::top_bar::claim_steps_text(&progress)));
+                                    ui.add(egui::ProgressBar::new(progress.fraction()).text(super::top_bar::claim_steps_text(progress)));
                                 }
                                 Some(ClaimState::Done(results)) => {
                                     let seeds: Vec<u64> = results.iter().map(|r| r.seed).collect();

@@ -6,9 +6,11 @@ use eframe::egui;
 use crate::t;
 use crate::workbench::actions::AppAction;
 
-pub fn stop_button(ui: &mut egui::Ui, stopping: bool, stop: AppAction, actions: &mut Vec<AppAction>) {
-    let label = if stopping { t!("views-sweep-stopping") } else { t!("views-sweep-stop") };
-    if ui.add_enabled(!stopping, egui::Button::new(label)).on_hover_text(t!("views-sweep-stop-tip")).clicked() {
+/// `pressed`: Stop was pressed and the sweep has not ended yet; `tip` says when
+/// this sweep stops.
+pub fn stop_button(ui: &mut egui::Ui, pressed: bool, tip: String, stop: AppAction, actions: &mut Vec<AppAction>) {
+    let label = if pressed { t!("views-sweep-stopping") } else { t!("views-sweep-stop") };
+    if ui.add_enabled(!pressed, egui::Button::new(label)).on_hover_text(tip).clicked() {
         actions.push(stop);
     }
 }

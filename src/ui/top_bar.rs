@@ -4,6 +4,7 @@ use eframe::egui;
 
 use super::bounded::Bounded;
 
+use crate::workbench::step_progress::StepProgress;
 use crate::workbench::window::WindowData;
 
 use crate::t;
@@ -164,24 +165,18 @@ fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize) {
     }
 }
 
-/// "training steps 120 of 900 · ETA 8s" for a claim's verification.
-pub fn claim_steps_text(progress: &crate::workbench::lesson_runner::ClaimProgress) -> String {
+/// "120 / 900 training steps · ETA 8s" for a claim's verification.
+pub fn claim_steps_text(progress: &StepProgress) -> String {
     let mut text = t!("lesson-claim-steps", done = progress.done, total = progress.total);
-    if let Some(eta) = eta_text(progress.seconds, progress.fraction()) {
+    if let Some(eta) = eta_text(progress) {
         text += &format!(" · {eta}");
     }
     text
 }
 
-/// Seconds left at the pace so far, `elapsed` seconds for `fraction` of the work;
-/// None until a few percent are done.
-pub fn time_left(elapsed: f32, fraction: f32) -> Option<f32> {
-    (fraction >= 0.02 && fraction < 1.0).then(|| elapsed * (1.0 - fraction) / fraction)
-}
-
-/// "ETA 12s" for work begun `elapsed` seconds ago and `fraction` done.
-pub fn eta_text(elapsed: f32, fraction: f32) -> Option<String> {
-    time_left(elapsed, fraction).map(|left| t!("top-eta", eta = format_eta(left)))
+/// "ETA 12s" once the pace is known.
+pub fn eta_text(progress: &StepProgress) -> Option<String> {
+    progress.seconds_left().map(|left| t!("top-eta", eta = format_eta(left)))
 }
 
 pub fn format_eta(secs: f32) -> String {
@@ -208,10 +203,9 @@ fn preset_label(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn time_left_follows_the_pace_so_far() {
-        assert_eq!(super::time_left(10.0, 0.25), Some(30.0));
-        assert_eq!(super::time_left(10.0, 0.01), None, "too early to say");
-        assert_eq!(super::time_left(10.0, 1.0), None);
+    fn times_left_read_in_seconds_minutes_and_hours() {
+        assert_eq!(super::format_eta(42.4), "42s");
         assert_eq!(super::format_eta(90.0), "1m30s");
+        assert_eq!(super::format_eta(7260.0), "2h01m");
     }
 }

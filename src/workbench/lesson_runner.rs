@@ -3,6 +3,7 @@
 //! a lesson's experiment is loaded, and how the claims' verifications stand (the
 //! app runs them off the window's thread).
 
+use crate::workbench::step_progress::StepProgress;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::config::ExperimentConfig;
@@ -11,27 +12,11 @@ use crate::lessons::pack::{self, PackInfo};
 use crate::lessons::{self, BugCase, Lesson, LessonError, LiveFacts, Loaded, Locks};
 use crate::progress::{ClaimMark, Progress};
 
-/// How far the running verification is: `done` of `total` training steps, in
-/// `seconds` so far.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ClaimProgress {
-    pub done: usize,
-    pub total: usize,
-    pub seconds: f32,
-}
-
-impl ClaimProgress {
-    pub fn fraction(&self) -> f32 {
-        if self.total == 0 { 0.0 } else { self.done as f32 / self.total as f32 }
-    }
-}
-
 /// A claim's verification.
 #[derive(Clone, Debug)]
 pub enum ClaimState {
-    /// Verifying with these seeds since `started`; `done` of `total` training
-    /// steps so far.
-    Running { seeds: Vec<u64>, done: usize, total: usize, started: std::time::Instant },
+    /// Verifying with these seeds; its training steps so far, of all seeds'.
+    Running { seeds: Vec<u64>, progress: StepProgress },
     /// One result per seed, in seed order.
     Done(Vec<ClaimResult>),
     Failed(String),
@@ -272,9 +257,9 @@ impl LessonRunner {
     }
 
     /// The verification that runs: its fraction done and what it is, for the progress bar.
-    pub fn claim_progress(&self) -> Option<ClaimProgress> {
+    pub fn claim_progress(&self) -> Option<StepProgress> {
         self.claims.values().find_map(|state| match state {
-            ClaimState::Running { done, total, started, .. } => Some(ClaimProgress { done: *done, total: *total, seconds: started.elapsed().as_secs_f32() }),
+            ClaimState::Running { progress, .. } => Some(*progress),
             _ => None,
         })
     }
@@ -292,14 +277,14 @@ impl LessonRunner {
         let claim = block.claim.clone();
         let seeds = lessons::DEFAULT_SEEDS.to_vec();
         let total = claim.steps_in_all(&seeds);
-        self.claims.insert(key.clone(), ClaimState::Running { seeds: seeds.clone(), done: 0, total, started: std::time::Instant::now() });
+        self.claims.insert(key.clone(), ClaimState::Running { seeds: seeds.clone(), progress: StepProgress::new(total) });
         Some((key, claim, seeds))
     }
 
     /// Training steps done so far by the running verification.
     pub fn claim_advanced(&mut self, key: &ClaimKey, now: usize) {
-        if let Some(ClaimState::Running { done, .. }) = self.claims.get_mut(key) {
-            *done = now;
+        if let Some(ClaimState::Running { progress, .. }) = self.claims.get_mut(key) {
+            progress.advance(now);
         }
     }
 

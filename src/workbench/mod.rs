@@ -12,6 +12,7 @@ pub mod pretrained_view;
 pub mod run_view;
 pub mod series;
 pub mod state;
+pub mod step_progress;
 pub mod window;
 
 pub use path_request::PathRequest;

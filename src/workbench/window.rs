@@ -31,18 +31,17 @@ pub struct Background {
     /// The sequence-length sweep (lesson 11): lengths measured so far, in order.
     pub lengths: Vec<LengthOutcome>,
     pub lengths_running: bool,
-    /// Stop was pressed: the sweep ends after the length it measures.
-    pub lengths_stopping: bool,
+    /// Stop was pressed in this sweep (it ends after the length it times).
+    pub lengths_stop_pressed: bool,
     /// The head sweep (lesson 22): head counts measured so far, in order, and the
     /// experiment it trained (before its head counts were set).
     pub heads: Vec<HeadsOutcome>,
     pub heads_running: bool,
-    /// Stop was pressed: the sweep ends at its next training step.
-    pub heads_stopping: bool,
-    /// Training steps done so far, all head counts together, and when it began
-    /// (for the tab's progress and time left).
-    pub heads_steps: usize,
-    pub heads_started: Option<std::time::Instant>,
+    /// Stop was pressed in this sweep (it ends at its next training step).
+    pub heads_stop_pressed: bool,
+    /// Its training steps so far, all head counts together (a refused one counts
+    /// as done).
+    pub heads_progress: Option<crate::workbench::step_progress::StepProgress>,
     pub heads_base: Option<ExperimentConfig>,
     /// The softmax-saturation sweep (lesson 03), computed once when first shown.
     pub saturation: Option<Vec<SaturationPoint>>,

@@ -48,3 +48,24 @@ fn a_batch_typed_below_its_range_is_kept_at_the_smallest_and_the_note_fades() {
     harness.run_steps(16);
     assert!(harness.query_all_by_label_contains("less than this knob takes").next().is_none());
 }
+
+#[test]
+fn the_note_stays_with_the_field_it_was_typed_in_when_the_learner_moves_on() {
+    let mut state = small_state();
+    // The next field (steps) holds the same value batch is kept at: a note filed
+    // under whichever field has the focus would show there too.
+    state.config.steps = 1;
+    let mut harness = harness(state);
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    let batch = harness.get_all_by_role(egui::accesskit::Role::SpinButton).find(|n| n.accesskit_node().label().as_deref() == Some("batch")).expect("the batch field");
+    batch.focus();
+    harness.run_steps(2);
+    harness.get_by(|n| n.is_focused()).type_text("-5");
+    harness.run_steps(2);
+    // The learner clicks the next field: egui reads batch's text once more in the
+    // frame after, when steps has the focus.
+    harness.get_all_by_role(egui::accesskit::Role::SpinButton).find(|n| n.accesskit_node().label().as_deref() == Some("steps")).expect("the steps field").click();
+    harness.run_steps(3);
+    assert_eq!(harness.state().state.config.batch_size, 1);
+    assert_eq!(harness.query_all_by_label_contains("-5 is less than this knob takes").count(), 1, "one note, beside batch only");
+}

@@ -20,7 +20,7 @@ fn stopping_the_head_sweep_keeps_what_it_measured_and_picks_nothing() {
     harness.get_by_label("Measure").click();
     step_until(&mut harness, "the first head count", |app| !app.background.heads.is_empty());
     // Progress counts the steps of every head count, with the time left.
-    step_until(&mut harness, "a progress report", |app| app.background.heads_steps > 3000);
+    step_until(&mut harness, "a progress report", |app| app.background.heads_progress.is_some_and(|p| p.done > 3000));
     assert!(harness.query_by_label_contains("head counts done · ETA").is_some(), "progress with the time left");
     harness.get_by_label("Stop").click();
     step_until(&mut harness, "the sweep's end", |app| !app.background.heads_running);
@@ -38,12 +38,17 @@ fn stopping_the_head_sweep_keeps_what_it_measured_and_picks_nothing() {
 
 #[test]
 fn stopping_the_length_sweep_keeps_the_lengths_it_timed() {
-    let mut harness = harness(small_state());
+    let mut state = small_state();
+    // Wide and large batches: the longer lengths take seconds, so Stop lands
+    // before the last one even on a fast machine.
+    state.config.batch_size = 512;
+    state.config.model.d_model = 128;
+    let mut harness = harness(state);
     step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
     harness.get_by_label("Sequence length").click();
     harness.run_steps(2);
     harness.get_by_label("Measure").click();
-    harness.run_steps(2);
+    step_until(&mut harness, "the first length", |app| !app.background.lengths.is_empty());
     harness.get_by_label("Stop").click();
     step_until(&mut harness, "the sweep's end", |app| !app.background.lengths_running);
     let done = harness.state().background.lengths.len();

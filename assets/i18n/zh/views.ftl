@@ -108,9 +108,10 @@ views-length-total-mib = 总计 MiB
 views-length-refused = 已拒绝：{ $message }
 views-sweep-stop = 停止
 views-sweep-stopping = 正在停止…
-views-sweep-stop-tip = 在正在进行的这一步之后结束测量；已经测到的结果保留。
-views-length-stopped = 在 { $done } / { $total } 个长度之后停止了：点“测量”把所有长度都计时。
-views-heads-stopped = 在 { $done } / { $total } 种头数之后停止了：只测了一部分，不做选择。点“测量”把每种头数都训练一遍。
+views-length-stop-tip = 当前这个长度测完后即停止；已测得的长度会保留。
+views-heads-stop-tip = 下一个训练步之前即停止；已测得的头数结果会保留。
+views-length-stopped = 已在测完 { $done } / { $total } 个长度后停止：点“测量”可重新测量全部长度。
+views-heads-stopped = 已在测完 { $done } / { $total } 种头数后停止：只测了一部分，因此不做挑选。点“测量”可把每种头数都重新训练一遍。
 views-heads-heading = 用几个注意力头？
 views-heads-intro = 屏幕上的实验（{ $task }，d_model { $d_model }）分别用每一种注意力头数训练 { $steps } 步；每个注意力头分到 d_k = d_model / 头数。留出的样本分成两半：在验证那一半上准确率最高的就是选中者；测试那一半从不参与挑选，它告诉你选中者到底有多好。
 views-heads-measure = 测量
