@@ -35,7 +35,8 @@ fn length_cost_ui(ui: &mut egui::Ui, background: &Background, batch: usize, trai
             actions.push(AppAction::MeasureLengths);
         }
         if running {
-            ui.spinner();
+            // No spinner: its animation repaints every frame, which takes CPU from
+            // the steps being timed; each length's result repaints the window.
             ui.label(t!("views-length-progress", done = results.len(), total = LENGTH_SWEEP.len()));
             super::sweep_stop::stop_button(ui, background.lengths_stop_pressed, t!("views-length-stop-tip"), AppAction::StopMeasureLengths, actions);
         }
