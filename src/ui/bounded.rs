@@ -30,11 +30,21 @@ pub struct Bounded<'a, N: Numeric> {
     speed: Option<f64>,
     max_decimals: Option<usize>,
     prefix: Option<String>,
+    /// An id that does not depend on where the field is drawn (see `key`).
+    key: Option<egui::Id>,
 }
 
 impl<'a, N: Numeric> Bounded<'a, N> {
     pub fn new(value: &'a mut N, range: RangeInclusive<N>) -> Self {
-        Self { value, range, speed: None, max_decimals: None, prefix: None }
+        Self { value, range, speed: None, max_decimals: None, prefix: None, key: None }
+    }
+
+    /// Name the knob (its config path, say): the field then keeps its id, its
+    /// focus while typed into and its note when the grid around it is rebuilt
+    /// under a new id (the editor's grids are, whenever a problem appears or
+    /// goes), as a clamped value often makes one appear.
+    pub fn key(self, key: impl std::hash::Hash + std::fmt::Debug) -> Self {
+        Self { key: Some(egui::Id::unique(("bounded", key))), ..self }
     }
 
     pub fn speed(self, speed: f64) -> Self {
@@ -50,8 +60,8 @@ impl<'a, N: Numeric> Bounded<'a, N> {
     }
 }
 
-impl<N: Numeric> egui::Widget for Bounded<'_, N> {
-    fn ui(self, ui: &mut egui::Ui) -> egui::Response {
+impl<N: Numeric> Bounded<'_, N> {
+    fn field(self, ui: &mut egui::Ui) -> egui::Response {
         let (low, high) = (self.range.start().to_f64(), self.range.end().to_f64());
         let ctx = ui.ctx().clone();
         let mut drag = egui::DragValue::new(&mut *self.value).range(self.range);
@@ -91,6 +101,15 @@ impl<N: Numeric> egui::Widget for Bounded<'_, N> {
     }
 }
 
+impl<N: Numeric> egui::Widget for Bounded<'_, N> {
+    fn ui(self, ui: &mut egui::Ui) -> egui::Response {
+        match self.key {
+            // A scope with an id of its own: the field's id is made from it.
+            Some(key) => ui.scope_builder(egui::UiBuilder::new().scope_id(key), |ui| self.field(ui)).inner,
+            None => self.field(ui),
+        }
+    }
+}
 /// egui's own reading of a typed number (spaces ignored, "−" read as "-"), except
 /// that "NaN" is refused: egui would clamp it to the largest value.
 fn parse_number(text: &str) -> Option<f64> {

@@ -90,7 +90,7 @@ pub fn layer_card_ui(
                 let heads_lock = lock("heads");
                 let label = ui.label(super::knob_row::lock_mark(&t!("editor-heads"), heads_lock.as_deref())).on_hover_text(help::text(help::HEADS));
                 ui.horizontal(|ui| {
-                    ui.add_enabled(heads_lock.is_none(), Bounded::new(&mut layer.heads, 1..=64))
+                    ui.add_enabled(heads_lock.is_none(), Bounded::new(&mut layer.heads, 1..=64).key((place.encoder, index, "heads")))
                         .labelled_by(label.id)
                         .on_hover_text(help::text(help::HEADS))
                         .on_disabled_hover_text(heads_lock.clone().unwrap_or_default());
@@ -119,7 +119,7 @@ pub fn layer_card_ui(
                     ]);
                 }
                 if (layer.mask == MaskKind::SlidingWindow || layer.attention_kind == AttentionKind::Convolution) && !hide_mask_knobs {
-                    widget_row(ui, &t!("editor-window"), &help::text(help::WINDOW), lock("window"), Bounded::new(&mut layer.window, 1..=1024));
+                    widget_row(ui, &t!("editor-window"), &help::text(help::WINDOW), lock("window"), Bounded::new(&mut layer.window, 1..=1024).key((place.encoder, index, "window")));
                     inline_problem(ui, problem_for("window"));
                 }
                 ablation_row(ui, layer);
@@ -130,7 +130,7 @@ pub fn layer_card_ui(
             }
             widget_row(ui, &t!("editor-feed-forward"), &help::text(help::FFN), lock("ffn"), egui::Checkbox::new(&mut layer.ffn, t!("editor-on")));
             if layer.ffn {
-                widget_row(ui, "d_ff", &help::text(help::D_FF), lock("d_ff"), Bounded::new(&mut layer.d_ff, 1..=8192));
+                widget_row(ui, "d_ff", &help::text(help::D_FF), lock("d_ff"), Bounded::new(&mut layer.d_ff, 1..=8192).key((place.encoder, index, "d_ff")));
                 inline_problem(ui, problem_for("d_ff"));
                 choice_row(ui, &t!("editor-activation"), &help::text(help::ACTIVATION), lock("activation"), &mut layer.activation, &[
                     (Activation::Relu, "ReLU"),
@@ -161,7 +161,7 @@ pub fn layer_card_ui(
                         (MaskApplication::AddNegInfinity, t!("editor-add-neg-inf").as_str()),
                         (MaskApplication::MultiplyAfterSoftmax, t!("editor-multiply-after-softmax").as_str()),
                     ]);
-                    widget_row(ui, &t!("editor-diagonal-offset"), &help::text(help::DIAGONAL_OFFSET), lock("diagonal_offset"), Bounded::new(&mut layer.diagonal_offset, -3..=3));
+                    widget_row(ui, &t!("editor-diagonal-offset"), &help::text(help::DIAGONAL_OFFSET), lock("diagonal_offset"), Bounded::new(&mut layer.diagonal_offset, -3..=3).key((place.encoder, index, "diagonal_offset")));
                     choice_row(ui, &t!("editor-padding-mask-on"), &help::text(help::PADDING_MASK), lock("padding_mask"), &mut layer.padding_mask, &[
                         (PaddingMask::Keys, t!("editor-padding-keys").as_str()),
                         (PaddingMask::Queries, t!("editor-padding-queries").as_str()),

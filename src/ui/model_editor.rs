@@ -63,7 +63,7 @@ impl super::Panel for ModelEditor {
                         (RnnAttention::Additive, t!("editor-rnn-additive").as_str()),
                     ]);
                 }
-                widget_row(ui, "d_model", &help::text(help::D_MODEL), lock("model.d_model"), Bounded::new(&mut m.d_model, 1..=1024));
+                widget_row(ui, "d_model", &help::text(help::D_MODEL), lock("model.d_model"), Bounded::new(&mut m.d_model, 1..=1024).key("model.d_model"));
                 inline_problem(ui, problem("model.d_model"));
                 choice_row(ui, &t!("editor-positions"), &help::text(help::POSITIONAL), lock("model.positional"), &mut m.positional, &[
                     (PositionalEncoding::None, t!("editor-none").as_str()),
@@ -72,21 +72,21 @@ impl super::Panel for ModelEditor {
                     (PositionalEncoding::Rotary, t!("editor-rotary").as_str()),
                     (PositionalEncoding::Alibi, t!("editor-alibi").as_str()),
                 ]);
-                widget_row(ui, &t!("editor-max-length"), &help::text(help::MAX_LEN), lock("model.max_len"), Bounded::new(&mut m.max_len, 1..=4096));
+                widget_row(ui, &t!("editor-max-length"), &help::text(help::MAX_LEN), lock("model.max_len"), Bounded::new(&mut m.max_len, 1..=4096).key("model.max_len"));
                 inline_problem(ui, problem("model.max_len"));
-                widget_row(ui, &t!("editor-layer-norm-eps"), &help::text(help::LAYER_NORM_EPS), lock("model.layer_norm_eps"), Bounded::new(&mut m.layer_norm_eps, 1e-12..=1e-1).speed(1e-6).max_decimals(12));
+                widget_row(ui, &t!("editor-layer-norm-eps"), &help::text(help::LAYER_NORM_EPS), lock("model.layer_norm_eps"), Bounded::new(&mut m.layer_norm_eps, 1e-12..=1e-1).speed(1e-6).max_decimals(12).key("model.layer_norm_eps"));
                 inline_problem(ui, problem("model.layer_norm_eps"));
-                widget_row(ui, &t!("editor-token-types"), &help::text(help::TOKEN_TYPES), lock("model.token_types"), Bounded::new(&mut m.token_types, 0..=16));
+                widget_row(ui, &t!("editor-token-types"), &help::text(help::TOKEN_TYPES), lock("model.token_types"), Bounded::new(&mut m.token_types, 0..=16).key("model.token_types"));
                 inline_problem(ui, problem("model.token_types"));
                 widget_row(ui, &t!("editor-embedding-norm"), &help::text(help::EMBEDDING_NORM), lock("model.embedding_norm"), egui::Checkbox::without_text(&mut m.embedding_norm));
                 widget_row(ui, &t!("editor-tied-embeddings"), &help::text(help::TIED_EMBEDDINGS), lock("model.tied_embeddings"), egui::Checkbox::without_text(&mut m.tied_embeddings));
                 widget_row(ui, &t!("editor-head-transform"), &help::text(help::HEAD_TRANSFORM), lock("model.head_transform"), egui::Checkbox::without_text(&mut m.head_transform));
-                widget_row(ui, &t!("editor-dropout"), &help::text(help::DROPOUT), lock("model.dropout"), Bounded::new(&mut m.dropout, 0.0..=0.9).speed(0.01));
+                widget_row(ui, &t!("editor-dropout"), &help::text(help::DROPOUT), lock("model.dropout"), Bounded::new(&mut m.dropout, 0.0..=0.9).speed(0.01).key("model.dropout"));
                 inline_problem(ui, problem("model.dropout"));
                 if hide_planted_knobs {
                     hidden_row(ui, &t!("editor-init-scale"));
                 } else {
-                    widget_row(ui, &t!("editor-init-scale"), &help::text(help::INIT_SCALE), lock("model.init_scale"), Bounded::new(&mut m.init_scale, 0.001..=1000.0).speed(0.01));
+                    widget_row(ui, &t!("editor-init-scale"), &help::text(help::INIT_SCALE), lock("model.init_scale"), Bounded::new(&mut m.init_scale, 0.001..=1000.0).speed(0.01).key("model.init_scale"));
                     inline_problem(ui, problem("model.init_scale"));
                 }
             });
@@ -102,13 +102,13 @@ impl super::Panel for ModelEditor {
                         (OptimizerKind::AdamW, "AdamW"),
                         (OptimizerKind::Sgd, "SGD"),
                     ]);
-                    widget_row(ui, &t!("editor-learning-rate"), &help::text(help::LR), lock("lr"), Bounded::new(&mut config.lr, 1e-6..=10.0).speed(0.0001).max_decimals(5));
+                    widget_row(ui, &t!("editor-learning-rate"), &help::text(help::LR), lock("lr"), Bounded::new(&mut config.lr, 1e-6..=10.0).speed(0.0001).max_decimals(5).key("lr"));
                     inline_problem(ui, problem("lr"));
                 }
-                widget_row(ui, &t!("editor-warmup-steps"), &help::text(help::WARMUP), lock("warmup_steps"), Bounded::new(&mut config.warmup_steps, 0..=100_000));
-                widget_row(ui, &t!("editor-batch"), &help::text(help::BATCH), lock("batch_size"), Bounded::new(&mut config.batch_size, 1..=4096));
+                widget_row(ui, &t!("editor-warmup-steps"), &help::text(help::WARMUP), lock("warmup_steps"), Bounded::new(&mut config.warmup_steps, 0..=100_000).key("warmup_steps"));
+                widget_row(ui, &t!("editor-batch"), &help::text(help::BATCH), lock("batch_size"), Bounded::new(&mut config.batch_size, 1..=4096).key("batch_size"));
                 inline_problem(ui, problem("batch_size"));
-                widget_row(ui, &t!("editor-steps"), &help::text(help::STEPS), lock("steps"), Bounded::new(&mut config.steps, 1..=1_000_000));
+                widget_row(ui, &t!("editor-steps"), &help::text(help::STEPS), lock("steps"), Bounded::new(&mut config.steps, 1..=1_000_000).key("steps"));
                 init_from_row(ui, &mut config.init_from);
                 inline_problem(ui, problem("init_from"));
             });

@@ -19,18 +19,18 @@ pub fn task_knobs_ui(ui: &mut egui::Ui, config: &mut ExperimentConfig, problems:
     egui::Grid::new(("task_knobs", problems.len(), config.task.kind)).num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
         let task = &mut config.task;
         if max_len != usize::MAX {
-            ui.label(t!("task-length")).on_hover_text(t!("task-length-tip"));
-            ui.add(Bounded::new(&mut task.length, min_len..=max_len)).on_hover_text(t!("task-length-tip"));
+            let label = ui.label(t!("task-length")).on_hover_text(t!("task-length-tip"));
+            ui.add(Bounded::new(&mut task.length, min_len..=max_len).key("task.length")).labelled_by(label.id).on_hover_text(t!("task-length-tip"));
             ui.end_row();
             inline_problem(ui, problem("task.length"));
-            ui.label(t!("task-eval-length")).on_hover_text(t!("task-eval-length-tip"));
-            ui.add(Bounded::new(&mut task.eval_length, 0..=max_len)).on_hover_text(t!("task-eval-length-tip"));
+            let label = ui.label(t!("task-eval-length")).on_hover_text(t!("task-eval-length-tip"));
+            ui.add(Bounded::new(&mut task.eval_length, 0..=max_len).key("task.eval_length")).labelled_by(label.id).on_hover_text(t!("task-eval-length-tip"));
             ui.end_row();
             inline_problem(ui, problem("task.eval_length"));
         }
         if max_sym != usize::MAX {
-            ui.label(t!("task-symbols")).on_hover_text(t!("task-symbols-tip"));
-            ui.add(Bounded::new(&mut task.symbols, min_sym..=max_sym)).on_hover_text(t!("task-symbols-tip"));
+            let label = ui.label(t!("task-symbols")).on_hover_text(t!("task-symbols-tip"));
+            ui.add(Bounded::new(&mut task.symbols, min_sym..=max_sym).key("task.symbols")).labelled_by(label.id).on_hover_text(t!("task-symbols-tip"));
             ui.end_row();
             inline_problem(ui, problem("task.symbols"));
         }

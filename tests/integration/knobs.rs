@@ -69,3 +69,20 @@ fn the_note_stays_with_the_field_it_was_typed_in_when_the_learner_moves_on() {
     assert_eq!(harness.state().state.config.batch_size, 1);
     assert_eq!(harness.query_all_by_label_contains("-5 is less than this knob takes").count(), 1, "one note, beside batch only");
 }
+
+#[test]
+fn the_note_stays_when_the_clamped_value_brings_up_a_problem_below_the_field() {
+    use attention_workbench::tasks::{TaskConfig, TaskKind};
+    let mut state = small_state();
+    // Lookup at length 64 needs 64 symbols: the clamped length makes a problem
+    // appear, and the editor rebuilds its grid under a new id.
+    state.config.task = TaskConfig::for_kind(TaskKind::Lookup);
+    let mut harness = harness(state);
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    harness.get_by_label("Task settings").click();
+    harness.run_steps(2);
+    type_into(&mut harness, "length", "100000");
+    assert_eq!(harness.state().state.config.task.length, 64);
+    assert!(harness.query_all_by_label_contains("lookup needs distinct keys").next().is_some(), "the problem is shown");
+    assert!(harness.query_all_by_label_contains("100000 is more than this knob takes: it is set to its largest, 64.").next().is_some(), "and the note with it");
+}
