@@ -132,9 +132,15 @@ fn show_note(ui: &egui::Ui, response: &egui::Response, value: f64, kept_as_store
         return;
     }
     ui.data_mut(|d| d.insert_temp(response.id, note));
-    // A tooltip that is always open while shown, stacked under the knob's help
-    // tooltip when the field is hovered.
-    egui::Tooltip::for_widget(response).show(|ui| ui.label(note_text(note, integral)));
+    // To the right of the field (egui moves it where there is room): below it, it
+    // would cover the next knob, or the problem the clamped value brought up.
+    egui::Popup::from_response(response)
+        .id(response.id.with("clamp note"))
+        .kind(egui::PopupKind::Tooltip)
+        .align(egui::RectAlign::RIGHT)
+        .gap(6.0)
+        .width(ui.style().spacing.tooltip_width)
+        .show(|ui| ui.label(note_text(note, integral)));
     ui.ctx().request_repaint_after(std::time::Duration::from_secs_f64((NOTE_SECONDS - age).max(0.05)));
 }
 
