@@ -90,7 +90,7 @@ views-saturation-scaled = scaled by 1/√d_k
 
 ## src/ui/length_cost_panel.rs
 views-length-heading = Sequence length
-views-length-intro = The model on screen, trained for a few steps of the character model at each length: the median time of one step, and the memory of the attention matrices (scores, weights and their gradients). Attention grows with n², the rest of the model with n.
+views-length-intro = The model on screen (its layers and width) trained for a few steps at each length, always on the character task, whatever task is on screen (only its text can be any length): the median time of one step, and the memory of the attention matrices (scores, weights and their gradients). Attention grows with n², the rest of the model with n.
 views-length-measure = Measure
 views-length-measuring = Measuring…
 views-length-measure-tip = Time { $steps } training steps at lengths { $lengths } (batch { $batch }); takes a few seconds
@@ -113,7 +113,7 @@ views-heads-stop-tip = End the sweep at its next training step; the head counts 
 views-length-stopped = Stopped after { $done } of { $total } lengths: press Measure to time them all.
 views-heads-stopped = Stopped after { $done } of { $total } head counts: no pick is made from part of the sweep. Press Measure to train them all.
 views-heads-heading = How many heads?
-views-heads-intro = The experiment on screen ({ $task }, d_model { $d_model }) trained { $steps } steps with each number of heads; each head gets d_k = d_model / heads. The held-out examples are split in two: the pick is the best accuracy on the validation half, and the test half, never used to choose, says how good the pick really is.
+views-heads-intro = Measure trains the experiment on screen ({ $task }, d_model { $d_model }) for { $steps } steps with each number of heads; each head gets d_k = d_model / heads. The held-out examples are split in two: the pick is the best accuracy on the validation half, and the test half, never used to choose, says how good the pick really is.
 views-heads-measure = Measure
 views-heads-measuring = Measuring…
 views-heads-measure-tip = Train { $steps } steps with each of { $counts } heads; takes a while (five trainings)

@@ -90,7 +90,7 @@ views-saturation-scaled = 乘以 1/√d_k 缩放
 
 ## src/ui/length_cost_panel.rs
 views-length-heading = 序列长度
-views-length-intro = 把屏幕上的模型按每种长度在字符模型上各训练几步：显示一步的中位耗时，以及注意力矩阵（分数、权重及其梯度）占用的内存。注意力随 n² 增长，模型的其余部分随 n 增长。
+views-length-intro = 把屏幕上的模型（它的层和宽度）按每种长度各训练几步；不论屏幕上是什么任务，都用字符任务（只有文本可以取任意长度）：显示一步的中位耗时，以及注意力矩阵（分数、权重及其梯度）占用的内存。注意力随 n² 增长，模型的其余部分随 n 增长。
 views-length-measure = 测量
 views-length-measuring = 正在测量…
 views-length-measure-tip = 在长度 { $lengths } 下各计时 { $steps } 个训练步（批大小 { $batch }）；需要几秒钟
@@ -113,7 +113,7 @@ views-heads-stop-tip = 下一个训练步之前即停止；已测得的头数结
 views-length-stopped = 已在测完 { $done } / { $total } 个长度后停止：点“测量”可重新测量全部长度。
 views-heads-stopped = 已在测完 { $done } / { $total } 种头数后停止：只测了一部分，因此不做挑选。点“测量”可把每种头数都重新训练一遍。
 views-heads-heading = 用几个注意力头？
-views-heads-intro = 屏幕上的实验（{ $task }，d_model { $d_model }）分别用每一种注意力头数训练 { $steps } 步；每个注意力头分到 d_k = d_model / 头数。留出的样本分成两半：在验证那一半上准确率最高的就是选中者；测试那一半从不参与挑选，它告诉你选中者到底有多好。
+views-heads-intro = “测量”会把屏幕上的实验（{ $task }，d_model { $d_model }）分别用每一种注意力头数训练 { $steps } 步；每个注意力头分到 d_k = d_model / 头数。留出的样本分成两半：在验证那一半上准确率最高的就是选中者；测试那一半从不参与挑选，它告诉你选中者到底有多好。
 views-heads-measure = 测量
 views-heads-measuring = 正在测量…
 views-heads-measure-tip = 分别用 { $counts } 个注意力头各训练 { $steps } 步；要花一些时间（五次训练）
