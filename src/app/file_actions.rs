@@ -79,11 +79,13 @@ impl WorkbenchApp {
         });
     }
 
+    /// The name a save suggests: one not yet taken in the files folder.
     fn suggested_name(&self, request: PathRequest) -> String {
-        match request {
+        let name = match request {
             PathRequest::ExportProgress => files::progress_file_name(&self.state.student_name, &self.lessons.current_pack().id),
             other => other.default_name().to_string(),
-        }
+        };
+        files::unused_name(&self.files_dir, &name)
     }
 
     /// What the file dialog answered.

@@ -132,9 +132,36 @@ pub fn progress_file_name(student: &str, pack: &str) -> String {
     format!("{}.json", parts.join("-"))
 }
 
+/// `name` in `folder` if nothing is there by that name, else the first free
+/// `stem-2.ext`, `stem-3.ext`…: a suggested save never replaces an older file.
+pub fn unused_name(folder: &Path, name: &str) -> String {
+    if name.is_empty() || !folder.join(name).exists() {
+        return name.to_string();
+    }
+    let (stem, extension) = match name.rsplit_once('.') {
+        Some((stem, extension)) if !stem.is_empty() => (stem, format!(".{extension}")),
+        _ => (name, String::new()),
+    };
+    (2..10_000).map(|n| format!("{stem}-{n}{extension}")).find(|candidate| !folder.join(candidate).exists()).unwrap_or_else(|| name.to_string())
+}
+
 #[cfg(test)]
 mod name_tests {
     use super::*;
+
+    #[test]
+    fn a_suggested_name_never_replaces_an_older_file() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(unused_name(dir.path(), "plots.png"), "plots.png");
+        std::fs::write(dir.path().join("plots.png"), "old").unwrap();
+        assert_eq!(unused_name(dir.path(), "plots.png"), "plots-2.png");
+        std::fs::write(dir.path().join("plots-2.png"), "old").unwrap();
+        assert_eq!(unused_name(dir.path(), "plots.png"), "plots-3.png");
+        // A folder (a saved run) is a name without an extension.
+        std::fs::create_dir(dir.path().join("run")).unwrap();
+        assert_eq!(unused_name(dir.path(), "run"), "run-2");
+        assert_eq!(unused_name(dir.path(), ""), "", "an open suggests nothing");
+    }
 
     #[test]
     fn a_progress_file_is_named_after_the_student_and_the_pack() {

@@ -176,6 +176,10 @@ impl WorkbenchApp {
         let cpu_start = self.frame_times.thread_cpu();
         self.drain_events();
         self.fold_inbox();
+        if !self.can_start() {
+            // A note about a value one keystroke earlier would contradict the disabled Start.
+            self.view.drop_apply_note();
+        }
         let facts = crate::workbench::window::live_facts(&self.view, &self.applied, &self.background);
         self.lessons.tick_checks(&facts, &mut self.state.progress);
         let now = ui.ctx().input(|i| i.time);
@@ -239,6 +243,9 @@ impl WorkbenchApp {
     fn validate_edit(&mut self) {
         if self.checked.config != self.state.config {
             self.checked = Checked::of(&self.state.config);
+            if !self.can_start() {
+                self.view.drop_apply_note();
+            }
             self.auto_apply();
         }
     }

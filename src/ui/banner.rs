@@ -23,7 +23,7 @@ pub fn status_strip_ui(ui: &mut egui::Ui, banner: Option<&Banner>, idle_hint: &s
         BannerKind::Warning => (egui::Color32::from_rgb(120, 90, 20), "⚠"),
         BannerKind::Error => (egui::Color32::from_rgb(130, 30, 30), "⛔"),
     };
-    egui::Frame::new().fill(fill).inner_margin(egui::Margin::symmetric(6, 2)).corner_radius(4.0).show(ui, |ui| {
+    egui::Frame::new().fill(fill).inner_margin(egui::Margin::symmetric(6, 0)).corner_radius(4.0).show(ui, |ui| {
         ui.horizontal(|ui| {
             ui.set_width(ui.available_width());
             if ui.small_button(t!("lesson-banner-dismiss")).clicked() {

@@ -115,13 +115,19 @@ fn heads_ui(ui: &mut egui::Ui, background: &crate::workbench::window::Background
                     ui.label(format!("{:.3}", p.train_loss));
                 }
                 HeadsOutcome::Refused { heads, message } => {
+                    // The reason is long: it wraps under the table, not in a cell.
                     ui.label(heads.to_string());
-                    ui.label(t!("views-length-refused", message = message.as_str()));
+                    ui.colored_label(ui.visuals().warn_fg_color, t!("views-refused-short")).on_hover_text(message.as_str());
                 }
             }
             ui.end_row();
         }
     });
+    for outcome in results {
+        if let HeadsOutcome::Refused { heads, message } = outcome {
+            ui.add(egui::Label::new(egui::RichText::new(t!("views-heads-refused", heads = *heads, message = message.as_str())).color(ui.visuals().warn_fg_color)).wrap());
+        }
+    }
     if let (Some(heads), false) = (chosen, running) {
         let best = points.iter().map(|p| p.test_accuracy).fold(f64::NEG_INFINITY, f64::max);
         let test = points.iter().find(|p| p.heads == heads).map_or(f64::NAN, |p| p.test_accuracy);

@@ -109,12 +109,18 @@ fn length_cost_ui(ui: &mut egui::Ui, background: &Background, batch: usize, trai
                     previous = Some(c.step_ms);
                 }
                 LengthOutcome::Refused { length, message } => {
+                    // The reason is long: it wraps under the table, not in a cell.
                     ui.label(length.to_string());
-                    ui.colored_label(ui.visuals().warn_fg_color, t!("views-length-refused", message = message.as_str()));
+                    ui.colored_label(ui.visuals().warn_fg_color, t!("views-refused-short")).on_hover_text(message.as_str());
                     previous = None;
                 }
             }
             ui.end_row();
         }
     });
+    for outcome in results {
+        if let LengthOutcome::Refused { length, message } = outcome {
+            ui.add(egui::Label::new(egui::RichText::new(t!("views-length-refused", length = *length, message = message.as_str())).color(ui.visuals().warn_fg_color)).wrap());
+        }
+    }
 }

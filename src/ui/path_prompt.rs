@@ -19,6 +19,11 @@ pub fn path_prompt_ui(ctx: &egui::Context, request: PathRequest, text: &mut Stri
             ui.weak(if folder { t!("lesson-path-folder") } else { t!("lesson-path-file") });
             let edit = ui.add(egui::TextEdit::singleline(text).desired_width(420.0));
             let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            // A file save over an older file says so before OK (a desktop dialog would ask).
+            let file_save = !folder && !request.default_name().is_empty();
+            if file_save && std::path::Path::new(text.trim()).is_file() {
+                ui.colored_label(ui.visuals().warn_fg_color, t!("lesson-path-exists"));
+            }
             ui.horizontal(|ui| {
                 let ok = ui.add_enabled(!text.trim().is_empty(), egui::Button::new(t!("lesson-path-ok")));
                 if ok.clicked() || (entered && !text.trim().is_empty()) {

@@ -165,8 +165,12 @@ fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize) {
     }
 }
 
-/// "120 / 900 training steps · ETA 8s" for a claim's verification.
+/// "120 / 900 training steps · ETA 8s" for a claim's verification; once every
+/// step is done, that the runs are being measured (which can take a while).
 pub fn claim_steps_text(progress: &StepProgress) -> String {
+    if progress.total > 0 && progress.done >= progress.total {
+        return t!("lesson-claim-measuring", total = progress.total);
+    }
     let mut text = t!("lesson-claim-steps", done = progress.done, total = progress.total);
     if let Some(eta) = eta_text(progress) {
         text += &format!(" · {eta}");
@@ -207,5 +211,14 @@ mod tests {
         assert_eq!(super::format_eta(42.4), "42s");
         assert_eq!(super::format_eta(90.0), "1m30s");
         assert_eq!(super::format_eta(7260.0), "2h01m");
+    }
+
+    #[test]
+    fn a_claim_with_every_step_trained_says_its_runs_are_being_measured() {
+        let mut progress = crate::workbench::step_progress::StepProgress::new(900);
+        progress.advance(899);
+        assert!(super::claim_steps_text(&progress).starts_with("899 / 900 training steps"));
+        progress.advance(900);
+        assert_eq!(super::claim_steps_text(&progress), "900 training steps done · measuring the runs…");
     }
 }

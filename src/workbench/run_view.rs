@@ -63,6 +63,8 @@ pub struct RunView {
     pub banner: Option<Banner>,
     /// When the banner appeared (egui time, seconds), set by the window.
     pub banner_since: Option<f64>,
+    /// The last "change applied" note shown: it goes once the edit is invalid.
+    pub apply_note: Option<String>,
     /// A note to show once the next reset has happened (a lesson's try says what it did).
     pub note_after_reset: Option<String>,
     pub probe_error: Option<String>,
@@ -102,6 +104,7 @@ impl Default for RunView {
             padding_probe: None,
             banner: None,
             banner_since: None,
+            apply_note: None,
             note_after_reset: None,
             probe_error: None,
             last_eval_accuracy: None,
@@ -218,6 +221,7 @@ impl RunView {
                 }
                 // "Kept everything" is the least news: it does not replace a note already showing.
                 if !kept_weights || self.banner.is_none() {
+                    self.apply_note = Some(message.clone());
                     self.show_banner(Banner { kind: BannerKind::Info, text: message });
                 }
             }
@@ -268,6 +272,17 @@ impl RunView {
         }
     }
 
+    /// Drop a "change applied" note: the editor now holds a change that cannot
+    /// apply (fields apply as they are typed, so the note may be about a value one
+    /// keystroke earlier), and the note would contradict the disabled Start.
+    pub fn drop_apply_note(&mut self) {
+        let showing = self.banner.as_ref().is_some_and(|b| b.kind == BannerKind::Info && Some(&b.text) == self.apply_note.as_ref());
+        if showing {
+            self.banner = None;
+            self.banner_since = None;
+        }
+    }
+
     /// Drop the numbers of the run being replaced (its curves, evaluation and maps),
     /// so nothing judges the next run by them before its first event arrives. A
     /// pinned run stays: comparing the next run against it is what it is for.
@@ -276,6 +291,7 @@ impl RunView {
             pinned: self.pinned.take(),
             banner: self.banner.take(),
             banner_since: self.banner_since,
+            apply_note: self.apply_note.take(),
             note_after_reset: self.note_after_reset.take(),
             generation: self.generation,
             ..RunView::default()

@@ -86,3 +86,23 @@ fn the_note_stays_when_the_clamped_value_brings_up_a_problem_below_the_field() {
     assert!(harness.query_all_by_label_contains("lookup needs distinct keys").next().is_some(), "the problem is shown");
     assert!(harness.query_all_by_label_contains("100000 is more than this knob takes: it is set to its largest, 64.").next().is_some(), "and the note with it");
 }
+
+#[test]
+fn a_change_applied_note_goes_when_the_next_keystroke_makes_the_edit_invalid() {
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    let field = harness.get_all_by_role(egui::accesskit::Role::SpinButton).find(|n| n.accesskit_node().label().as_deref() == Some("d_model")).expect("the d_model field");
+    field.focus();
+    harness.run_steps(2);
+    // "6" is a valid width for two heads: the untrained model follows it at once.
+    harness.get_by(|n| n.is_focused()).type_text("6");
+    step_until(&mut harness, "the change applied", |app| app.view.banner.as_ref().is_some_and(|b| b.text.starts_with("Change applied")));
+    // "61" is not divisible by two heads: Start is disabled, and a note saying a
+    // change was applied would contradict it.
+    harness.get_by(|n| n.is_focused()).type_text("1");
+    harness.run_steps(3);
+    assert_eq!(harness.state().state.config.model.d_model, 61);
+    assert!(!harness.state().can_start());
+    assert!(harness.query_all_by_label_contains("Change applied").next().is_none(), "the note about 6 is gone");
+    assert!(harness.query_all_by_label_contains("d_model 61 is not divisible by 2 heads").next().is_some(), "the problem is shown");
+}

@@ -16,6 +16,7 @@ mod monkey;
 mod plot_export;
 mod pretrained;
 mod runs;
+mod status_strip;
 mod sweeps;
 mod training;
 mod window;

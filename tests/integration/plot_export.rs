@@ -36,3 +36,23 @@ fn exporting_hidden_plots_says_so_instead_of_writing_what_is_there_now() {
     let banner = harness.state().view.banner.as_ref().map(|b| b.text.clone());
     assert_eq!(banner.as_deref(), Some("That panel is hidden; show it first (View menu)."));
 }
+
+#[test]
+fn the_path_field_says_when_a_save_would_replace_an_older_file() {
+    use attention_workbench::workbench::PathRequest;
+    let dir = tempfile::tempdir().unwrap();
+    let older = dir.path().join("plots.png");
+    std::fs::write(&older, "an older export").unwrap();
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    harness.state_mut().window.path_prompt = Some((PathRequest::ExportPlots, dir.path().join("plots-2.png").display().to_string()));
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains("already there").is_none(), "a new name replaces nothing");
+    harness.state_mut().window.path_prompt = Some((PathRequest::ExportPlots, older.display().to_string()));
+    harness.run_steps(2);
+    assert!(harness.query_by_label("A file by this name is already there: OK replaces it.").is_some());
+    // An open reads the file: nothing to warn about.
+    harness.state_mut().window.path_prompt = Some((PathRequest::OpenExperiment, older.display().to_string()));
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains("already there").is_none());
+}

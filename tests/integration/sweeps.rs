@@ -56,3 +56,20 @@ fn stopping_the_length_sweep_keeps_the_lengths_it_timed() {
     harness.run_steps(2);
     assert!(harness.query_by_label_contains(&format!("Stopped after {done} of 5 lengths")).is_some());
 }
+
+#[test]
+fn a_refused_length_says_why_under_the_table_wrapped_inside_the_view() {
+    use attention_workbench::experiments::LengthOutcome;
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    let why = "the attention matrices at this length would need far more memory than the limit allows, so this length was not trained; lower the batch or d_model, or raise the limit, and press Measure again";
+    harness.state_mut().background.lengths = vec![LengthOutcome::Refused { length: 4096, message: why.into() }];
+    harness.get_by_label("Sequence length").click();
+    harness.run_steps(2);
+    assert!(harness.query_by_label("refused (why below)").is_some(), "the table's row is short");
+    let reason = harness.get_by_label_contains("Length 4096 was refused: the attention matrices");
+    let view = harness.state().panels.central_rect.expect("the central view was drawn");
+    let rect = reason.rect();
+    assert!(rect.right() <= view.right() + 0.5, "the reason wraps inside the view: {rect:?} in {view:?}");
+    assert!(rect.height() > 20.0, "on more than one line: {rect:?}");
+}

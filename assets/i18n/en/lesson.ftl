@@ -82,6 +82,7 @@ lesson-banner-dismiss = Dismiss
 lesson-path-no-dialog = No file dialog could be opened on this desktop, so type the path here.
 lesson-path-folder = A folder path.
 lesson-path-file = A file path; a relative path starts in the folder the app was started from.
+lesson-path-exists = A file by this name is already there: OK replaces it.
 lesson-path-ok = OK
 lesson-path-cancel = Cancel
 
@@ -154,6 +155,7 @@ lesson-claim-one-at-a-time = One claim is verified at a time: wait for the one r
 lesson-claim-cancel = Cancel
 lesson-claim-cancel-tip = Stop this verification; the claim stays unverified and the live run carries on.
 lesson-claim-steps = { $done } / { $total } training steps
+lesson-claim-measuring = { $total } training steps done · measuring the runs…
 lesson-msg-claim-paused-run = Paused the live run while the claim is verified; it resumes when the verification ends.
 lesson-msg-claim-running = A claim is being verified: the live run starts when the verification ends (Cancel stops the verification).
 lesson-msg-claim-cancelled = Verification cancelled; the claim is not verified.

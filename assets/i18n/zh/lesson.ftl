@@ -79,6 +79,7 @@ lesson-banner-dismiss = 关闭
 lesson-path-no-dialog = 这个桌面环境无法打开文件对话框，请在这里输入路径。
 lesson-path-folder = 一个文件夹路径。
 lesson-path-file = 一个文件路径；相对路径从启动本程序时所在的文件夹算起。
+lesson-path-exists = 这个文件已经存在：按「确定」会替换它。
 lesson-path-ok = 确定
 lesson-path-cancel = 取消
 
@@ -148,6 +149,7 @@ lesson-claim-one-at-a-time = 一次只验证一个论断：请等待正在运行
 lesson-claim-cancel = 取消
 lesson-claim-cancel-tip = 停止这次验证；论断保持未验证，实时训练继续。
 lesson-claim-steps = 训练步数 { $done } / { $total }
+lesson-claim-measuring = 已训练 { $total } 步 · 正在测量每次运行…
 lesson-msg-claim-paused-run = 验证论断期间已暂停实时训练；验证结束后会继续。
 lesson-msg-claim-running = 正在验证论断：验证结束后实时训练才会开始（“取消”可停止验证）。
 lesson-msg-claim-cancelled = 已取消验证；论断未被验证。
