@@ -124,12 +124,13 @@ impl Claim {
 
     /// Training steps `run_seeds_observed` takes with `seeds`, all together: every
     /// side's when the claim reads times (it runs alone), else every run's, where
-    /// sides that train the same config share one run.
+    /// sides that train the same config share one run, with the runs a head sweep
+    /// trains while a side is measured.
     pub fn steps_in_all(&self, seeds: &[u64]) -> usize {
         if self.timed() {
             seeds.iter().flat_map(|&seed| self.side_specs(seed)).map(|spec| spec.steps).sum()
         } else {
-            super::claim_pool::tracks(&[self], seeds).iter().map(|track| track.steps()).sum()
+            super::claim_pool::tracks(&[self], seeds).iter().map(|track| track.steps_with_measuring()).sum()
         }
     }
 

@@ -85,8 +85,17 @@ impl Track {
         self.stops.last().map_or(0, |s| s.steps)
     }
 
+    /// The steps it trains with those its sides' measuring trains: a side that
+    /// reads a head sweep trains its config again at every other head count.
+    pub(super) fn steps_with_measuring(&self) -> usize {
+        let sweeps = self.stops.iter().filter(|stop| stop.metrics.iter().any(|m| m.reads_head_sweep())).count();
+        self.steps() + sweeps * super::head_sweep::sweep_steps(&self.config)
+    }
+
     /// A rough count of the multiply-adds it trains (steps × tokens × the
-    /// layers' work per token), to start the longest tracks first.
+    /// layers' work per token), to start the longest tracks first. A head sweep's
+    /// runs are left out: counted in, they start lesson 22's tracks first, where
+    /// their four runs at once crowd the other tracks (measured: no faster).
     fn work(&self) -> f64 {
         let (model, seq) = (&self.config.model, self.config.task.length.max(1) as f64);
         let d = model.d_model as f64;
@@ -261,7 +270,7 @@ pub(super) fn run_one_claim(claim: &Claim, seeds: &[u64], tick: &(dyn Fn() -> bo
 /// `go_on()` stopped it first. A side's seconds are the track's training (from
 /// `start`, so making the session counts) up to its budget plus its own measuring:
 /// what it would take alone.
-fn train_track(mut trainer: SideTrainer, stops: Vec<Stop>, start: Instant, (go_on, crowded): (&dyn Fn() -> bool, &dyn Fn() -> bool), arrive: &(dyn Fn(&Stop, SideMeasured, f64) + Sync)) -> bool {
+fn train_track(mut trainer: SideTrainer, stops: Vec<Stop>, start: Instant, (go_on, crowded): (&(dyn Fn() -> bool + Sync), &dyn Fn() -> bool), arrive: &(dyn Fn(&Stop, SideMeasured, f64) + Sync)) -> bool {
     let mut training = start.elapsed().as_secs_f64();
     for mut stop in stops {
         let trained = Instant::now();
@@ -270,7 +279,9 @@ fn train_track(mut trainer: SideTrainer, stops: Vec<Stop>, start: Instant, (go_o
         }
         training += trained.elapsed().as_secs_f64();
         let measuring = Instant::now();
-        let measured = SideMeasured::at(stop.side, std::mem::take(&mut stop.metrics), &mut trainer);
+        let Some(measured) = SideMeasured::at_observed(stop.side, std::mem::take(&mut stop.metrics), &mut trainer, go_on) else {
+            return false;
+        };
         arrive(&stop, measured, training + measuring.elapsed().as_secs_f64());
     }
     true
@@ -308,6 +319,38 @@ mod tests {
             results.push(claim.result(seed, sides));
         }
         Ok(results)
+    }
+
+    /// A side that reads a head sweep trains its config again at each other head
+    /// count while it is measured: the window's progress counts those steps (it
+    /// sat at "300 / 300" while four times as many trained), and a cancel stops
+    /// the sweep at its next step.
+    #[test]
+    fn a_head_sweep_counts_in_the_progress_and_a_cancel_stops_it() {
+        let mut a = crate::config::preset("tiny").unwrap();
+        a.task = crate::tasks::TaskConfig::for_kind(crate::tasks::TaskKind::Lookup);
+        a.eval_size = 64;
+        a.model.layers.iter_mut().for_each(|l| l.heads = 2);
+        let steps = 12;
+        let mut claim = claim(&a, &a, steps, &["a.heads_test_spread >= 0"]);
+        claim.b = None;
+        let seeds = [0u64, 1];
+        // Two runs of 12 steps, and for each the four other head counts.
+        assert_eq!(claim.steps_in_all(&seeds), 2 * steps + 2 * 4 * steps);
+        let mut reported = 0;
+        let results = claim.run_seeds_observed(&seeds, &mut |done| { reported = done; true }).unwrap().expect("not cancelled");
+        assert_eq!(results.len(), 2);
+        assert_eq!(reported, claim.steps_in_all(&seeds), "progress reaches the total the window shows");
+        // Cancelled once both runs are trained, inside the sweeps: it ends early.
+        let mut after_cancel = 0;
+        let cancelled = claim.run_seeds_observed(&seeds, &mut |done| {
+            if done > 2 * steps + 3 {
+                after_cancel += 1;
+            }
+            done <= 2 * steps + 3
+        });
+        assert!(cancelled.unwrap().is_none(), "a cancel in the sweep is a cancel");
+        assert!(after_cancel <= 16, "each sweep's runs stop at their next step: {after_cancel} steps after the cancel");
     }
 
     /// Claims run together, sharing tracks (the same side in two claims, a shorter

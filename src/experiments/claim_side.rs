@@ -29,10 +29,16 @@ impl SideMeasured {
     /// history, which training does not read. A diverged side's metrics have no
     /// value (except `diverged` itself).
     pub(super) fn at(side: Side, metrics: Vec<Metric>, trainer: &mut SideTrainer) -> Self {
+        Self::at_observed(side, metrics, trainer, &|| true).expect("never stopped")
+    }
+
+    /// `at`, calling `go_on()` before each training step that measuring takes (the
+    /// head sweep's); None once it returns false.
+    pub(super) fn at_observed(side: Side, metrics: Vec<Metric>, trainer: &mut SideTrainer, go_on: &(dyn Fn() -> bool + Sync)) -> Option<Self> {
         let label = Claim::side_label(side);
         let SideTrainer { session, curve, times, divergence, writing, .. } = trainer;
         let map = session.attention_snapshot();
-        let mut measuring = Measuring::new(session).with_step_times(times).with_writing(writing.take());
+        let mut measuring = Measuring::new(session).with_step_times(times).with_writing(writing.take()).with_go_on(go_on);
         let values = metrics
             .into_iter()
             .map(|metric| {
@@ -44,7 +50,10 @@ impl SideMeasured {
                 (metric, value)
             })
             .collect();
-        Self { side, curve: curve.clone(), times: times.clone(), map, values, divergence: divergence.clone() }
+        if measuring.stopped {
+            return None;
+        }
+        Some(Self { side, curve: curve.clone(), times: times.clone(), map, values, divergence: divergence.clone() })
     }
 }
 

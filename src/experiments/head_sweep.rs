@@ -99,18 +99,32 @@ pub(super) fn trained_point(session: &Session, heads: usize, step_ms: f64) -> He
 /// The sweep on a trained session's config. The head count the session already
 /// has is measured on the session's own run (`step_times`: its steps' milliseconds)
 /// instead of training it again; the others train fresh, at the same time (their
-/// accuracies are what a claim reads, not their step times).
-pub fn sweep_with_own_run(session: &Session, step_times: &[f64]) -> Vec<HeadsOutcome> {
+/// accuracies are what a claim reads, not their step times). `go_on()` is called
+/// before each of their training steps (so a claim's progress counts them); once
+/// it returns false the sweep stops and gives None.
+pub fn sweep_with_own_run(session: &Session, step_times: &[f64], go_on: &(dyn Fn() -> bool + Sync)) -> Option<Vec<HeadsOutcome>> {
     use rayon::prelude::*;
     let config = session.config().clone();
-    let own = HEAD_COUNTS.iter().copied().find(|&h| heads_config(&config, h) == config);
+    let own = own_head_count(&config);
     let own_point = own.map(|h| trained_point(session, h, median(&mut step_times.to_vec())));
-    let mut outcomes: Vec<HeadsOutcome> = HEAD_COUNTS.par_iter().filter(|&&h| Some(h) != own).filter_map(|&h| measure_heads(&config, h, &|| false)).collect();
+    let mut outcomes: Vec<HeadsOutcome> = HEAD_COUNTS.par_iter().filter(|&&h| Some(h) != own).map(|&h| measure_heads(&config, h, &|| !go_on())).collect::<Option<_>>()?;
     if let (Some(h), Some(point)) = (own, own_point) {
         let at = HEAD_COUNTS.iter().filter(|&&c| c < h).count();
         outcomes.insert(at.min(outcomes.len()), point);
     }
-    outcomes
+    Some(outcomes)
+}
+
+/// The sweep's head count that `config` already has, if any.
+fn own_head_count(config: &ExperimentConfig) -> Option<usize> {
+    HEAD_COUNTS.iter().copied().find(|&h| heads_config(config, h) == *config)
+}
+
+/// Training steps `sweep_with_own_run` takes on a session of `config`: its steps
+/// for each head count other than its own (a refused count trains none).
+pub fn sweep_steps(config: &ExperimentConfig) -> usize {
+    let own = own_head_count(config);
+    HEAD_COUNTS.iter().filter(|&&h| Some(h) != own).count() * config.steps
 }
 
 /// The measured points of a sweep.
@@ -186,7 +200,7 @@ mod tests {
             assert!(matches!(session.step(false), StepOutcome::Done { .. }));
         }
         let marked = vec![1234.0; config.steps]; // no real step takes that long
-        let reused = sweep_with_own_run(&session, &marked);
+        let reused = sweep_with_own_run(&session, &marked, &|| true).expect("never stopped");
         let fresh: Vec<HeadsOutcome> = HEAD_COUNTS.iter().filter_map(|&h| measure_heads(&config, h, &|| false)).collect();
         let step_ms = |o: &HeadsOutcome| match o {
             HeadsOutcome::Measured(p) => (p.heads, p.step_ms),

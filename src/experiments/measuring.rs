@@ -16,11 +16,28 @@ pub struct Measuring<'a> {
     head_sweep: Option<Result<super::SweepVerdict, String>>,
     /// How long each of the session's training steps took (ms), when known.
     step_times: &'a [f64],
+    /// Asked before each step that measuring trains (the head sweep's): false stops it.
+    go_on: &'a (dyn Fn() -> bool + Sync),
+    /// `go_on` said stop: what was measured is not to be used.
+    pub(super) stopped: bool,
+}
+
+/// Measuring that nobody stops.
+fn never_stop() -> bool {
+    true
 }
 
 impl<'a> Measuring<'a> {
     pub fn new(session: &'a mut Session) -> Self {
-        Self { session, eval: None, snapshot: None, writing: None, head_sweep: None, step_times: &[] }
+        Self { session, eval: None, snapshot: None, writing: None, head_sweep: None, step_times: &[], go_on: &never_stop, stopped: false }
+    }
+
+    /// With `go_on()` called before each training step that measuring takes (a
+    /// claim's progress counts them); once it returns false, they stop and
+    /// `stopped` is set.
+    pub fn with_go_on(mut self, go_on: &'a (dyn Fn() -> bool + Sync)) -> Self {
+        self.go_on = go_on;
+        self
     }
 
     /// With the milliseconds each training step took (the head sweep reports them
@@ -38,7 +55,10 @@ impl<'a> Measuring<'a> {
     pub(super) fn head_sweep(&mut self) -> Result<super::SweepVerdict, String> {
         self.head_sweep
             .get_or_insert_with(|| {
-                let outcomes = super::head_sweep::sweep_with_own_run(self.session, self.step_times);
+                let Some(outcomes) = super::head_sweep::sweep_with_own_run(self.session, self.step_times, self.go_on) else {
+                    self.stopped = true;
+                    return Err(t!("rep-metric-heads-stopped"));
+                };
                 let refused: Vec<String> = outcomes.iter().filter_map(|o| match o {
                     super::HeadsOutcome::Refused { heads, message } => Some(format!("{heads}: {message}")),
                     _ => None,

@@ -98,6 +98,12 @@ impl Metric {
         self == Metric::StepMs || self.reads_writing_time()
     }
 
+    /// Whether the metric reads a head sweep, which trains the side's config again
+    /// at each other head count while it is measured.
+    pub fn reads_head_sweep(self) -> bool {
+        matches!(self, Metric::HeadsPick | Metric::HeadsPickTestGap | Metric::HeadsTestSpread)
+    }
+
     /// Whether the metric reads how long writing took.
     pub fn reads_writing_time(self) -> bool {
         matches!(self, Metric::UncachedMsPerToken | Metric::CachedMsPerToken)

@@ -39,6 +39,7 @@ rep-metric-heads-pick = the head count with the best validation accuracy
 rep-metric-heads-pick-test-gap = the best test accuracy of any head count minus the pick's
 rep-metric-heads-test-spread = best minus worst test accuracy over the head counts
 rep-metric-heads-refused = the head sweep could not measure every head count: { $why }
+rep-metric-heads-stopped = the head sweep was stopped before it measured every head count
 rep-metric-step-ms = milliseconds per step
 rep-metric-uncached-ms-per-token = milliseconds per generated token without a cache
 rep-metric-cached-ms-per-token = milliseconds per generated token with the KV cache

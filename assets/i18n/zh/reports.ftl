@@ -39,6 +39,7 @@ rep-metric-heads-pick = 验证集准确率最高的注意力头数
 rep-metric-heads-pick-test-gap = 各种头数里最好的测试集准确率，减去选中者的测试集准确率
 rep-metric-heads-test-spread = 各种头数之间测试集准确率的最高减最低
 rep-metric-heads-refused = 注意力头数扫描没能测完每一种头数：{ $why }
+rep-metric-heads-stopped = 注意力头数扫描在测完每一种头数之前已停止
 rep-metric-step-ms = 每步的毫秒数
 rep-metric-uncached-ms-per-token = 不用缓存时每生成一个词元的毫秒数
 rep-metric-cached-ms-per-token = 使用 KV 缓存时每生成一个词元的毫秒数
