@@ -170,7 +170,7 @@ pub fn cell_text(snapshot: &AttentionSnapshot, layer: usize, head: usize, query:
 impl super::Panel for AttentionPanel {
     fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
         let view = data.view;
-        let pinned = view.pinned.as_ref().and_then(|p| p.attention.as_ref().map(|a| (p.label(), a)));
+        let pinned = view.pinned.as_ref().and_then(|p| p.attention.as_ref().map(|a| (p.label(view.task), a)));
         if let (Some((label, pinned)), Some(now)) = (pinned, view.attention.as_ref()) {
             ui.checkbox(&mut data.window.compare_pinned, t!("lesson-compare-pinned", label = label.as_str()))
                 .on_hover_text(t!("lesson-compare-pinned-tip"));

@@ -17,7 +17,7 @@ impl super::Panel for ByLengthPanel {
     fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
         let view = data.view;
         let live = view.last_eval.as_ref().map(|e| (view.step, e.by_length.as_slice()));
-        let pinned_label = view.pinned.as_ref().map(|p| p.label()).unwrap_or_default();
+        let pinned_label = view.pinned.as_ref().map(|p| p.label(view.task)).unwrap_or_default();
         let pinned = view.pinned.as_ref().filter(|p| !p.by_length.is_empty()).map(|p| (pinned_label.as_str(), p.by_length.as_slice()));
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.heading(t!("views-by-length-heading"));

@@ -83,7 +83,7 @@ pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) 
         {
             action = Some(AppAction::PinRun);
         }
-        if let Some(pinned) = view.pinned.as_ref().map(|p| p.label())
+        if let Some(pinned) = view.pinned.as_ref().map(|p| p.label(view.task))
             && ui.button(t!("lesson-plots-unpin")).on_hover_text(t!("lesson-plots-unpin-tip", label = pinned.as_str())).clicked()
         {
             action = Some(AppAction::UnpinRun);
@@ -98,8 +98,10 @@ pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) 
     let norms = per_layer(&view.layer_grad_norms);
     let ratios = per_layer(&view.layer_update_ratios);
     let pinned = view.pinned.as_ref();
-    let loss = with_pinned(&view.train_loss, &view.eval_loss, pinned.map(|p| (&p.train_loss, &p.eval_loss)));
-    let accuracy = with_pinned(&view.train_accuracy, &view.eval_accuracy, pinned.map(|p| (&p.train_accuracy, &p.eval_accuracy)));
+    // A pin stays across lessons: curves of another task say which.
+    let other_task = pinned.and_then(|p| p.task).filter(|task| view.task.is_some_and(|live| live != *task)).map(|task| task.label());
+    let loss = with_pinned(&view.train_loss, &view.eval_loss, pinned.map(|p| (&p.train_loss, &p.eval_loss)), other_task.as_deref());
+    let accuracy = with_pinned(&view.train_accuracy, &view.eval_accuracy, pinned.map(|p| (&p.train_accuracy, &p.eval_accuracy)), other_task.as_deref());
     let lr = live(vec![(t!("lesson-plots-lr").as_str(), &view.lr)]);
     let charts = egui::ScrollArea::horizontal().id_salt("charts").show(ui, |ui| ui.horizontal(|ui| {
         for name in shown {
@@ -207,12 +209,17 @@ fn live<'a>(pairs: Vec<(&str, &'a Series)>) -> Vec<Curve<'a>> {
     pairs.into_iter().map(|(name, series)| (name.to_string(), series, false)).collect()
 }
 
-/// Train and eval curves, then the pinned run's (dashed, in the same colours).
-fn with_pinned<'a>(train: &'a Series, eval: &'a Series, pinned: Option<(&'a Series, &'a Series)>) -> Vec<Curve<'a>> {
+/// Train and eval curves, then the pinned run's (dashed, in the same colours),
+/// named with its task when it is not the live run's (`other_task`).
+fn with_pinned<'a>(train: &'a Series, eval: &'a Series, pinned: Option<(&'a Series, &'a Series)>, other_task: Option<&str>) -> Vec<Curve<'a>> {
     let mut curves = live(vec![(t!("lesson-plots-train").as_str(), train), (t!("lesson-plots-eval").as_str(), eval)]);
+    let name = |name: String| match other_task {
+        Some(task) => format!("{name} ({task})"),
+        None => name,
+    };
     if let Some((train, eval)) = pinned {
-        curves.push((t!("lesson-plots-pinned-train"), train, true));
-        curves.push((t!("lesson-plots-pinned-eval"), eval, true));
+        curves.push((name(t!("lesson-plots-pinned-train")), train, true));
+        curves.push((name(t!("lesson-plots-pinned-eval")), eval, true));
     }
     curves
 }
@@ -410,5 +417,13 @@ mod tests {
         // A tall chart keeps every decade.
         let tall = marks_on(log_marks, -9.0, 3.0, 800.0);
         assert!(tall.iter().filter(|m| m.step_size == 1.0).count() >= 12, "{tall:?}");
+    }
+
+    #[test]
+    fn pinned_curves_of_another_task_say_which() {
+        let (train, eval) = (Series::default(), Series::default());
+        let names = |other: Option<&str>| with_pinned(&train, &eval, Some((&train, &eval)), other).into_iter().map(|c| c.0).collect::<Vec<_>>();
+        assert_eq!(names(None), ["train", "eval", "pinned train", "pinned eval"]);
+        assert_eq!(names(Some("lookup")), ["train", "eval", "pinned train (lookup)", "pinned eval (lookup)"]);
     }
 }

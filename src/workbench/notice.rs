@@ -31,6 +31,8 @@ pub struct PinnedRun {
     pub step: usize,
     /// `RunView::generation` when it was pinned: a later run is one with another.
     pub generation: usize,
+    /// The task it trained: a pin stays across lessons, where the task may change.
+    pub task: Option<crate::tasks::TaskKind>,
     pub train_loss: Series,
     pub eval_loss: Series,
     pub train_accuracy: Series,
@@ -42,8 +44,26 @@ pub struct PinnedRun {
 }
 
 impl PinnedRun {
-    /// Which run it was ("step 300"), in the interface's language now.
-    pub fn label(&self) -> String {
-        crate::t!("msg-pinned-label", step = self.step)
+    /// Which run it was ("step 300"), in the interface's language now; with its
+    /// task when the live run's (`live`) is another ("step 300 of lookup").
+    pub fn label(&self, live: Option<crate::tasks::TaskKind>) -> String {
+        match self.task {
+            Some(task) if live.is_some_and(|live| live != task) => crate::t!("msg-pinned-label-task", step = self.step, task = task.label()),
+            _ => crate::t!("msg-pinned-label", step = self.step),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PinnedRun;
+    use crate::tasks::TaskKind;
+
+    #[test]
+    fn a_pin_of_another_task_names_it() {
+        let pin = PinnedRun { step: 300, task: Some(TaskKind::Copy), ..PinnedRun::default() };
+        assert_eq!(pin.label(Some(TaskKind::Copy)), "step 300");
+        assert_eq!(pin.label(None), "step 300", "no live run yet: nothing to tell apart");
+        assert_eq!(pin.label(Some(TaskKind::Lookup)), "step 300 of copy");
     }
 }

@@ -119,6 +119,7 @@ impl RunView {
         self.pinned = Some(PinnedRun {
             step: self.step,
             generation: self.generation,
+            task: self.task,
             train_loss: self.train_loss.clone(),
             eval_loss: self.eval_loss.clone(),
             train_accuracy: self.train_accuracy.clone(),

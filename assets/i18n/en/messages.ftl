@@ -77,6 +77,7 @@ msg-non-finite-gradient = A gradient became NaN or infinite
 
 ## src/app/run_view.rs
 msg-pinned-label = step { $step }
+msg-pinned-label-task = step { $step } of { $task }
 msg-saved-run = saved the run to { $dir }
 msg-wrote-file = wrote { $path }
 msg-non-finite-bug-hunt = { $what } at step { $step }; that step was not applied and training is paused. What made the numbers blow up? That is the bug to find.

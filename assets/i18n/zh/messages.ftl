@@ -77,6 +77,7 @@ msg-non-finite-gradient = 有梯度变成了 NaN 或无穷大
 
 ## src/app/run_view.rs
 msg-pinned-label = 第 { $step } 步
+msg-pinned-label-task = { $task } 的第 { $step } 步
 msg-saved-run = 已把运行保存到 { $dir }
 msg-wrote-file = 已写入 { $path }
 msg-non-finite-bug-hunt = 第 { $step } 步：{ $what }；这一步没有被应用，训练已暂停。是什么让数值爆掉了？这就是要找的 Bug。
