@@ -63,7 +63,7 @@ cli-lesson-unknown = no lesson "{ $target }"; the lessons are: { $lessons }
 ## src/cli/bench.rs
 cli-bench-rate = { $threads } threads  { $steps } steps/s  { $tokens } tokens/s
 cli-bench-path = step: { $path }
-cli-bench-lengths-intro = preset { $preset } on char_lm, batch { $batch }, { $threads } threads, median of { $steps } steps
+cli-bench-lengths-intro = preset { $preset } on char_lm, batch { $batch }, { $threads } threads, the fastest of at least { $steps } steps (and at least a second of them)
 cli-bench-heads-intro = head sweep on { $task }, d_model { $d_model }, { $steps } steps each, { $threads } threads
 cli-bench-heads = heads
 cli-bench-validation = validation

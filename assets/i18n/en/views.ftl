@@ -90,7 +90,7 @@ views-saturation-scaled = scaled by 1/√d_k
 
 ## src/ui/length_cost_panel.rs
 views-length-heading = Sequence length
-views-length-intro = The model on screen (its layers and width) trained for a few steps at each length, always on the character task, whatever task is on screen (only its text can be any length): the median time of one step, and the memory of the attention matrices (scores, weights and their gradients). Attention grows with n², the rest of the model with n.
+views-length-intro = The model on screen (its layers and width) trained for a few steps at each length, always on the character task, whatever task is on screen (only its text can be any length): the time of one step (the fastest of about a second of steps: other work on the machine, the window drawing itself included, only slows steps down, so the fastest is the least disturbed), and the memory of the attention matrices (scores, weights and their gradients). Attention grows with n², the rest of the model with n.
 views-length-measure = Measure
 views-length-measuring = Measuring…
 views-length-measure-tip = Time { $steps } training steps at lengths { $lengths } (batch { $batch }); takes a few seconds

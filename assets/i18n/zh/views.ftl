@@ -90,7 +90,7 @@ views-saturation-scaled = 乘以 1/√d_k 缩放
 
 ## src/ui/length_cost_panel.rs
 views-length-heading = 序列长度
-views-length-intro = 把屏幕上的模型（它的层和宽度）按每种长度各训练几步；不论屏幕上是什么任务，都用字符任务（只有文本可以取任意长度）：显示一步的中位耗时，以及注意力矩阵（分数、权重及其梯度）占用的内存。注意力随 n² 增长，模型的其余部分随 n 增长。
+views-length-intro = 把屏幕上的模型（它的层和宽度）按每种长度各训练几步；不论屏幕上是什么任务，都用字符任务（只有文本可以取任意长度）：显示一步的耗时（取约一秒内各步中最快的一步：机器上的其他工作，包括窗口自身的绘制，只会让步变慢，所以最快的一步受干扰最少），以及注意力矩阵（分数、权重及其梯度）占用的内存。注意力随 n² 增长，模型的其余部分随 n 增长。
 views-length-measure = 测量
 views-length-measuring = 正在测量…
 views-length-measure-tip = 在长度 { $lengths } 下各计时 { $steps } 个训练步（批大小 { $batch }）；需要几秒钟
