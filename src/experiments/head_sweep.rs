@@ -1,15 +1,15 @@
 //! Choosing the number of heads (lesson 22, the article's §3.3): the same model
 //! with 1, 2, 4, 8 and 16 heads at a fixed d_model, each trained the same steps.
 //! For each: accuracy on the validation half of the held-out split (where the
-//! choice is made), on the test half (where the choice is checked), and the median
-//! step time. The pick is the best on validation; the test half, never looked at
+//! choice is made), on the test half (where the choice is checked), and the
+//! fastest step's time (the least disturbed by other work). The pick is the best on validation; the test half, never looked at
 //! while choosing, says how good the pick really is.
 
 use std::time::Instant;
 
 use serde::Serialize;
 
-use super::length_cost::median;
+use super::length_cost::fastest;
 use crate::config::ExperimentConfig;
 use crate::t;
 use crate::tasks::Split;
@@ -26,7 +26,7 @@ pub struct HeadsPoint {
     pub validation_loss: f64,
     pub test_accuracy: f64,
     pub test_loss: f64,
-    /// Median milliseconds of one training step.
+    /// Milliseconds of its fastest training step (the least disturbed).
     pub step_ms: f64,
     /// Mean training loss over the last 20 steps.
     pub train_loss: f64,
@@ -75,7 +75,7 @@ pub fn measure_heads(base: &ExperimentConfig, heads: usize, cancel: &dyn Fn() ->
         }
         times.push(start.elapsed().as_secs_f64() * 1000.0);
     }
-    Some(trained_point(&session, heads, median(&mut times)))
+    Some(trained_point(&session, heads, fastest(&times)))
 }
 
 /// A trained session's point: both halves of the held-out split measured, with
@@ -106,7 +106,7 @@ pub fn sweep_with_own_run(session: &Session, step_times: &[f64], go_on: &(dyn Fn
     use rayon::prelude::*;
     let config = session.config().clone();
     let own = own_head_count(&config);
-    let own_point = own.map(|h| trained_point(session, h, median(&mut step_times.to_vec())));
+    let own_point = own.map(|h| trained_point(session, h, fastest(step_times)));
     let mut outcomes: Vec<HeadsOutcome> = HEAD_COUNTS.par_iter().filter(|&&h| Some(h) != own).map(|&h| measure_heads(&config, h, &|| !go_on())).collect::<Option<_>>()?;
     if let (Some(h), Some(point)) = (own, own_point) {
         let at = HEAD_COUNTS.iter().filter(|&&c| c < h).count();

@@ -121,8 +121,9 @@ fn keep_timing(timed: usize, steps: usize, elapsed: Option<std::time::Duration>)
     timed < steps.max(1) || elapsed.is_none_or(|e| e < LEAST_TIMED)
 }
 
-/// The fastest of `times` (NaN when empty).
-fn fastest(times: &[f64]) -> f64 {
+/// The fastest of `times` (NaN when empty): other work only slows a step down,
+/// so the fastest is the least disturbed (see `LEAST_TIMED`).
+pub(super) fn fastest(times: &[f64]) -> f64 {
     times.iter().copied().reduce(f64::min).unwrap_or(f64::NAN)
 }
 
