@@ -19,14 +19,23 @@ pub fn path_prompt_ui(ctx: &egui::Context, request: PathRequest, text: &mut Stri
             ui.weak(if folder { t!("lesson-path-folder") } else { t!("lesson-path-file") });
             let edit = ui.add(egui::TextEdit::singleline(text).desired_width(420.0));
             let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            // A file save over an older file says so before OK (a desktop dialog would ask).
-            let file_save = !folder && !request.default_name().is_empty();
-            if file_save && std::path::Path::new(text.trim()).is_file() {
-                ui.colored_label(ui.visuals().warn_fg_color, t!("lesson-path-exists"));
+            // A save over something already there says so before OK (a desktop dialog
+            // would ask); a folder save onto a file cannot work, so OK waits.
+            let save = !request.default_name().is_empty();
+            let path = std::path::Path::new(text.trim());
+            let warn = |ui: &mut egui::Ui, text: String| ui.colored_label(ui.visuals().warn_fg_color, text);
+            let onto_file = save && folder && path.is_file();
+            if onto_file {
+                warn(ui, t!("lesson-path-is-file"));
+            } else if save && !folder && path.is_file() {
+                warn(ui, t!("lesson-path-exists"));
+            } else if save && folder && path.read_dir().is_ok_and(|mut entries| entries.next().is_some()) {
+                warn(ui, t!("lesson-path-folder-exists"));
             }
+            let usable = !text.trim().is_empty() && !onto_file;
             ui.horizontal(|ui| {
-                let ok = ui.add_enabled(!text.trim().is_empty(), egui::Button::new(t!("lesson-path-ok")));
-                if ok.clicked() || (entered && !text.trim().is_empty()) {
+                let ok = ui.add_enabled(usable, egui::Button::new(t!("lesson-path-ok")));
+                if ok.clicked() || (entered && usable) {
                     actions.push(AppAction::UsePath(request, std::path::PathBuf::from(text.trim())));
                 }
                 if ui.button(t!("lesson-path-cancel")).clicked() {

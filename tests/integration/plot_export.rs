@@ -1,7 +1,7 @@
 //! *Export plots as PNG* writes the charts, not the toolbar above them.
 
 use attention_workbench::workbench::run_view::RunStatus;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 
 use super::window::{harness, small_state, step_until};
 
@@ -38,7 +38,7 @@ fn exporting_hidden_plots_says_so_instead_of_writing_what_is_there_now() {
 }
 
 #[test]
-fn the_path_field_says_when_a_save_would_replace_an_older_file() {
+fn the_path_field_says_when_a_save_would_replace_something_already_there() {
     use attention_workbench::workbench::PathRequest;
     let dir = tempfile::tempdir().unwrap();
     let older = dir.path().join("plots.png");
@@ -55,4 +55,14 @@ fn the_path_field_says_when_a_save_would_replace_an_older_file() {
     harness.state_mut().window.path_prompt = Some((PathRequest::OpenExperiment, older.display().to_string()));
     harness.run_steps(2);
     assert!(harness.query_by_label_contains("already there").is_none());
+    // A run is a folder: onto a file it cannot go, and OK waits for another name.
+    harness.state_mut().window.path_prompt = Some((PathRequest::SaveRun, older.display().to_string()));
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains("this is saved as a folder: choose another name").is_some());
+    assert!(harness.get_by_label("OK").accesskit_node().is_disabled());
+    // Into a folder with files in it, it replaces some of them: said before OK.
+    harness.state_mut().window.path_prompt = Some((PathRequest::SaveRun, dir.path().display().to_string()));
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains("A folder by this name is already there").is_some());
+    assert!(!harness.get_by_label("OK").accesskit_node().is_disabled());
 }

@@ -83,6 +83,8 @@ lesson-path-no-dialog = No file dialog could be opened on this desktop, so type 
 lesson-path-folder = A folder path.
 lesson-path-file = A file path; a relative path starts in the folder the app was started from.
 lesson-path-exists = A file by this name is already there: OK replaces it.
+lesson-path-folder-exists = A folder by this name is already there: OK replaces the files the save writes into it.
+lesson-path-is-file = A file by this name is already there, and this is saved as a folder: choose another name.
 lesson-path-ok = OK
 lesson-path-cancel = Cancel
 

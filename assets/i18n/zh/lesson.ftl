@@ -80,6 +80,8 @@ lesson-path-no-dialog = 这个桌面环境无法打开文件对话框，请在�
 lesson-path-folder = 一个文件夹路径。
 lesson-path-file = 一个文件路径；相对路径从启动本程序时所在的文件夹算起。
 lesson-path-exists = 这个文件已经存在：按「确定」会替换它。
+lesson-path-folder-exists = 这个名字的文件夹已经存在：按「确定」会替换保存写入其中的同名文件。
+lesson-path-is-file = 这里已有同名文件，而这项内容以文件夹保存：请换一个名字。
 lesson-path-ok = 确定
 lesson-path-cancel = 取消
 
