@@ -272,7 +272,10 @@ impl Worker {
         match session.apply_config(config) {
             Ok(report) => {
                 let kept_weights = report.kept_everything();
-                let message = if kept_weights {
+                // Nothing learned yet: nothing kept or lost to speak of.
+                let message = if session.step_count() == 0 {
+                    t!("msg-worker-applied-untrained")
+                } else if kept_weights {
                     t!("msg-worker-applied-kept-all")
                 } else if report.kept.is_empty() {
                     t!("msg-worker-applied-all-fresh")

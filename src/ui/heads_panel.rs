@@ -34,6 +34,9 @@ fn heads_ui(ui: &mut egui::Ui, background: &crate::workbench::window::Background
             actions.push(AppAction::MeasureHeads);
         }
         if running {
+            // Stop first: the text after it changes width as the time left counts
+            // down, and would move a button after it under the pointer.
+            super::sweep_stop::stop_button(ui, background.heads_stop_pressed, t!("views-heads-stop-tip"), AppAction::StopMeasureHeads, actions);
             // No spinner: its animation repaints every frame, which takes CPU from
             // the steps being timed. The bar moves with each progress report.
             let steps = background.heads_progress.as_ref();
@@ -43,7 +46,6 @@ fn heads_ui(ui: &mut egui::Ui, background: &crate::workbench::window::Background
                 progress += &format!(" · {eta}");
             }
             ui.label(progress);
-            super::sweep_stop::stop_button(ui, background.heads_stop_pressed, t!("views-heads-stop-tip"), AppAction::StopMeasureHeads, actions);
         }
         if training {
             ui.weak(t!("views-length-training"));

@@ -35,12 +35,13 @@ fn length_cost_ui(ui: &mut egui::Ui, background: &Background, batch: usize, trai
             actions.push(AppAction::MeasureLengths);
         }
         if running {
+            // Stop first, where the text after it cannot move it (as in the Heads tab).
+            super::sweep_stop::stop_button(ui, background.lengths_stop_pressed, t!("views-length-stop-tip"), AppAction::StopMeasureLengths, actions);
             // No spinner: its animation repaints every frame, which takes CPU from
             // the steps being timed; each length's result repaints the window.
             // A bar over the lengths (no time left: each length costs more than the last).
             ui.add(egui::ProgressBar::new(results.len() as f32 / LENGTH_SWEEP.len() as f32).desired_width(120.0));
             ui.label(t!("views-length-progress", done = results.len(), total = LENGTH_SWEEP.len()));
-            super::sweep_stop::stop_button(ui, background.lengths_stop_pressed, t!("views-length-stop-tip"), AppAction::StopMeasureLengths, actions);
         }
         if training {
             ui.weak(t!("views-length-training"));

@@ -97,6 +97,8 @@ fn a_change_applied_note_goes_when_the_next_keystroke_makes_the_edit_invalid() {
     // "6" is a valid width for two heads: the untrained model follows it at once.
     harness.get_by(|n| n.is_focused()).type_text("6");
     step_until(&mut harness, "the change applied", |app| app.view.banner.as_ref().is_some_and(|b| b.text.starts_with("Change applied")));
+    // Nothing was learned yet: the note does not speak of keeping or losing it.
+    assert_eq!(harness.state().view.banner.as_ref().map(|b| b.text.as_str()), Some("Change applied to the untrained model."));
     // "61" is not divisible by two heads: Start is disabled, and a note saying a
     // change was applied would contradict it.
     harness.get_by(|n| n.is_focused()).type_text("1");

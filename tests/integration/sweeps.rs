@@ -22,6 +22,9 @@ fn stopping_the_head_sweep_keeps_what_it_measured_and_picks_nothing() {
     // Progress counts the steps of every head count, with the time left.
     step_until(&mut harness, "a progress report", |app| app.background.heads_progress.is_some_and(|p| p.done > 3000));
     assert!(harness.query_by_label_contains("head counts done · ETA").is_some(), "progress with the time left");
+    // Stop sits before the text whose width changes as the time left counts down.
+    let (stop, text) = (harness.get_by_label("Stop").rect(), harness.get_by_label_contains("head counts done · ETA").rect());
+    assert!(stop.right() <= text.left(), "Stop at {stop:?}, the progress text at {text:?}");
     harness.get_by_label("Stop").click();
     step_until(&mut harness, "the sweep's end", |app| !app.background.heads_running);
     let done = harness.state().background.heads.len();

@@ -65,6 +65,7 @@ msg-init-different-model = { $dir } has a different model: { $count } of its wei
 msg-worker-nothing-to-save = nothing to save: the config is invalid
 msg-worker-no-head-to-trace = layer { $layer } has no attention head { $head } to trace
 msg-worker-cannot-start = cannot start: fix the config first
+msg-worker-applied-untrained = Change applied to the untrained model.
 msg-worker-applied-kept-all = Change applied. The model keeps everything it has learned so far.
 msg-worker-applied-all-fresh = Change applied. The model's shape changed, so it starts again from fresh weights.
 msg-worker-applied-some-fresh = Change applied. { $kept } of { $total } weight matrices keep what they learned; the { $fresh } whose shape changed start fresh.

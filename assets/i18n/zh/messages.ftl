@@ -65,6 +65,7 @@ msg-init-different-model = { $dir } 的模型不一样：它有 { $count } 个�
 msg-worker-nothing-to-save = 没有可保存的内容：配置无效
 msg-worker-no-head-to-trace = 第 { $layer } 层没有可追踪的注意力头 { $head }
 msg-worker-cannot-start = 无法开始：请先修正配置
+msg-worker-applied-untrained = 修改已应用到尚未训练的模型。
 msg-worker-applied-kept-all = 修改已应用。模型保留了到目前为止学到的一切。
 msg-worker-applied-all-fresh = 修改已应用。模型的形状变了，所以从新的权重重新开始。
 msg-worker-applied-some-fresh = 修改已应用。{ $total } 个权重矩阵中有 { $kept } 个保留了学到的内容；形状改变的 { $fresh } 个从新的权重开始。
