@@ -206,17 +206,7 @@ impl super::Panel for LessonPanel {
                             }
                             let key = (lesson.id.clone(), block.id.clone());
                             match runner.claims.get(&key) {
-                                None => {
-                                    let seeds = seed_list(&crate::lessons::DEFAULT_SEEDS);
-                                    let free = !runner.claim_running();
-                                    let verify = ui.add_enabled(free, egui::Button::new(t!("lesson-claim-verify", seeds = seeds.as_str())));
-                                    let verify = verify
-                                        .on_hover_text(t!("lesson-claim-verify-tip", seeds = seeds.as_str()))
-                                        .on_disabled_hover_text(t!("lesson-claim-one-at-a-time"));
-                                    if verify.clicked() {
-                                        actions.push(AppAction::LessonVerifyClaim(block.id.clone()));
-                                    }
-                                }
+                                None => verify_button(ui, runner, &block.id, false, actions),
                                 Some(ClaimState::Running { seeds, progress }) => {
                                     ui.horizontal(|ui| {
                                         // No spinner: its animation repaints every frame, and where
@@ -237,7 +227,9 @@ impl super::Panel for LessonPanel {
                                     } else {
                                         ui.label(t!("lesson-claim-fails", failing = seed_list(&failing), seeds = seed_list(&seeds)));
                                     }
-                                    ui.weak(t!("lesson-claim-sides-note"));
+                                    // Beside its verdict, not under the list of conditions.
+                                    verify_button(ui, runner, &block.id, true, actions);
+                                    ui.weak(if block.claim.sides().len() == 1 { t!("lesson-claim-side-note") } else { t!("lesson-claim-sides-note") });
                                     if let Some(first) = results.first() {
                                         claim_curves_ui(ui, first);
                                         if let (Some(a), Some(b)) = (first.maps.get("a"), first.maps.get("b")) {
@@ -277,6 +269,7 @@ impl super::Panel for LessonPanel {
                                 }
                                 Some(ClaimState::Failed(message)) => {
                                     ui.colored_label(ui.visuals().error_fg_color, message);
+                                    verify_button(ui, runner, &block.id, true, actions);
                                 }
                             }
                         });
@@ -284,6 +277,18 @@ impl super::Panel for LessonPanel {
                 }
             }
         });
+    }
+}
+
+/// *Verify it* for the claim `id`, or *Verify again* once it has a verdict;
+/// disabled while another verification runs.
+fn verify_button(ui: &mut egui::Ui, runner: &crate::workbench::lesson_runner::LessonRunner, id: &str, again: bool, actions: &mut Vec<AppAction>) {
+    let seeds = seed_list(&crate::lessons::DEFAULT_SEEDS);
+    let label = if again { t!("lesson-claim-verify-again", seeds = seeds.as_str()) } else { t!("lesson-claim-verify", seeds = seeds.as_str()) };
+    let verify = ui.add_enabled(!runner.claim_running(), egui::Button::new(label));
+    let verify = verify.on_hover_text(t!("lesson-claim-verify-tip", seeds = seeds.as_str())).on_disabled_hover_text(t!("lesson-claim-one-at-a-time"));
+    if verify.clicked() {
+        actions.push(AppAction::LessonVerifyClaim(id.to_string()));
     }
 }
 

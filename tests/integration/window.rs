@@ -355,6 +355,19 @@ fn verify_it_runs_the_same_seeds_as_the_cli_and_says_which() {
     }
     assert!(harness.query_by_label_contains(&format!("✔ holds with seeds {seeds}")).is_some(), "lesson 04's claim holds on every default seed");
     assert!(harness.query_by_label_contains("seed 2: ✔ a's held-out accuracy is at least 0.95 — measured").is_some(), "each seed's conditions are listed in words");
+    assert!(harness.query_by_label_contains("a and b are the claim's two runs").is_some(), "a claim of two sides says so");
+    // A verdict can be checked again, without leaving the lesson.
+    harness.get_by_label(&format!("Verify again (seeds {seeds})")).click();
+    // The frame that takes the click starts it; its end is read a frame later at the earliest.
+    harness.step();
+    assert!(harness.state().lessons.claim_running(), "it runs again");
+    harness.state_mut().perform(attention_workbench::workbench::actions::AppAction::CancelClaim);
+    let start = Instant::now();
+    while harness.state().lessons.claim_running() {
+        assert!(start.elapsed() < Duration::from_secs(60), "the cancelled verification did not end");
+        harness.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// Lesson 12's claim reads writing times, so *Verify it* runs it alone: its sides
