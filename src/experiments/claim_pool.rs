@@ -21,12 +21,12 @@
 //! its tracks as a pool of their own, with progress after every step and a cancel.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::claim::{Claim, ClaimResult, SideSpec};
 use super::claim_side::{SideMeasured, SideTrainer};
 use super::condition::Side;
+use super::share_out::share_out;
 use super::metric::Metric;
 use crate::config::ExperimentConfig;
 use crate::training::{Session, SessionError};
@@ -107,31 +107,6 @@ impl Track {
     fn trainer(&self) -> Result<SideTrainer, SessionError> {
         SideTrainer::new(Session::new(self.config.clone())?, 0, self.threads)
     }
-}
-
-/// `job` on each of `items`, by `workers` threads of their own that each take the
-/// next item as they finish one. Not rayon jobs: a rayon worker waiting for a
-/// side's own thread pool would take up another worker's whole queue meanwhile,
-/// leaving a core idle. Each training step still runs on the compute threads, or,
-/// while every core has an item, on a thread of the item's own:
-/// `job(item, crowded)`, where `crowded()` says whether at least as many items are
-/// in hand as the process has compute threads (see `SideTrainer::train_to`).
-pub(super) fn share_out<T: Send>(workers: usize, items: Vec<T>, job: &(dyn Fn(T, &dyn Fn() -> bool) + Sync)) {
-    let queue = Mutex::new(items.into_iter());
-    let (in_hand, cores) = (AtomicUsize::new(0), rayon::current_num_threads().max(1));
-    let crowded = || in_hand.load(Ordering::Relaxed) >= cores;
-    std::thread::scope(|scope| {
-        for _ in 0..workers.max(1) {
-            scope.spawn(|| {
-                // The lock is let go before the job runs (the block ends first).
-                while let Some(item) = { let next = queue.lock().expect("no worker panicked holding the queue").next(); next } {
-                    in_hand.fetch_add(1, Ordering::Relaxed);
-                    job(item, &crowded);
-                    in_hand.fetch_sub(1, Ordering::Relaxed);
-                }
-            });
-        }
-    });
 }
 
 /// What has come back for one claim so far.

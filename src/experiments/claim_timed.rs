@@ -12,7 +12,7 @@ use std::collections::btree_map::Entry;
 use std::sync::Arc;
 
 use super::claim::{Claim, ClaimResult, SideSpec};
-use super::claim_pool::share_out;
+use super::share_out::share_out;
 use super::claim_side::{SideMeasured, SideTrainer, write_in_turns};
 use super::condition::Side;
 use super::metric::Metric;

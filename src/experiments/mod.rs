@@ -13,6 +13,7 @@ mod map_measures;
 mod measuring;
 mod metric;
 mod saturation;
+mod share_out;
 
 pub use claim::{Claim, ClaimResult, Divergence, SideRun, max_curve_gap};
 pub use claim_pool::{ClaimOutcome, run_claims};
