@@ -176,8 +176,10 @@ impl WorkbenchApp {
                     if std::mem::take(&mut self.start_after_claim) {
                         self.perform(AppAction::StartOrResume);
                     }
-                    if end == ClaimEnd::Cancelled {
-                        self.notice(BannerKind::Info, t!("lesson-msg-claim-cancelled"));
+                    match end {
+                        ClaimEnd::Cancelled => self.notice(BannerKind::Info, t!("lesson-msg-claim-cancelled")),
+                        ClaimEnd::CancelledKeepingVerdict => self.notice(BannerKind::Info, t!("lesson-msg-claim-cancelled-kept")),
+                        ClaimEnd::Finished => {}
                     }
                 }
                 Message::Length(outcome) => self.background.lengths.push(outcome),

@@ -79,13 +79,14 @@ impl WorkbenchApp {
         });
     }
 
-    /// The name a save suggests: one not yet taken in the files folder.
+    /// The name a save suggests: one not yet taken in the files folder, except a
+    /// progress file, which holds everything so far and replaces the one before
+    /// (a second file would count the student twice in the class report).
     fn suggested_name(&self, request: PathRequest) -> String {
-        let name = match request {
+        match request {
             PathRequest::ExportProgress => files::progress_file_name(&self.state.student_name, &self.lessons.current_pack().id),
-            other => other.default_name().to_string(),
-        };
-        files::unused_name(&self.files_dir, &name)
+            other => files::unused_name(&self.files_dir, other.default_name()),
+        }
     }
 
     /// What the file dialog answered.

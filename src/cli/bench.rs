@@ -61,8 +61,9 @@ pub struct BenchArgs {
     #[arg(long, value_name = "MINUTES")]
     soak: Option<f64>,
     /// Sequence lengths to time on the character model (lesson 11), e.g.
-    /// 32,64,128,256: median step time and attention memory per length, with the
-    /// first preset (default tiny) and at most 20 timed steps per length.
+    /// 32,64,128,256: step time (the fastest of at least a second of steps) and
+    /// attention memory per length, with the first preset (default tiny) and at
+    /// least the timed steps asked for (at most 20) per length.
     #[arg(long, value_delimiter = ',')]
     lengths: Vec<usize>,
     /// The head sweep (lesson 22): an experiment config JSON trained with 1, 2, 4,

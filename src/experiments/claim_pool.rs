@@ -87,9 +87,10 @@ impl Track {
 
     /// The steps it trains with those its sides' measuring trains: a side that
     /// reads a head sweep trains its config again at every other head count.
+    /// The sweep trains each head count for the side's own budget.
     pub(super) fn steps_with_measuring(&self) -> usize {
-        let sweeps = self.stops.iter().filter(|stop| stop.metrics.iter().any(|m| m.reads_head_sweep())).count();
-        self.steps() + sweeps * super::head_sweep::sweep_steps(&self.config)
+        let sweeping = self.stops.iter().filter(|stop| stop.metrics.iter().any(|m| m.reads_head_sweep()));
+        self.steps() + sweeping.map(|stop| super::head_sweep::sweep_steps(&self.config, stop.steps.max(1))).sum::<usize>()
     }
 
     /// A rough count of the multiply-adds it trains (steps × tokens × the
@@ -222,8 +223,9 @@ fn hand_on(claims: &[&Claim], seeds: &[u64], slots: &mut [Slot], next: &mut usiz
 /// cannot start says so before anything trains. Each track trains on a thread of
 /// its own, so all of them finish together (a track of one chunk keeps to one
 /// core; as many workers as cores would leave one idle while the last track of
-/// an odd count trains). `tick()` is called after every training step; once it
-/// returns false each track stops at its next step and the result is None.
+/// an odd count trains). `tick()` is called after every training step (and before
+/// each step a head sweep trains while a side is measured); once it returns
+/// false each track stops at its next step and the result is None.
 pub(super) fn run_one_claim(claim: &Claim, seeds: &[u64], tick: &(dyn Fn() -> bool + Sync)) -> Result<Option<Vec<ClaimResult>>, SessionError> {
     debug_assert!(!claim.timed(), "a claim that reads times runs alone");
     let mut ready = Vec::new();

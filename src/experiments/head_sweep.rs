@@ -120,11 +120,13 @@ fn own_head_count(config: &ExperimentConfig) -> Option<usize> {
     HEAD_COUNTS.iter().copied().find(|&h| heads_config(config, h) == *config)
 }
 
-/// Training steps `sweep_with_own_run` takes on a session of `config`: its steps
-/// for each head count other than its own (a refused count trains none).
-pub fn sweep_steps(config: &ExperimentConfig) -> usize {
+/// Training steps `sweep_with_own_run` takes on a session of `config` trained to
+/// `steps`: `steps` for each head count other than its own. (A head count that is
+/// refused trains none of them, and the progress then stops short of this; the
+/// claim fails, saying why.)
+pub fn sweep_steps(config: &ExperimentConfig, steps: usize) -> usize {
     let own = own_head_count(config);
-    HEAD_COUNTS.iter().filter(|&&h| Some(h) != own).count() * config.steps
+    HEAD_COUNTS.iter().filter(|&&h| Some(h) != own).count() * steps
 }
 
 /// The measured points of a sweep.

@@ -142,15 +142,6 @@ pub fn length_growth(results: &[LengthOutcome]) -> Option<f64> {
     growth.is_finite().then_some(growth)
 }
 
-/// The median of `values` (NaN when empty).
-pub fn median(values: &mut [f64]) -> f64 {
-    if values.is_empty() {
-        return f64::NAN;
-    }
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

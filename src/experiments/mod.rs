@@ -19,7 +19,7 @@ pub use claim::{Claim, ClaimResult, Divergence, SideRun, max_curve_gap};
 pub use claim_pool::{ClaimOutcome, run_claims};
 pub use condition::{Condition, ConditionResult, Op, Operand, Side, parse_condition, plain_number};
 pub use head_sweep::{HEAD_COUNTS, HeadsOutcome, HeadsPoint, SweepVerdict, heads_config, measure_heads, measured, pick, verdict};
-pub use length_cost::{LENGTH_SWEEP, LENGTH_SWEEP_STEPS, LengthCost, LengthOutcome, length_config, length_growth, measure_length, median};
+pub use length_cost::{LENGTH_SWEEP, LENGTH_SWEEP_STEPS, LengthCost, LengthOutcome, length_config, length_growth, measure_length};
 pub use map_measures::{head_diversity, hidden_weight, normalised_entropy};
 pub use measuring::Measuring;
 pub use metric::{Measured, Metric};

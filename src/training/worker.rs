@@ -273,7 +273,7 @@ impl Worker {
             Ok(report) => {
                 let kept_weights = report.kept_everything();
                 // Nothing learned yet: nothing kept or lost to speak of.
-                let message = if session.step_count() == 0 {
+                let message = if session.step_count() == 0 && session.init_report().is_none() {
                     t!("msg-worker-applied-untrained")
                 } else if kept_weights {
                     t!("msg-worker-applied-kept-all")

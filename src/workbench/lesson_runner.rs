@@ -44,6 +44,8 @@ pub struct LessonRunner {
     pub hints_shown: BTreeSet<(String, String)>,
     /// Claim verifications by (lesson id, claim id).
     pub claims: BTreeMap<(String, String), ClaimState>,
+    /// The verdict a running re-verification replaced: a cancel brings it back.
+    replaced_verdict: Option<(ClaimKey, ClaimState)>,
 }
 
 /// A claim: (lesson id, claim id).
@@ -54,6 +56,8 @@ pub type ClaimKey = (String, String);
 pub enum ClaimEnd {
     Finished,
     Cancelled,
+    /// Cancelled while verifying again: the earlier verdict is shown again.
+    CancelledKeepingVerdict,
 }
 
 impl Default for LessonRunner {
@@ -70,6 +74,7 @@ impl Default for LessonRunner {
             last_diff: None,
             hints_shown: BTreeSet::new(),
             claims: BTreeMap::new(),
+            replaced_verdict: None,
         };
         runner.insert(pack::builtin(crate::i18n::lang()));
         runner
@@ -277,7 +282,8 @@ impl LessonRunner {
         let claim = block.claim.clone();
         let seeds = lessons::DEFAULT_SEEDS.to_vec();
         let total = claim.steps_in_all(&seeds);
-        self.claims.insert(key.clone(), ClaimState::Running { seeds: seeds.clone(), progress: StepProgress::new(total) });
+        let earlier = self.claims.insert(key.clone(), ClaimState::Running { seeds: seeds.clone(), progress: StepProgress::new(total) });
+        self.replaced_verdict = earlier.map(|state| (key.clone(), state));
         Some((key, claim, seeds))
     }
 
@@ -302,10 +308,17 @@ impl LessonRunner {
                 self.claims.insert(key, ClaimState::Done(results));
                 ClaimEnd::Finished
             }
-            Ok(None) => {
-                self.claims.remove(&key);
-                ClaimEnd::Cancelled
-            }
+            Ok(None) => match self.replaced_verdict.take().filter(|(k, _)| *k == key) {
+                // Verify again, cancelled: the earlier verdict stands (and stays in the progress).
+                Some((_, earlier)) => {
+                    self.claims.insert(key, earlier);
+                    ClaimEnd::CancelledKeepingVerdict
+                }
+                None => {
+                    self.claims.remove(&key);
+                    ClaimEnd::Cancelled
+                }
+            },
             Err(e) => {
                 self.claims.insert(key, ClaimState::Failed(e));
                 ClaimEnd::Finished

@@ -368,6 +368,10 @@ fn verify_it_runs_the_same_seeds_as_the_cli_and_says_which() {
         harness.step();
         std::thread::sleep(Duration::from_millis(20));
     }
+    harness.run_steps(2);
+    // The verdict it replaced is back, as the learner's progress still has it.
+    assert!(harness.query_by_label_contains(&format!("✔ holds with seeds {seeds}")).is_some(), "the earlier verdict stands");
+    assert_eq!(harness.state().view.banner.as_ref().map(|b| b.text.as_str()), Some("Verification cancelled; the earlier verdict stands."));
 }
 
 /// Lesson 12's claim reads writing times, so *Verify it* runs it alone: its sides

@@ -34,7 +34,7 @@ lesson-check-hint = Not yet. { $hint }
 lesson-claim = Claim
 lesson-claim-verify = Verify it (seeds { $seeds })
 lesson-claim-verify-again = Verify again (seeds { $seeds })
-lesson-claim-verify-tip = Trains both sides of the claim in the background with seeds { $seeds }, the same as `lesson verify`; it must hold for each
+lesson-claim-verify-tip = Trains the claim's runs in the background with seeds { $seeds }, the same as `lesson verify`; it must hold for each
 lesson-claim-verifying = verifying with seeds { $seeds }…
 lesson-claim-holds = ✔ holds with seeds { $seeds }
 lesson-claim-fails = ✖ does not hold with seed { $failing } (of { $seeds })
@@ -163,6 +163,7 @@ lesson-claim-measuring = { $total } training steps done · measuring the runs…
 lesson-msg-claim-paused-run = Paused the live run while the claim is verified; it resumes when the verification ends.
 lesson-msg-claim-running = A claim is being verified: the live run starts when the verification ends (Cancel stops the verification).
 lesson-msg-claim-cancelled = Verification cancelled; the claim is not verified.
+lesson-msg-claim-cancelled-kept = Verification cancelled; the earlier verdict stands.
 lesson-answer-hidden-presenter = (An answer is here; it stays hidden in the presenter view.)
 handout-experiment = Experiment: task { $task } ({ $task_detail }), d_model { $d_model }, { $layers ->
         [one] 1 layer

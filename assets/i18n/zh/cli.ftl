@@ -48,7 +48,7 @@ cli-lesson-unknown = 没有课程“{ $target }”；可用的课程有：{ $les
 ## src/cli/bench.rs
 cli-bench-rate = { $threads } 个线程  { $steps } 步/秒  { $tokens } 词元/秒
 cli-bench-path = 每步：{ $path }
-cli-bench-lengths-intro = 预设 { $preset }，任务 char_lm，批大小 { $batch }，{ $threads } 个线程，取至少 { $steps } 步中最快的一步
+cli-bench-lengths-intro = 预设 { $preset }，任务 char_lm，批大小 { $batch }，{ $threads } 个线程，取至少 { $steps } 步（且至少一秒）中最快的一步
 cli-bench-heads-intro = 在 { $task } 上扫描注意力头数，d_model { $d_model }，每种训练 { $steps } 步，{ $threads } 个线程
 cli-bench-heads = 头数
 cli-bench-validation = 验证集
