@@ -12,7 +12,7 @@ use crate::t;
 use crate::training::TrainCommand;
 use crate::workbench::actions::AppAction;
 use crate::workbench::lesson_runner::ClaimEnd;
-use crate::workbench::run_view::{Banner, BannerKind};
+use crate::workbench::run_view::{Banner, BannerKind, RunStatus};
 
 /// The sweeps a learner can stop.
 #[derive(Clone, Copy, Debug)]
@@ -56,10 +56,40 @@ impl WorkbenchApp {
         }
     }
 
-    /// Time the live model at every length of the sweep, replacing earlier results.
-    pub(super) fn measure_lengths(&mut self) {
-        if self.background.lengths_running {
+    /// Whether a sweep (lengths or head counts) is measuring on the CPU.
+    pub fn sweep_running(&self) -> bool {
+        self.background.lengths_running || self.background.heads_running
+    }
+
+    /// A sweep has started: a live run that trains pauses, so the two do not share
+    /// the cores (the length sweep times steps), and resumes when it ends.
+    pub(super) fn pause_for_sweep(&mut self) {
+        if self.view.status == RunStatus::Running {
+            self.trainer.send(TrainCommand::Pause);
+            self.resume_after_measuring = true;
+            self.notice(BannerKind::Info, t!("msg-sweep-paused-run"));
+        }
+    }
+
+    /// A verification or a sweep has ended: once nothing else measures, resume
+    /// the live run it paused, or start the one pressed for meanwhile.
+    fn measuring_ended(&mut self) {
+        if self.lessons.claim_running() || self.sweep_running() {
             return;
+        }
+        if std::mem::take(&mut self.resume_after_measuring) {
+            self.trainer.send(TrainCommand::Resume);
+        }
+        if std::mem::take(&mut self.start_after_measuring) {
+            self.perform(AppAction::StartOrResume);
+        }
+    }
+
+    /// Time the live model at every length of the sweep, replacing earlier
+    /// results; false when a length sweep already runs.
+    pub(super) fn measure_lengths(&mut self) -> bool {
+        if self.background.lengths_running {
+            return false;
         }
         self.background.lengths.clear();
         self.background.lengths_running = true;
@@ -80,13 +110,15 @@ impl WorkbenchApp {
             }
             out.send(Message::LengthsDone);
         });
+        true
     }
 
     /// Train the live config with every head count of the sweep, replacing
-    /// earlier results; stops early when the window closes.
-    pub(super) fn measure_heads(&mut self) {
+    /// earlier results; stops early when the window closes. False when a head
+    /// sweep already runs.
+    pub(super) fn measure_heads(&mut self) -> bool {
         if self.background.heads_running {
-            return;
+            return false;
         }
         self.background.heads.clear();
         self.background.heads_running = true;
@@ -122,6 +154,7 @@ impl WorkbenchApp {
             }
             out.send(Message::HeadsDone);
         });
+        true
     }
 
     /// Ask the sweep that runs to stop; it reports its end as a finished one does.
@@ -170,12 +203,7 @@ impl WorkbenchApp {
                 Message::ClaimEnd(key, result) => {
                     self.claim_cancel = None;
                     let end = self.lessons.claim_ended(key, result, &mut self.state.progress);
-                    if std::mem::take(&mut self.resume_after_claim) {
-                        self.trainer.send(TrainCommand::Resume);
-                    }
-                    if std::mem::take(&mut self.start_after_claim) {
-                        self.perform(AppAction::StartOrResume);
-                    }
+                    self.measuring_ended();
                     match end {
                         ClaimEnd::Cancelled => self.notice(BannerKind::Info, t!("lesson-msg-claim-cancelled")),
                         ClaimEnd::CancelledKeepingVerdict => self.notice(BannerKind::Info, t!("lesson-msg-claim-cancelled-kept")),
@@ -186,6 +214,7 @@ impl WorkbenchApp {
                 Message::LengthsDone => {
                     self.background.lengths_running = false;
                     self.lengths_stop = None;
+                    self.measuring_ended();
                 }
                 Message::Heads(outcome) => self.background.heads.push(outcome),
                 Message::HeadsSteps(steps) => {
@@ -197,6 +226,7 @@ impl WorkbenchApp {
                     self.background.heads_running = false;
                     self.background.heads_progress = None;
                     self.heads_stop = None;
+                    self.measuring_ended();
                 }
                 Message::Saturation(points) => {
                     self.background.saturation = Some(points);

@@ -64,10 +64,16 @@ pub struct WorkbenchApp {
     pub lessons: LessonRunner,
     /// The bug-hunt case whose experiment is loaded, until another experiment is.
     bug_case: Option<String>,
-    /// The live run was paused for a claim's verification: resume it after.
-    resume_after_claim: bool,
-    /// Start (or continue) was pressed while a claim was verified: do it after.
-    start_after_claim: bool,
+    /// The view's generation when that case was loaded: its own run is a later one.
+    bug_case_since: usize,
+    /// Cases loaded and trained at least one step this session.
+    bug_cases_trained: std::collections::BTreeSet<String>,
+    /// The live run was paused for a claim's verification or a sweep: resume it
+    /// once nothing measures any more.
+    resume_after_measuring: bool,
+    /// Start (or continue) was pressed while a claim was verified or a sweep ran:
+    /// do it once nothing measures any more.
+    start_after_measuring: bool,
     /// Set to stop the claim verification that runs.
     claim_cancel: Option<Arc<AtomicBool>>,
     /// Set to stop the length sweep or the head sweep that runs.
@@ -136,9 +142,11 @@ impl WorkbenchApp {
             pretrained_link: None,
             lessons,
             bug_case: None,
+            bug_case_since: 0,
+            bug_cases_trained: Default::default(),
             files_dir: files::documents_dir(),
-            resume_after_claim: false,
-            start_after_claim: false,
+            resume_after_measuring: false,
+            start_after_measuring: false,
             claim_cancel: None,
             lengths_stop: None,
             heads_stop: None,
@@ -180,6 +188,12 @@ impl WorkbenchApp {
             // A note about a value one keystroke earlier would contradict the disabled Start.
             self.view.drop_apply_note();
         }
+        // Steps of the run the case replaced do not count: its own run is a later generation.
+        if let Some(case) = self.bug_case.as_ref().filter(|_| self.view.step > 0 && self.view.generation > self.bug_case_since) {
+            if !self.bug_cases_trained.contains(case) {
+                self.bug_cases_trained.insert(case.clone());
+            }
+        }
         let facts = crate::workbench::window::live_facts(&self.view, &self.applied, &self.background);
         self.lessons.tick_checks(&facts, &mut self.state.progress);
         let now = ui.ctx().input(|i| i.time);
@@ -206,6 +220,7 @@ impl WorkbenchApp {
             presenter,
             hide_mask_knobs,
             bug_case_loaded: self.bug_case.is_some(),
+            bug_cases_trained: &self.bug_cases_trained,
         };
         let actions = self.panels.show(ui, &mut data);
         let pointer_down = ui.ctx().input(|i| i.pointer.any_down());

@@ -52,19 +52,28 @@ impl WorkbenchApp {
         if matches!(action, AppAction::SetTask(_) | AppAction::LoadPreset(_) | AppAction::RestoreExperiment | AppAction::LoadBugCase(_)) {
             self.lessons.experiment_of = None;
         }
-        // A Start kept for after a claim's verification is dropped by whatever
-        // stops or replaces the live run meanwhile.
-        if matches!(
+        // A Start kept for after a measurement is dropped by whatever stops or
+        // replaces the live run meanwhile; so is resuming a run that was replaced.
+        let replaces_run = matches!(
             action,
-            AppAction::Pause | AppAction::Reset | AppAction::SetTask(_) | AppAction::LoadPreset(_) | AppAction::RestoreExperiment | AppAction::LoadBugCase(_) | AppAction::LoadLessonStart | AppAction::LessonTry(_)
-        ) {
-            self.start_after_claim = false;
+            AppAction::Reset | AppAction::SetTask(_) | AppAction::LoadPreset(_) | AppAction::RestoreExperiment | AppAction::LoadBugCase(_) | AppAction::LoadLessonStart | AppAction::LessonTry(_)
+        );
+        if replaces_run || matches!(action, AppAction::Pause) {
+            self.start_after_measuring = false;
+        }
+        if replaces_run {
+            self.resume_after_measuring = false;
         }
         match action {
             AppAction::StartOrResume if self.lessons.claim_running() => {
                 // The two would share the cores: the press is kept for when it ends.
-                self.start_after_claim = true;
+                self.start_after_measuring = true;
                 self.notice(BannerKind::Info, t!("lesson-msg-claim-running"));
+            }
+            AppAction::StartOrResume if self.sweep_running() => {
+                // Training beside a sweep would slow its runs and spoil its timings.
+                self.start_after_measuring = true;
+                self.notice(BannerKind::Info, t!("msg-sweep-running"));
             }
             AppAction::StartOrResume => {
                 // A finished run has nothing left to train: continue it rather than
@@ -163,6 +172,7 @@ impl WorkbenchApp {
                     self.state.probe_text.clear();
                     self.notice(BannerKind::Info, t!("lesson-msg-bug-case-loaded", title = case.title.as_str()));
                     self.bug_case = Some(case.id.to_string());
+                    self.bug_case_since = self.view.generation;
                     if self.can_start() {
                         self.send_config();
                         self.trainer.send(TrainCommand::Reset);
@@ -254,7 +264,7 @@ impl WorkbenchApp {
                 let running = self.view.status == RunStatus::Running;
                 if self.verify_claim(&claim) && running {
                     self.trainer.send(TrainCommand::Pause);
-                    self.resume_after_claim = true;
+                    self.resume_after_measuring = true;
                     self.notice(BannerKind::Info, t!("lesson-msg-claim-paused-run"));
                 }
             }
@@ -287,8 +297,16 @@ impl WorkbenchApp {
             AppAction::DismissBanner => self.view.banner = None,
             AppAction::PinRun => self.view.pin(),
             AppAction::UnpinRun => self.view.pinned = None,
-            AppAction::MeasureLengths => self.measure_lengths(),
-            AppAction::MeasureHeads => self.measure_heads(),
+            AppAction::MeasureLengths => {
+                if self.measure_lengths() {
+                    self.pause_for_sweep();
+                }
+            }
+            AppAction::MeasureHeads => {
+                if self.measure_heads() {
+                    self.pause_for_sweep();
+                }
+            }
             AppAction::StopMeasureLengths => self.stop_sweep(Sweep::Lengths),
             AppAction::StopMeasureHeads => self.stop_sweep(Sweep::Heads),
             AppAction::ComputeSaturation => self.compute_saturation(),

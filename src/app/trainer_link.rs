@@ -23,8 +23,10 @@ impl WorkbenchApp {
         while self.lockstep || start.elapsed() < EVENT_BUDGET {
             match self.events.try_recv() {
                 Ok(event) => {
-                    let event = run_view::without_spoilers(event, self.bug_case_unsolved());
-                    self.view.apply(event)
+                    let unsolved = self.bug_case_unsolved();
+                    // (A Ready event resets the view: set it for every event.)
+                    self.view.hide_spoilers = unsolved;
+                    self.view.apply(run_view::without_spoilers(event, unsolved))
                 }
                 Err(_) => break,
             }

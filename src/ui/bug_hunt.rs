@@ -9,6 +9,7 @@ use crate::workbench::actions::AppAction;
 use crate::bughunt::{Bug, BugCase};
 use crate::progress::Progress;
 use crate::t;
+use std::collections::BTreeSet;
 
 #[derive(Default)]
 pub struct BugHuntPanel {
@@ -22,7 +23,8 @@ impl BugHuntPanel {
     /// The cases of every open pack; solving and revealing go into `progress`.
     /// `packs`: for each case, the title of the pack it comes from (shown as a heading
     /// where the pack changes, so a class's own cases stand apart).
-    pub fn ui(&mut self, ui: &mut egui::Ui, cases: &[BugCase], packs: &[&str], progress: &Progress, actions: &mut Vec<AppAction>) {
+    /// `trained`: the cases loaded and trained this session (a guess waits for that).
+    pub fn ui(&mut self, ui: &mut egui::Ui, cases: &[BugCase], packs: &[&str], progress: &Progress, trained: &BTreeSet<String>, actions: &mut Vec<AppAction>) {
         ui.heading(t!("views-bug-heading"));
         ui.label(t!("views-bug-intro"));
         ui.horizontal_top(|ui| {
@@ -69,7 +71,11 @@ impl BugHuntPanel {
                                 ui.selectable_value(&mut self.guess, Some(bug), bug.name());
                             }
                         });
-                    if ui.add_enabled(self.guess.is_some(), egui::Button::new(t!("views-bug-check"))).clicked() {
+                    // Naming the bug is the last step: the symptom, seen in a run, is the clue.
+                    let seen = trained.contains(&case.id) || progress.bugs_solved.contains_key(&case.id);
+                    let check = ui.add_enabled(seen && self.guess.is_some(), egui::Button::new(t!("views-bug-check")));
+                    let check = if seen { check } else { check.on_disabled_hover_text(t!("views-bug-train-first")) };
+                    if check.clicked() {
                         let right = self.guess.is_some_and(|bug| case.accepts(bug));
                         self.feedback = Some(right);
                         if right {
@@ -104,6 +110,7 @@ impl super::Panel for BugHuntPanel {
         let lessons = data.lessons;
         let packs: Vec<&str> = lessons.case_pack.iter().map(|&p| lessons.packs[p].title.as_str()).collect();
         let progress = &data.state.progress;
-        egui::ScrollArea::vertical().show(ui, |ui| self.ui(ui, &lessons.cases, &packs, progress, actions));
+        let trained = data.bug_cases_trained;
+        egui::ScrollArea::vertical().show(ui, |ui| self.ui(ui, &lessons.cases, &packs, progress, trained, actions));
     }
 }

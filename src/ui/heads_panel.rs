@@ -118,8 +118,7 @@ fn heads_ui(ui: &mut egui::Ui, background: &crate::workbench::window::Background
                 }
                 HeadsOutcome::Refused { heads, message } => {
                     // The reason is long: it wraps under the table, not in a cell.
-                    ui.label(heads.to_string());
-                    ui.colored_label(ui.visuals().warn_fg_color, t!("views-refused-short")).on_hover_text(message.as_str());
+                    super::refused_row::cells(ui, heads.to_string(), message);
                 }
             }
             ui.end_row();
@@ -127,7 +126,7 @@ fn heads_ui(ui: &mut egui::Ui, background: &crate::workbench::window::Background
     });
     for outcome in results {
         if let HeadsOutcome::Refused { heads, message } = outcome {
-            ui.add(egui::Label::new(egui::RichText::new(t!("views-heads-refused", heads = *heads, message = message.as_str())).color(ui.visuals().warn_fg_color)).wrap());
+            super::refused_row::reason(ui, t!("views-heads-refused", heads = *heads, message = message.as_str()));
         }
     }
     if let (Some(heads), false) = (chosen, running) {

@@ -111,8 +111,7 @@ fn length_cost_ui(ui: &mut egui::Ui, background: &Background, batch: usize, trai
                 }
                 LengthOutcome::Refused { length, message } => {
                     // The reason is long: it wraps under the table, not in a cell.
-                    ui.label(length.to_string());
-                    ui.colored_label(ui.visuals().warn_fg_color, t!("views-refused-short")).on_hover_text(message.as_str());
+                    super::refused_row::cells(ui, length.to_string(), message);
                     previous = None;
                 }
             }
@@ -121,7 +120,7 @@ fn length_cost_ui(ui: &mut egui::Ui, background: &Background, batch: usize, trai
     });
     for outcome in results {
         if let LengthOutcome::Refused { length, message } = outcome {
-            ui.add(egui::Label::new(egui::RichText::new(t!("views-length-refused", length = *length, message = message.as_str())).color(ui.visuals().warn_fg_color)).wrap());
+            super::refused_row::reason(ui, t!("views-length-refused", length = *length, message = message.as_str()));
         }
     }
 }

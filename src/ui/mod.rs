@@ -21,6 +21,7 @@ pub mod menu_bar;
 pub mod model_editor;
 pub mod path_prompt;
 pub mod presenter;
+pub mod refused_row;
 pub mod pretrained_panel;
 pub mod plots_panel;
 pub mod positions_panel;

@@ -22,14 +22,14 @@ pub fn path_prompt_ui(ctx: &egui::Context, request: PathRequest, text: &mut Stri
             // A save over something already there says so before OK (a desktop dialog
             // would ask); a folder save onto a file cannot work, so OK waits.
             let save = !request.default_name().is_empty();
-            let path = std::path::Path::new(text.trim());
             let warn = |ui: &mut egui::Ui, text: String| ui.colored_label(ui.visuals().warn_fg_color, text);
-            let onto_file = save && folder && path.is_file();
+            let at = if save { at_path(ui, text.trim()) } else { AtPath::Nothing };
+            let onto_file = folder && at == AtPath::File;
             if onto_file {
                 warn(ui, t!("lesson-path-is-file"));
-            } else if save && !folder && path.is_file() {
+            } else if !folder && at == AtPath::File {
                 warn(ui, t!("lesson-path-exists"));
-            } else if save && folder && path.read_dir().is_ok_and(|mut entries| entries.next().is_some()) {
+            } else if folder && at == AtPath::FolderWithFiles {
                 warn(ui, t!("lesson-path-folder-exists"));
             }
             let usable = !text.trim().is_empty() && !onto_file;
@@ -43,4 +43,37 @@ pub fn path_prompt_ui(ctx: &egui::Context, request: PathRequest, text: &mut Stri
                 }
             });
         });
+}
+
+/// What a save would land on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum AtPath {
+    Nothing,
+    File,
+    FolderWithFiles,
+}
+
+/// What is at the typed path, looked up on the disk when the text changes and
+/// at most once a second otherwise (not in every frame the field is drawn).
+fn at_path(ui: &egui::Ui, typed: &str) -> AtPath {
+    let id = egui::Id::unique("path_prompt_at");
+    let now = ui.input(|i| i.time);
+    let cached = ui.data(|d| d.get_temp::<(String, f64, AtPath)>(id));
+    if let Some((_, _, at)) = cached.filter(|(text, when, _)| text == typed && now - when < 1.0) {
+        return at;
+    }
+    let path = std::path::Path::new(typed);
+    let at = if typed.is_empty() {
+        AtPath::Nothing
+    } else if path.is_file() {
+        AtPath::File
+    } else if path.read_dir().is_ok_and(|mut entries| entries.next().is_some()) {
+        AtPath::FolderWithFiles
+    } else {
+        AtPath::Nothing
+    };
+    ui.data_mut(|d| d.insert_temp(id, (typed.to_string(), now, at)));
+    // The answer is looked at again in a second: the field redraws by then.
+    ui.ctx().request_repaint_after(std::time::Duration::from_secs(1));
+    at
 }

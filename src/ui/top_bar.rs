@@ -23,6 +23,7 @@ impl super::Panel for TopBar {
     fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
         let (can_start, pending_edits) = (data.can_start, data.pending_edits);
         let (view, locks, claim) = (data.view, data.lessons.active_locks(), data.lessons.claim_progress());
+        let sweeping = data.background.lengths_running || data.background.heads_running;
         let state = &mut *data.state;
         let (config, preset) = (&mut state.config, state.preset.as_str());
         // A knob the open lesson locks is shown with a lock, disabled, and says why.
@@ -129,13 +130,15 @@ impl super::Panel for TopBar {
                         actions.push(AppAction::CancelClaim);
                     }
                 }
-                None => progress_ui(ui, view, config.steps),
+                None => progress_ui(ui, view, config.steps, sweeping),
             }
         });
     }
 }
 
-fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize) {
+/// The live run's status and progress; `sweeping`: a sweep measures meanwhile
+/// (the live run waits for it, so the status says so rather than "ready").
+fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize, sweeping: bool) {
     let fraction = if total == 0 { 0.0 } else { view.step as f32 / total as f32 };
     let mut text = t!("top-step-of", step = view.step, total = total);
     if view.steps_per_s > 0.0 {
@@ -145,6 +148,7 @@ fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize) {
         text += &format!(" · {}", t!("top-eta", eta = format_eta(eta)));
     }
     let (status, color) = match view.status {
+        RunStatus::Ready | RunStatus::Paused | RunStatus::Finished if sweeping => (t!("status-sweeping"), ui.visuals().warn_fg_color),
         RunStatus::NoModel => (t!("status-invalid"), ui.visuals().error_fg_color),
         RunStatus::Ready => (t!("status-ready"), ui.visuals().text_color()),
         RunStatus::Running => (t!("status-training"), egui::Color32::from_rgb(90, 200, 120)),

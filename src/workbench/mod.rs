@@ -6,6 +6,7 @@ pub mod actions;
 pub mod checked;
 pub mod inspection;
 pub mod lesson_runner;
+pub mod loss_climb;
 mod notice;
 pub mod path_request;
 pub mod pretrained_view;

@@ -71,6 +71,11 @@ pub struct RunView {
     pub last_eval_accuracy: Option<f32>,
     /// Bumped whenever the weights were replaced (reset, load, config change).
     pub generation: usize,
+    /// Watches for a loss that climbs far above its start without becoming NaN.
+    loss_climb: super::loss_climb::LossClimb,
+    /// A bug-hunt case is unsolved: warnings say what happened, not which knob
+    /// usually causes it (set by the app before each event).
+    pub hide_spoilers: bool,
 }
 
 impl Default for RunView {
@@ -109,6 +114,8 @@ impl Default for RunView {
             probe_error: None,
             last_eval_accuracy: None,
             generation: 0,
+            loss_climb: Default::default(),
+            hide_spoilers: false,
         }
     }
 }
@@ -168,6 +175,15 @@ impl RunView {
                 self.train_accuracy.push(x, m.accuracy as f64);
                 self.lr.push(x, m.lr);
                 self.grad_norm.push(x, m.grad_norm as f64);
+                if let Some((first, now)) = self.loss_climb.observe(m.loss) {
+                    let (first, loss) = (loss_text(first), loss_text(now));
+                    let text = if self.hide_spoilers {
+                        t!("msg-loss-climbed-bug-hunt", first = first, loss = loss)
+                    } else {
+                        t!("msg-loss-climbed", first = first, loss = loss)
+                    };
+                    self.show_banner(Banner { kind: BannerKind::Warning, text });
+                }
             }
             TrainEvent::Eval(e) => {
                 let x = e.step as f64;
@@ -211,6 +227,10 @@ impl RunView {
             TrainEvent::ConfigApplied { message, kept_weights, backend, task, .. } => {
                 self.backend = Some(backend);
                 // Held-out numbers and maps of another task say nothing about this one.
+                if self.task != Some(task) || !kept_weights {
+                    // Another model, or the same on another task: its first loss is its own.
+                    self.loss_climb = Default::default();
+                }
                 if self.task != Some(task) {
                     self.last_eval = None;
                     self.last_eval_accuracy = None;
@@ -383,3 +403,8 @@ pub fn without_spoilers(event: TrainEvent, case_unsolved: bool) -> TrainEvent {
 #[cfg(test)]
 #[path = "run_view_tests.rs"]
 mod tests;
+
+/// A loss for a message: three decimals, or three significant digits once huge.
+fn loss_text(loss: f32) -> String {
+    if loss.abs() < 1000.0 { format!("{loss:.3}") } else { format!("{loss:.3e}") }
+}

@@ -121,3 +121,44 @@ fn notes_fade_errors_stay_and_a_reset_replaces_stale_notes() {
     view.apply(ready(None));
     assert!(view.banner.is_none(), "a stale note does not outlive the reset");
 }
+
+#[test]
+fn a_loss_that_climbs_without_nan_warns_once_and_a_new_model_watches_afresh() {
+    let mut view = RunView::default();
+    view.apply(ready(None));
+    for i in 1..=30 {
+        view.apply(step(i, 2.5 * 1.5f32.powi(i as i32)));
+    }
+    let banner = view.banner.clone().expect("a warning");
+    assert_eq!(banner.kind, BannerKind::Warning);
+    assert!(banner.text.starts_with("The training loss has climbed to "), "{}", banner.text);
+    assert!(banner.text.contains("from 3.750 at the start"), "{}", banner.text);
+    // Once: dismissed, it does not come back for the same model.
+    view.banner = None;
+    view.apply(step(31, 1e6));
+    assert!(view.banner.is_none());
+    // A model whose weights were replaced is watched from its own first loss.
+    view.apply(TrainEvent::ConfigApplied { backend: view.backend.clone().unwrap(), task: crate::tasks::TaskKind::Copy, kept_weights: false, reset_params: Vec::new(), message: "new".into() });
+    view.banner = None;
+    for i in 1..=30 {
+        view.apply(step(i, 3.0 - 0.05 * i as f32));
+    }
+    assert!(view.banner.is_none(), "a falling loss does not warn: {:?}", view.banner);
+    for i in 31..=60 {
+        view.apply(step(i, 50.0));
+    }
+    assert!(view.banner.as_ref().is_some_and(|b| b.text.contains("from 2.950 at the start")), "{:?}", view.banner);
+}
+
+#[test]
+fn in_an_unsolved_bug_hunt_the_climbing_loss_does_not_name_the_learning_rate() {
+    let mut view = RunView::default();
+    view.apply(ready(None));
+    view.hide_spoilers = true;
+    for i in 1..=20 {
+        view.apply(step(i, 3.0 * i as f32));
+    }
+    let text = view.banner.map(|b| b.text).unwrap_or_default();
+    assert!(text.starts_with("The training loss has climbed to"), "{text}");
+    assert!(!text.contains("learning rate"), "{text}");
+}

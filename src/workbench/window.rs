@@ -77,6 +77,9 @@ pub struct WindowData<'a> {
     pub hide_mask_knobs: bool,
     /// A bug-hunt case's experiment is loaded.
     pub bug_case_loaded: bool,
+    /// Bug-hunt cases that were loaded and trained this session: a guess waits
+    /// until the learner has seen the symptom.
+    pub bug_cases_trained: &'a std::collections::BTreeSet<String>,
 }
 
 /// Every head count was measured (a stopped sweep has only some: no pick is made

@@ -141,6 +141,16 @@ fn a_student_works_through_a_teachers_pack_and_exports_the_progress() {
     harness.run_steps(2);
     harness.get_by_label(&Bug::CausalMaskMissing.name()).click();
     harness.run_steps(2);
+    // A guess waits until the case has been loaded and trained: the symptom is the clue.
+    assert!(harness.get_by_label("Check").accesskit_node().is_disabled(), "Check waits for a trained case");
+    let before = harness.state().view.generation;
+    harness.get_by_label("Load this experiment").click();
+    step_until(&mut harness, "the case's model", |app| app.view.status == RunStatus::Ready && app.view.generation > before);
+    harness.run_steps(2);
+    assert!(harness.get_by_label("Check").accesskit_node().is_disabled(), "loaded, not yet trained");
+    harness.get_by_label("Step").click();
+    step_until(&mut harness, "a step of the case", |app| app.view.step > 0);
+    assert!(!harness.get_by_label("Check").accesskit_node().is_disabled(), "trained: the guess can be checked");
     harness.get_by_label("Check").click();
     harness.run_steps(2);
     assert!(harness.state().state.progress.bugs_solved.contains_key("w3-peek"));

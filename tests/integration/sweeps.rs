@@ -76,3 +76,36 @@ fn a_refused_length_says_why_under_the_table_wrapped_inside_the_view() {
     assert!(rect.right() <= view.right() + 0.5, "the reason wraps inside the view: {rect:?} in {view:?}");
     assert!(rect.height() > 20.0, "on more than one line: {rect:?}");
 }
+
+#[test]
+fn a_sweep_pauses_the_live_run_and_a_start_meanwhile_waits_for_its_end() {
+    let mut state = small_state();
+    // The live run outlasts the test; the sweep's longer lengths take seconds.
+    state.config.steps = 1_000_000;
+    state.config.batch_size = 512;
+    state.config.model.d_model = 128;
+    let mut harness = harness(state);
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    harness.get_by_label("Start").click();
+    step_until(&mut harness, "the live run", |app| app.view.status == RunStatus::Running && app.view.step > 0);
+    harness.get_by_label("Sequence length").click();
+    harness.run_steps(2);
+    harness.get_by_label("Measure").click();
+    // The length sweep times steps: the live run must not share the cores with it.
+    step_until(&mut harness, "the live run paused", |app| app.view.status == RunStatus::Paused);
+    let banner = |h: &egui_kittest::Harness<'static, attention_workbench::app::WorkbenchApp>| h.state().view.banner.as_ref().map(|b| b.text.clone()).unwrap_or_default();
+    assert!(banner(&harness).starts_with("Paused the live run while the sweep measures"), "{}", banner(&harness));
+    assert!(harness.query_by_label("a sweep is measuring").is_some(), "the top bar says why the run waits");
+    let paused_at = harness.state().view.step;
+    // Resume meanwhile is kept for the sweep's end.
+    harness.get_by_label("Resume").click();
+    harness.run_steps(3);
+    assert!(banner(&harness).starts_with("A sweep is measuring: the live run starts when it ends"), "{}", banner(&harness));
+    assert!(harness.state().background.lengths_running, "the sweep still measures");
+    assert_eq!(harness.state().view.status, RunStatus::Paused);
+    assert_eq!(harness.state().view.step, paused_at, "no training beside the sweep");
+    harness.get_by_label("Stop").click();
+    step_until(&mut harness, "the sweep's end", |app| !app.background.lengths_running);
+    step_until(&mut harness, "the live run again", |app| app.view.status == RunStatus::Running && app.view.step > paused_at);
+    assert!(harness.query_by_label("a sweep is measuring").is_none());
+}

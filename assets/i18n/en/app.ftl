@@ -181,6 +181,7 @@ key-f5 = Presenter view on or off
 menu-pack-missing = ⚠ not found: { $path }
 menu-pack-forget-tip = Stop trying to open this pack at launch.
 status-verifying = verifying a claim
+status-sweeping = a sweep is measuring
 preset-tiny = tiny
 preset-lesson = lesson
 preset-large = large

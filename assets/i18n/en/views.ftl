@@ -156,6 +156,7 @@ views-bug-load-tip = Replace the edited experiment with this one (Ctrl+Z brings 
 views-bug-question = What is the bug?
 views-bug-choose = choose…
 views-bug-check = Check
+views-bug-train-first = Load this experiment and train it first (a few steps, or Step): the symptom you see is the clue.
 views-bug-right = ✔ Right.
 views-bug-wrong = Not this one. Look again at the symptom with the suggested panel.
 views-bug-answer = Answer: { $bug }. { $explanation }

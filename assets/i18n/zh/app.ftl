@@ -181,6 +181,7 @@ key-f5 = 打开或关闭演示视图
 menu-pack-missing = ⚠ 找不到：{ $path }
 menu-pack-forget-tip = 启动时不再尝试打开这个课程包。
 status-verifying = 正在验证论断
+status-sweeping = 正在扫描测量
 preset-tiny = 微型
 preset-lesson = 课程
 preset-large = 大型

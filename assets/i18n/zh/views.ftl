@@ -153,6 +153,7 @@ views-bug-load-tip = 用这个实验替换你正在编辑的实验（Ctrl+Z 可�
 views-bug-question = Bug 是什么？
 views-bug-choose = 请选择…
 views-bug-check = 检查
+views-bug-train-first = 请先载入这个实验并训练几步（或点“单步”）：你看到的症状就是线索。
 views-bug-right = ✔ 答对了。
 views-bug-wrong = 不是这个。用建议的面板再看看症状。
 views-bug-answer = 答案：{ $bug }。{ $explanation }

@@ -186,6 +186,15 @@ impl Term {
                     "step" => Some(facts.step as f32),
                     other => metric_value(facts, other),
                 };
+                // A yes/no fact reads as one, not as "(1 = yes) ≥ 1 (now 0)".
+                if name == "heads_pick_match" && op.holds(1.0, *value) && !op.holds(0.0, *value) {
+                    let shown = match now {
+                        Some(v) if op.holds(v, *value) => t!("rep-check-heads-pick-has"),
+                        Some(_) => t!("rep-check-heads-pick-other"),
+                        None => t!("rep-check-press-measure-heads"),
+                    };
+                    return t!("rep-check-heads-pick-term", shown = shown);
+                }
                 let shown = match now {
                     Some(v) => t!("rep-check-now", value = super::plain_number(v as f64)),
                     None => match name.as_str() {
@@ -338,6 +347,18 @@ mod tests {
         let stale = LiveFacts { step: 260, eval_step: Some(200), eval_accuracy: Some(0.95), ..LiveFacts::default() };
         assert_eq!(check.evaluate(&stale), Some(false));
         assert_eq!(check.evaluate(&LiveFacts { eval_step: Some(300), ..stale }), Some(true));
+    }
+
+    #[test]
+    fn lesson_22s_yes_no_fact_reads_as_words_while_waiting() {
+        let check = parse_check("heads_pick_match >= 1 and eval_accuracy >= 0.95").unwrap();
+        let waiting = |pick: Option<f32>| check.waiting_for(&LiveFacts { heads_pick_match: pick, ..LiveFacts::default() });
+        assert_eq!(waiting(None), "the head count picked on validation in every layer (press Measure in the Heads tab), held-out accuracy ≥ 0.95 (measured at the next evaluation)");
+        assert!(waiting(Some(0.0)).starts_with("the head count picked on validation in every layer (the model has another now)"));
+        assert!(waiting(Some(1.0)).starts_with("the head count picked on validation in every layer (the model has it)"));
+        // The opposite condition keeps the plain comparison, which says what it means.
+        let other = parse_check("heads_pick_match < 1").unwrap();
+        assert!(other.waiting_for(&LiveFacts::default()).contains("(1 = yes) < 1"));
     }
 
     #[test]
