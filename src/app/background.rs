@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::WorkbenchApp;
+use super::{StartAfter, WorkbenchApp};
 use super::inbox::Message;
 use crate::experiments::{LENGTH_SWEEP, LENGTH_SWEEP_STEPS, measure_length, saturation_sweep};
 use crate::t;
@@ -56,40 +56,38 @@ impl WorkbenchApp {
         }
     }
 
-    /// Whether a sweep (lengths or head counts) is measuring on the CPU.
-    pub fn sweep_running(&self) -> bool {
-        self.background.lengths_running || self.background.heads_running
-    }
-
-    /// A sweep has started: a live run that trains pauses, so the two do not share
-    /// the cores (the length sweep times steps), and resumes when it ends.
+    /// A sweep is about to start: a live run that trains pauses, so the two do
+    /// not share the cores (the length sweep times steps), and resumes when it ends.
     pub(super) fn pause_for_sweep(&mut self) {
         if self.view.status == RunStatus::Running {
             self.trainer.send(TrainCommand::Pause);
-            self.resume_after_measuring = true;
+            self.start_after_measuring = Some(StartAfter::Run(self.view.generation));
             self.notice(BannerKind::Info, t!("msg-sweep-paused-run"));
         }
     }
 
     /// A verification or a sweep has ended: once nothing else measures, resume
-    /// the live run it paused, or start the one pressed for meanwhile.
+    /// the live run it paused, or start the one pressed for meanwhile, unless that
+    /// run was replaced in between. It goes as a press of Start would, so edits
+    /// made meanwhile apply first.
     fn measuring_ended(&mut self) {
-        if self.lessons.claim_running() || self.sweep_running() {
+        if self.lessons.claim_running() || self.background.sweeping() {
             return;
         }
-        if std::mem::take(&mut self.resume_after_measuring) {
-            self.trainer.send(TrainCommand::Resume);
-        }
-        if std::mem::take(&mut self.start_after_measuring) {
+        let still_there = match self.start_after_measuring.take() {
+            Some(StartAfter::Run(generation)) => generation == self.view.generation,
+            Some(StartAfter::Next) => true,
+            None => false,
+        };
+        if still_there {
             self.perform(AppAction::StartOrResume);
         }
     }
 
-    /// Time the live model at every length of the sweep, replacing earlier
-    /// results; false when a length sweep already runs.
-    pub(super) fn measure_lengths(&mut self) -> bool {
+    /// Time the live model at every length of the sweep, replacing earlier results.
+    pub(super) fn measure_lengths(&mut self) {
         if self.background.lengths_running {
-            return false;
+            return;
         }
         self.background.lengths.clear();
         self.background.lengths_running = true;
@@ -98,6 +96,7 @@ impl WorkbenchApp {
         let stop = Arc::new(AtomicBool::new(false));
         self.lengths_stop = Some(stop.clone());
         self.inbox.spawn("length sweep", move |out| {
+            let _done = out.on_drop(Message::LengthsDone);
             // It trains, so it yields to the window as training does.
             crate::training::priority::yield_to_window();
             for length in LENGTH_SWEEP {
@@ -108,17 +107,14 @@ impl WorkbenchApp {
                     return; // the window closed
                 }
             }
-            out.send(Message::LengthsDone);
         });
-        true
     }
 
     /// Train the live config with every head count of the sweep, replacing
-    /// earlier results; stops early when the window closes. False when a head
-    /// sweep already runs.
-    pub(super) fn measure_heads(&mut self) -> bool {
+    /// earlier results; stops early when the window closes.
+    pub(super) fn measure_heads(&mut self) {
         if self.background.heads_running {
-            return false;
+            return;
         }
         self.background.heads.clear();
         self.background.heads_running = true;
@@ -130,6 +126,7 @@ impl WorkbenchApp {
         let per_count = base.steps;
         self.background.heads_progress = Some(crate::workbench::step_progress::StepProgress::new(crate::experiments::HEAD_COUNTS.len() * per_count));
         self.inbox.spawn("head sweep", move |out| {
+            let _done = out.on_drop(Message::HeadsDone);
             crate::training::priority::yield_to_window();
             let (steps, last_report) = (std::cell::Cell::new(0), std::cell::Cell::new(Instant::now()));
             // Asked before every training step: count it, report a few times a
@@ -152,9 +149,7 @@ impl WorkbenchApp {
                     return; // the window closed
                 }
             }
-            out.send(Message::HeadsDone);
         });
-        true
     }
 
     /// Ask the sweep that runs to stop; it reports its end as a finished one does.

@@ -56,6 +56,12 @@ impl Outbox {
         sent
     }
 
+    /// Sends `message` when dropped: at the end of the work, however it ends (a
+    /// panicking sweep still reports its end, or the window would wait for it).
+    pub fn on_drop(&self, message: Message) -> SendOnDrop {
+        SendOnDrop { outbox: self.clone(), message: Some(message) }
+    }
+
     /// Run `work` on its own named thread (at once in lockstep); it reports here.
     pub fn spawn(&self, name: &str, work: impl FnOnce(Outbox) + Send + 'static) {
         if self.inline {
@@ -70,6 +76,20 @@ impl Outbox {
     pub fn spawn_thread(&self, name: &str, work: impl FnOnce(Outbox) + Send + 'static) {
         let outbox = self.clone();
         std::thread::Builder::new().name(name.into()).spawn(move || work(outbox)).expect("spawn a background thread");
+    }
+}
+
+/// See `Outbox::on_drop`.
+pub struct SendOnDrop {
+    outbox: Outbox,
+    message: Option<Message>,
+}
+
+impl Drop for SendOnDrop {
+    fn drop(&mut self) {
+        if let Some(message) = self.message.take() {
+            self.outbox.send(message);
+        }
     }
 }
 

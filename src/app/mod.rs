@@ -39,6 +39,16 @@ use crate::workbench::window::{Background, WindowData, WindowState};
 /// What the preset menu shows for a config that came from a file or an exercise.
 const CUSTOM: &str = "custom";
 
+/// The live run is started (or resumed) once no claim or sweep measures any
+/// more: it was paused for the measurement, or Start was pressed meanwhile.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum StartAfter {
+    /// Only the run of this generation: one replaced meanwhile is not started.
+    Run(usize),
+    /// The run a lesson's try is setting up, whatever it becomes.
+    Next,
+}
+
 /// The window's state and its links to the trainer and to background work. It
 /// drains events, lends its data to `ui::window::Panels` each frame and applies
 /// the actions they return; it draws nothing itself.
@@ -64,16 +74,12 @@ pub struct WorkbenchApp {
     pub lessons: LessonRunner,
     /// The bug-hunt case whose experiment is loaded, until another experiment is.
     bug_case: Option<String>,
-    /// The view's generation when that case was loaded: its own run is a later one.
-    bug_case_since: usize,
+    /// The loaded case's own model is ready (its Ready event came): its steps count.
+    bug_case_ready: bool,
     /// Cases loaded and trained at least one step this session.
     bug_cases_trained: std::collections::BTreeSet<String>,
-    /// The live run was paused for a claim's verification or a sweep: resume it
-    /// once nothing measures any more.
-    resume_after_measuring: bool,
-    /// Start (or continue) was pressed while a claim was verified or a sweep ran:
-    /// do it once nothing measures any more.
-    start_after_measuring: bool,
+    /// Start (or resume) the live run once no claim or sweep measures any more.
+    start_after_measuring: Option<StartAfter>,
     /// Set to stop the claim verification that runs.
     claim_cancel: Option<Arc<AtomicBool>>,
     /// Set to stop the length sweep or the head sweep that runs.
@@ -142,11 +148,10 @@ impl WorkbenchApp {
             pretrained_link: None,
             lessons,
             bug_case: None,
-            bug_case_since: 0,
+            bug_case_ready: false,
             bug_cases_trained: Default::default(),
             files_dir: files::documents_dir(),
-            resume_after_measuring: false,
-            start_after_measuring: false,
+            start_after_measuring: None,
             claim_cancel: None,
             lengths_stop: None,
             heads_stop: None,
@@ -187,12 +192,6 @@ impl WorkbenchApp {
         if !self.can_start() {
             // A note about a value one keystroke earlier would contradict the disabled Start.
             self.view.drop_apply_note();
-        }
-        // Steps of the run the case replaced do not count: its own run is a later generation.
-        if let Some(case) = self.bug_case.as_ref().filter(|_| self.view.step > 0 && self.view.generation > self.bug_case_since) {
-            if !self.bug_cases_trained.contains(case) {
-                self.bug_cases_trained.insert(case.clone());
-            }
         }
         let facts = crate::workbench::window::live_facts(&self.view, &self.applied, &self.background);
         self.lessons.tick_checks(&facts, &mut self.state.progress);

@@ -8,7 +8,7 @@ use crate::workbench::actions::AppAction;
 use crate::workbench::run_view::{Banner, BannerKind, RunStatus};
 use crate::workbench::PathRequest;
 use super::background::Sweep;
-use super::{CUSTOM, Checked, WorkbenchApp};
+use super::{CUSTOM, Checked, StartAfter, WorkbenchApp};
 use crate::config::ExperimentConfig;
 use crate::t;
 use crate::tasks::TaskConfig;
@@ -53,26 +53,23 @@ impl WorkbenchApp {
             self.lessons.experiment_of = None;
         }
         // A Start kept for after a measurement is dropped by whatever stops or
-        // replaces the live run meanwhile; so is resuming a run that was replaced.
-        let replaces_run = matches!(
+        // replaces the live run meanwhile (a run replaced another way is a new
+        // generation, which the kept Start does not touch either).
+        if matches!(
             action,
-            AppAction::Reset | AppAction::SetTask(_) | AppAction::LoadPreset(_) | AppAction::RestoreExperiment | AppAction::LoadBugCase(_) | AppAction::LoadLessonStart | AppAction::LessonTry(_)
-        );
-        if replaces_run || matches!(action, AppAction::Pause) {
-            self.start_after_measuring = false;
-        }
-        if replaces_run {
-            self.resume_after_measuring = false;
+            AppAction::Pause | AppAction::Reset | AppAction::SetTask(_) | AppAction::LoadPreset(_) | AppAction::RestoreExperiment | AppAction::LoadBugCase(_) | AppAction::LoadLessonStart | AppAction::LessonTry(_)
+        ) {
+            self.start_after_measuring = None;
         }
         match action {
             AppAction::StartOrResume if self.lessons.claim_running() => {
                 // The two would share the cores: the press is kept for when it ends.
-                self.start_after_measuring = true;
+                self.start_after_measuring = Some(StartAfter::Run(self.view.generation));
                 self.notice(BannerKind::Info, t!("lesson-msg-claim-running"));
             }
-            AppAction::StartOrResume if self.sweep_running() => {
+            AppAction::StartOrResume if self.background.sweeping() => {
                 // Training beside a sweep would slow its runs and spoil its timings.
-                self.start_after_measuring = true;
+                self.start_after_measuring = Some(StartAfter::Run(self.view.generation));
                 self.notice(BannerKind::Info, t!("msg-sweep-running"));
             }
             AppAction::StartOrResume => {
@@ -172,7 +169,7 @@ impl WorkbenchApp {
                     self.state.probe_text.clear();
                     self.notice(BannerKind::Info, t!("lesson-msg-bug-case-loaded", title = case.title.as_str()));
                     self.bug_case = Some(case.id.to_string());
-                    self.bug_case_since = self.view.generation;
+                    self.bug_case_ready = false;
                     if self.can_start() {
                         self.send_config();
                         self.trainer.send(TrainCommand::Reset);
@@ -259,12 +256,15 @@ impl WorkbenchApp {
                     self.lessons.hints_shown.insert((id, check));
                 }
             }
+            AppAction::LessonVerifyClaim(_) if self.background.sweeping() => {
+                self.notice(BannerKind::Info, t!("msg-measure-while-sweep"));
+            }
             AppAction::LessonVerifyClaim(claim) => {
                 // The verification trains in place of the live run, not beside it.
                 let running = self.view.status == RunStatus::Running;
                 if self.verify_claim(&claim) && running {
                     self.trainer.send(TrainCommand::Pause);
-                    self.resume_after_measuring = true;
+                    self.start_after_measuring = Some(StartAfter::Run(self.view.generation));
                     self.notice(BannerKind::Info, t!("lesson-msg-claim-paused-run"));
                 }
             }
@@ -297,15 +297,21 @@ impl WorkbenchApp {
             AppAction::DismissBanner => self.view.banner = None,
             AppAction::PinRun => self.view.pin(),
             AppAction::UnpinRun => self.view.pinned = None,
+            // One measurement at a time: they would share the cores (and the
+            // length sweep times steps). The live run pauses before it starts.
+            AppAction::MeasureLengths | AppAction::MeasureHeads if self.lessons.claim_running() => {
+                self.notice(BannerKind::Info, t!("msg-measure-while-claim"));
+            }
+            AppAction::MeasureLengths | AppAction::MeasureHeads if self.background.sweeping() => {
+                self.notice(BannerKind::Info, t!("msg-measure-while-sweep"));
+            }
             AppAction::MeasureLengths => {
-                if self.measure_lengths() {
-                    self.pause_for_sweep();
-                }
+                self.pause_for_sweep();
+                self.measure_lengths();
             }
             AppAction::MeasureHeads => {
-                if self.measure_heads() {
-                    self.pause_for_sweep();
-                }
+                self.pause_for_sweep();
+                self.measure_heads();
             }
             AppAction::StopMeasureLengths => self.stop_sweep(Sweep::Lengths),
             AppAction::StopMeasureHeads => self.stop_sweep(Sweep::Heads),
@@ -353,7 +359,13 @@ impl WorkbenchApp {
         self.send_config();
         self.trainer.send(TrainCommand::Reset);
         if steps.is_some() {
-            self.trainer.send(TrainCommand::Start);
+            if self.lessons.claim_running() || self.background.sweeping() {
+                // Not beside a measurement: the try trains once it ends.
+                self.start_after_measuring = Some(StartAfter::Next);
+                self.notice(BannerKind::Info, t!("msg-try-after-measuring"));
+            } else {
+                self.trainer.send(TrainCommand::Start);
+            }
         }
     }
 

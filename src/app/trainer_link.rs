@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crate::workbench::run_view::{self, RunStatus};
 use super::WorkbenchApp;
 use crate::config::keeps_all_weights;
-use crate::training::TrainCommand;
+use crate::training::{TrainCommand, TrainEvent};
 
 /// Longest time one frame spends folding in trainer events.
 const EVENT_BUDGET: Duration = Duration::from_millis(4);
@@ -23,6 +23,17 @@ impl WorkbenchApp {
         while self.lockstep || start.elapsed() < EVENT_BUDGET {
             match self.events.try_recv() {
                 Ok(event) => {
+                    // A loaded case counts as trained once its own model (the
+                    // Ready after the load) has taken a step.
+                    match &event {
+                        TrainEvent::Ready { .. } => self.bug_case_ready = self.bug_case.is_some(),
+                        TrainEvent::Step(_) if self.bug_case_ready => {
+                            if let Some(case) = self.bug_case.as_ref().filter(|c| !self.bug_cases_trained.contains(*c)) {
+                                self.bug_cases_trained.insert(case.clone());
+                            }
+                        }
+                        _ => {}
+                    }
                     let unsolved = self.bug_case_unsolved();
                     // (A Ready event resets the view: set it for every event.)
                     self.view.hide_spoilers = unsolved;

@@ -59,7 +59,9 @@ fn at_path(ui: &egui::Ui, typed: &str) -> AtPath {
     let id = egui::Id::unique("path_prompt_at");
     let now = ui.input(|i| i.time);
     let cached = ui.data(|d| d.get_temp::<(String, f64, AtPath)>(id));
-    if let Some((_, _, at)) = cached.filter(|(text, when, _)| text == typed && now - when < 1.0) {
+    if let Some((_, when, at)) = cached.filter(|(text, when, _)| text == typed && now - when < 1.0) {
+        // Looked at again when it is a second old, even with no input meanwhile.
+        ui.ctx().request_repaint_after(std::time::Duration::from_secs_f64(1.0 - (now - when)));
         return at;
     }
     let path = std::path::Path::new(typed);

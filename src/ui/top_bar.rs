@@ -23,7 +23,7 @@ impl super::Panel for TopBar {
     fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
         let (can_start, pending_edits) = (data.can_start, data.pending_edits);
         let (view, locks, claim) = (data.view, data.lessons.active_locks(), data.lessons.claim_progress());
-        let sweeping = data.background.lengths_running || data.background.heads_running;
+        let sweeping = data.background.sweeping();
         let state = &mut *data.state;
         let (config, preset) = (&mut state.config, state.preset.as_str());
         // A knob the open lesson locks is shown with a lock, disabled, and says why.
@@ -136,8 +136,9 @@ impl super::Panel for TopBar {
     }
 }
 
-/// The live run's status and progress; `sweeping`: a sweep measures meanwhile
-/// (the live run waits for it, so the status says so rather than "ready").
+/// The live run's status and progress; `sweeping`: a sweep measures meanwhile,
+/// which the status says rather than "ready", "paused" or "finished" (the live
+/// run does not train beside it).
 fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize, sweeping: bool) {
     let fraction = if total == 0 { 0.0 } else { view.step as f32 / total as f32 };
     let mut text = t!("top-step-of", step = view.step, total = total);

@@ -73,6 +73,8 @@ pub struct RunView {
     pub generation: usize,
     /// Watches for a loss that climbs far above its start without becoming NaN.
     loss_climb: super::loss_climb::LossClimb,
+    /// The warning it gave (a reset's fresh model drops it).
+    climb_warning: Option<String>,
     /// A bug-hunt case is unsolved: warnings say what happened, not which knob
     /// usually causes it (set by the app before each event).
     pub hide_spoilers: bool,
@@ -115,6 +117,7 @@ impl Default for RunView {
             last_eval_accuracy: None,
             generation: 0,
             loss_climb: Default::default(),
+            climb_warning: None,
             hide_spoilers: false,
         }
     }
@@ -140,8 +143,10 @@ impl RunView {
     pub fn apply(&mut self, event: TrainEvent) {
         match event {
             TrainEvent::Ready { task, parameters, backend, seq_len, vocab } => {
-                // A fresh model: notes about the old one ("kept what it learned") no longer hold.
-                let keep_banner = self.banner.take().filter(|b| b.kind == BannerKind::Warning);
+                // A fresh model: notes about the old one ("kept what it learned") no
+                // longer hold, nor does a warning that its loss climbed.
+                let climb_warning = self.climb_warning.take();
+                let keep_banner = self.banner.take().filter(|b| b.kind == BannerKind::Warning && Some(&b.text) != climb_warning.as_ref());
                 let note = self.note_after_reset.take();
                 *self = Self {
                     generation: self.generation + 1,
@@ -182,6 +187,7 @@ impl RunView {
                     } else {
                         t!("msg-loss-climbed", first = first, loss = loss)
                     };
+                    self.climb_warning = Some(text.clone());
                     self.show_banner(Banner { kind: BannerKind::Warning, text });
                 }
             }
@@ -227,10 +233,9 @@ impl RunView {
             TrainEvent::ConfigApplied { message, kept_weights, backend, task, .. } => {
                 self.backend = Some(backend);
                 // Held-out numbers and maps of another task say nothing about this one.
-                if self.task != Some(task) || !kept_weights {
-                    // Another model, or the same on another task: its first loss is its own.
-                    self.loss_climb = Default::default();
-                }
+                // Watched afresh from the first loss after any change: an ablated
+                // head or another task moves the loss for reasons of its own.
+                self.loss_climb = Default::default();
                 if self.task != Some(task) {
                     self.last_eval = None;
                     self.last_eval_accuracy = None;
@@ -406,5 +411,5 @@ mod tests;
 
 /// A loss for a message: three decimals, or three significant digits once huge.
 fn loss_text(loss: f32) -> String {
-    if loss.abs() < 1000.0 { format!("{loss:.3}") } else { format!("{loss:.3e}") }
+    if loss.abs() < 1000.0 { format!("{loss:.3}") } else { format!("{loss:.2e}") }
 }

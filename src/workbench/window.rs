@@ -50,6 +50,13 @@ pub struct Background {
     pub dialog_open: bool,
 }
 
+impl Background {
+    /// A sweep (lengths or head counts) is measuring on the CPU.
+    pub fn sweeping(&self) -> bool {
+        self.lengths_running || self.heads_running
+    }
+}
+
 /// One frame's view of the app, lent to the panels.
 pub struct WindowData<'a> {
     /// The learner's settings and edited config (the editor changes it in place).

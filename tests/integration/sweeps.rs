@@ -104,6 +104,10 @@ fn a_sweep_pauses_the_live_run_and_a_start_meanwhile_waits_for_its_end() {
     assert!(harness.state().background.lengths_running, "the sweep still measures");
     assert_eq!(harness.state().view.status, RunStatus::Paused);
     assert_eq!(harness.state().view.step, paused_at, "no training beside the sweep");
+    // One measurement at a time: the head sweep is refused while lengths are timed.
+    harness.state_mut().perform(attention_workbench::workbench::actions::AppAction::MeasureHeads);
+    assert!(!harness.state().background.heads_running);
+    assert!(banner(&harness).starts_with("A sweep is already measuring"), "{}", banner(&harness));
     harness.get_by_label("Stop").click();
     step_until(&mut harness, "the sweep's end", |app| !app.background.lengths_running);
     step_until(&mut harness, "the live run again", |app| app.view.status == RunStatus::Running && app.view.step > paused_at);

@@ -42,11 +42,11 @@ msg-validate-clip = clip value { $value } is not positive
 msg-validate-clip-fix = use a value such as 1.0, or remove it
 msg-validate-task-fix = change the task's settings
 msg-validate-seq-too-long = the task's sequences have { $seq } tokens but max length (max_len) is { $max_len }
-msg-validate-seq-too-long-fix = raise max length to at least { $seq }, or shorten the task's length (Task settings)
+msg-validate-seq-too-long-fix = raise max length to at least { $seq }, or shorten the task's length (Task settings; task.length)
 msg-validate-vocab = the model has { $vocab } tokens but task { $task } uses { $task_vocab }
 msg-validate-vocab-fix = set vocab_size to { $task_vocab }, or remove it to follow the task
 msg-validate-memory = training needs about { $total } MiB ({ $attention } MiB of it attention matrices), over the { $limit } MiB limit
-msg-validate-memory-fix = lower the batch (Training), the task's length (Task settings), heads or layers, or eval_size in an experiment file (attention memory grows with length²)
+msg-validate-memory-fix = lower the batch (Training; batch_size), the task's length (Task settings; task.length), heads or layers, or eval_size in an experiment file (attention memory grows with length²)
 msg-validate-init-from-fix = choose random weights, a shipped model, or a folder saved by the app
 
 ## src/config/init_source.rs
@@ -66,8 +66,11 @@ msg-worker-nothing-to-save = nothing to save: the config is invalid
 msg-worker-no-head-to-trace = layer { $layer } has no attention head { $head } to trace
 msg-worker-cannot-start = cannot start: fix the config first
 msg-worker-applied-untrained = Change applied to the untrained model.
-msg-sweep-running = A sweep is measuring: the live run starts when it ends (its Stop ends it sooner).
+msg-sweep-running = A sweep is measuring: the live run starts when it ends (press Stop under the sweep to end it sooner).
 msg-sweep-paused-run = Paused the live run while the sweep measures (the two would share the cores and slow its steps); it resumes when the sweep ends.
+msg-measure-while-sweep = A sweep is already measuring: press this again when it ends (or press Stop under the sweep). Two measurements at once would share the cores.
+msg-measure-while-claim = A claim is being verified: press Measure again when it ends (Cancel in the top bar stops it sooner). Two measurements at once would share the cores.
+msg-try-after-measuring = The try is set up; it trains when the measurement that runs now ends.
 msg-loss-climbed = The training loss has climbed to { $loss }, from { $first } at the start, without becoming NaN: the updates overshoot. Pause, lower the learning rate (Training), then press Reset.
 msg-loss-climbed-bug-hunt = The training loss has climbed to { $loss }, from { $first } at the start, without becoming NaN. What makes it climb? That is the bug to find.
 msg-worker-applied-kept-all = Change applied. The model keeps everything it has learned so far.

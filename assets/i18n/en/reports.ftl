@@ -112,7 +112,7 @@ rep-check-metric-length-growth = step time at 256 tokens over step time at 64
 rep-check-metric-held-out-stretch = held-out length over training length
 rep-check-metric-heads-pick-match = the model has the head count picked on validation (1 = yes)
 rep-check-heads-pick-term = the head count picked on validation in every layer ({ $shown })
-rep-check-heads-pick-other = the model has another now
+rep-check-heads-pick-other = the model has a different head count now
 rep-check-heads-pick-has = the model has it
 rep-check-metric-step = step
 rep-cond-measured-only = { $plain } — measured { $measured }

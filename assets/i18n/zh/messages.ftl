@@ -42,11 +42,11 @@ msg-validate-clip = 梯度裁剪值 { $value } 不是正数
 msg-validate-clip-fix = 使用例如 1.0 这样的值，或者去掉它
 msg-validate-task-fix = 修改任务的设置
 msg-validate-seq-too-long = 任务的序列有 { $seq } 个词元，但最大长度（max_len）只有 { $max_len }
-msg-validate-seq-too-long-fix = 把最大长度提高到至少 { $seq }，或者缩短任务的长度（任务设置）
+msg-validate-seq-too-long-fix = 把最大长度提高到至少 { $seq }，或者缩短任务的长度（任务设置；task.length）
 msg-validate-vocab = 模型有 { $vocab } 个词元，但任务 { $task } 用到 { $task_vocab } 个
 msg-validate-vocab-fix = 把 vocab_size 设为 { $task_vocab }，或者删掉它，让它跟随任务
 msg-validate-memory = 训练大约需要 { $total } MiB（其中注意力矩阵占 { $attention } MiB），超过了 { $limit } MiB 的上限
-msg-validate-memory-fix = 降低批大小（训练）、任务的长度（任务设置）、注意力头数或层数，或实验文件里的 eval_size（注意力占用的内存随长度² 增长）
+msg-validate-memory-fix = 降低批大小（训练；batch_size）、任务的长度（任务设置；task.length）、注意力头数或层数，或实验文件里的 eval_size（注意力占用的内存随长度² 增长）
 msg-validate-init-from-fix = 选择随机权重、随应用附带的模型，或由本应用保存的文件夹
 
 ## src/config/init_source.rs
@@ -66,8 +66,11 @@ msg-worker-nothing-to-save = 没有可保存的内容：配置无效
 msg-worker-no-head-to-trace = 第 { $layer } 层没有可追踪的注意力头 { $head }
 msg-worker-cannot-start = 无法开始：请先修正配置
 msg-worker-applied-untrained = 修改已应用到尚未训练的模型。
-msg-sweep-running = 正在扫描测量：扫描结束后实时训练才会开始（“停止”可提前结束扫描）。
+msg-sweep-running = 正在扫描测量：扫描结束后实时训练才会开始（点扫描下方的“停止”可提前结束）。
 msg-sweep-paused-run = 扫描期间已暂停实时训练（两者会共用 CPU 核心，拖慢每一步）；扫描结束后会继续。
+msg-measure-while-sweep = 已有一个扫描正在测量：等它结束后再点一次（或点扫描下方的“停止”）。两项测量同时进行会共用 CPU 核心。
+msg-measure-while-claim = 正在验证论断：等验证结束后再点一次“测量”（顶栏的“取消”可提前停止验证）。两项测量同时进行会共用 CPU 核心。
+msg-try-after-measuring = 已按这个尝试设置好实验；当前的测量结束后就会开始训练。
 msg-loss-climbed = 训练损失已从开始时的 { $first } 升到 { $loss }（没有变成 NaN）：每一步更新都迈得太大。请点“暂停”，在“训练”里调低学习率，然后点“重置”。
 msg-loss-climbed-bug-hunt = 训练损失已从开始时的 { $first } 升到 { $loss }（没有变成 NaN）。是什么让它不降反升？这就是要找的 Bug。
 msg-worker-applied-kept-all = 修改已应用。模型保留了到目前为止学到的一切。

@@ -354,7 +354,7 @@ mod tests {
         let check = parse_check("heads_pick_match >= 1 and eval_accuracy >= 0.95").unwrap();
         let waiting = |pick: Option<f32>| check.waiting_for(&LiveFacts { heads_pick_match: pick, ..LiveFacts::default() });
         assert_eq!(waiting(None), "the head count picked on validation in every layer (press Measure in the Heads tab), held-out accuracy ≥ 0.95 (measured at the next evaluation)");
-        assert!(waiting(Some(0.0)).starts_with("the head count picked on validation in every layer (the model has another now)"));
+        assert!(waiting(Some(0.0)).starts_with("the head count picked on validation in every layer (the model has a different head count now)"));
         assert!(waiting(Some(1.0)).starts_with("the head count picked on validation in every layer (the model has it)"));
         // The opposite condition keeps the plain comparison, which says what it means.
         let other = parse_check("heads_pick_match < 1").unwrap();
