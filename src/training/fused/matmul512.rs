@@ -86,3 +86,13 @@ pub unsafe fn matmul_strided(c: (*mut f32, usize), a: &[f32], a_stride: (usize, 
     unsafe { register_tile::matmul_strided::<Zmm>(c, a, a_stride, b, bias, shape, accumulate) }
 }
 
+/// `packed::matmul_copied` on AVX-512 (the same bits as `matmul_strided`), with
+/// the copies compiled for it too.
+///
+/// # Safety
+/// As `matmul_strided`.
+#[target_feature(enable = "avx512f")]
+pub unsafe fn matmul_copied(c: (*mut f32, usize), a: &[f32], a_stride: (usize, usize), b: (&[f32], usize), bias: Option<&[f32]>, shape: (usize, usize, usize), accumulate: bool) {
+    // SAFETY: the features are on here; the rest is the caller's.
+    unsafe { super::packed::matmul_copied::<Zmm>(c, a, a_stride, b, bias, shape, accumulate) }
+}

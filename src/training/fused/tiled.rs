@@ -3,8 +3,9 @@
 //! registers of 16 and 8 lanes, which give the same bits. The portable tier runs
 //! the `gemm` crate for the layers' products and a register tile of plain Rust for
 //! the attention core's. (On AVX2, gemm's packed kernels are faster on large
-//! products, but they allocate their packing buffers on every call; there the
-//! layers' large products read copies of their operands instead, `packed`.)
+//! products, but they allocate their packing buffers on every call; there, and on
+//! AVX-512, the layers' large products read copies of their operands instead,
+//! `packed`.)
 
 use super::simd::{SimdTier, simd_tier};
 
@@ -33,23 +34,22 @@ pub(super) unsafe fn matmul_strided(c: (*mut f32, usize), a: &[f32], a_stride: (
     }
 }
 
-/// `matmul_strided` for a layer's product (not attention's small blocks): on
-/// AVX2, a large one reads B's panels and A from contiguous copies
-/// (`packed::matmul_copied`). The same bits either way. (AVX-512 reads them in
-/// place: copying was measured on AVX2 CPUs only.)
+/// `matmul_strided` for a layer's product (not attention's small blocks): a
+/// large one reads B's panels and A from contiguous copies
+/// (`packed::matmul_copied`). The same bits either way.
 ///
 /// # Safety
 /// As `matmul_strided`.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 pub(super) unsafe fn matmul_layer(c: (*mut f32, usize), a: &[f32], a_stride: (usize, usize), b: (&[f32], usize), bias: Option<&[f32]>, shape: (usize, usize, usize), accumulate: bool) {
-    // SAFETY: the AVX2 tier is only chosen when the CPU has AVX2 and FMA; the rest
-    // is the caller's contract.
+    // SAFETY: each tier is only chosen when the CPU has its features; the rest is
+    // the caller's contract.
     unsafe {
-        if simd_tier() == SimdTier::Avx2 && super::packed::worth_copying(shape, a_stride) {
-            super::matmul256::matmul_copied(c, a, a_stride, b, bias, shape, accumulate)
-        } else {
-            matmul_strided(c, a, a_stride, b, bias, shape, accumulate)
+        match simd_tier() {
+            SimdTier::Avx512 if super::packed::worth_copying(shape, a_stride) => super::matmul512::matmul_copied(c, a, a_stride, b, bias, shape, accumulate),
+            SimdTier::Avx2 if super::packed::worth_copying(shape, a_stride) => super::matmul256::matmul_copied(c, a, a_stride, b, bias, shape, accumulate),
+            _ => matmul_strided(c, a, a_stride, b, bias, shape, accumulate),
         }
     }
 }
