@@ -62,8 +62,15 @@ impl WorkbenchApp {
         if self.view.status == RunStatus::Running {
             self.trainer.send(TrainCommand::Pause);
             self.start_after_measuring = Some(StartAfter::Run(self.view.generation));
-            self.notice(BannerKind::Info, t!("msg-sweep-paused-run"));
+            self.measuring_notice(t!("msg-sweep-paused-run"));
         }
+    }
+
+    /// A note about the live run waiting for a measurement: it goes when the
+    /// measurement ends.
+    pub(super) fn measuring_notice(&mut self, text: String) {
+        self.measuring_note = Some(text.clone());
+        self.notice(BannerKind::Info, text);
     }
 
     /// A verification or a sweep has ended: once nothing else measures, resume
@@ -73,6 +80,12 @@ impl WorkbenchApp {
     fn measuring_ended(&mut self) {
         if self.lessons.claim_running() || self.background.sweeping() {
             return;
+        }
+        // "Paused while … measures" is no longer true.
+        if let Some(note) = self.measuring_note.take() {
+            if self.view.banner.as_ref().is_some_and(|b| b.text == note) {
+                self.view.banner = None;
+            }
         }
         let still_there = match self.start_after_measuring.take() {
             Some(StartAfter::Run(generation)) => generation == self.view.generation,

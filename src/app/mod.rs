@@ -80,6 +80,8 @@ pub struct WorkbenchApp {
     bug_cases_trained: std::collections::BTreeSet<String>,
     /// Start (or resume) the live run once no claim or sweep measures any more.
     start_after_measuring: Option<StartAfter>,
+    /// The note shown about the live run waiting for a measurement.
+    measuring_note: Option<String>,
     /// Set to stop the claim verification that runs.
     claim_cancel: Option<Arc<AtomicBool>>,
     /// Set to stop the length sweep or the head sweep that runs.
@@ -152,6 +154,7 @@ impl WorkbenchApp {
             bug_cases_trained: Default::default(),
             files_dir: files::documents_dir(),
             start_after_measuring: None,
+            measuring_note: None,
             claim_cancel: None,
             lengths_stop: None,
             heads_stop: None,

@@ -65,12 +65,12 @@ impl WorkbenchApp {
             AppAction::StartOrResume if self.lessons.claim_running() => {
                 // The two would share the cores: the press is kept for when it ends.
                 self.start_after_measuring = Some(StartAfter::Run(self.view.generation));
-                self.notice(BannerKind::Info, t!("lesson-msg-claim-running"));
+                self.measuring_notice(t!("lesson-msg-claim-running"));
             }
             AppAction::StartOrResume if self.background.sweeping() => {
                 // Training beside a sweep would slow its runs and spoil its timings.
                 self.start_after_measuring = Some(StartAfter::Run(self.view.generation));
-                self.notice(BannerKind::Info, t!("msg-sweep-running"));
+                self.measuring_notice(t!("msg-sweep-running"));
             }
             AppAction::StartOrResume => {
                 // A finished run has nothing left to train: continue it rather than
@@ -79,6 +79,9 @@ impl WorkbenchApp {
                     let more = self.state.config.steps.max(100);
                     let total = self.view.step + more;
                     self.edit(|c| c.steps = total);
+                    // Validated now: applying reads the validation, and a stale one
+                    // would take a longer run for a change of shape.
+                    self.validate_edit();
                     self.notice(
                         BannerKind::Info,
                         t!("lesson-msg-continued", more = more, total = total),
@@ -92,6 +95,10 @@ impl WorkbenchApp {
                 }
             }
             AppAction::Pause => self.trainer.send(TrainCommand::Pause),
+            AppAction::StepOnce if self.lessons.claim_running() || self.background.sweeping() => {
+                // Not beside a measurement either (the length sweep times steps).
+                self.measuring_notice(t!("msg-step-while-measuring"));
+            }
             AppAction::StepOnce => {
                 if self.apply_edits() {
                     self.trainer.send(TrainCommand::StepOnce);
@@ -265,7 +272,7 @@ impl WorkbenchApp {
                 if self.verify_claim(&claim) && running {
                     self.trainer.send(TrainCommand::Pause);
                     self.start_after_measuring = Some(StartAfter::Run(self.view.generation));
-                    self.notice(BannerKind::Info, t!("lesson-msg-claim-paused-run"));
+                    self.measuring_notice(t!("lesson-msg-claim-paused-run"));
                 }
             }
             AppAction::CancelClaim => self.cancel_claim(),
@@ -362,7 +369,7 @@ impl WorkbenchApp {
             if self.lessons.claim_running() || self.background.sweeping() {
                 // Not beside a measurement: the try trains once it ends.
                 self.start_after_measuring = Some(StartAfter::Next);
-                self.notice(BannerKind::Info, t!("msg-try-after-measuring"));
+                self.measuring_notice(t!("msg-try-after-measuring"));
             } else {
                 self.trainer.send(TrainCommand::Start);
             }

@@ -15,6 +15,7 @@ mod lessons;
 mod monkey;
 mod plot_export;
 mod pretrained;
+mod run_buttons;
 mod runs;
 mod status_strip;
 mod sweeps;

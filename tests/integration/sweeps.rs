@@ -84,7 +84,14 @@ fn a_sweep_pauses_the_live_run_and_a_start_meanwhile_waits_for_its_end() {
     state.config.steps = 1_000_000;
     state.config.batch_size = 512;
     state.config.model.d_model = 128;
-    let mut harness = harness(state);
+    // A millisecond a frame: notes would fade in the frames a sweep takes at the
+    // default quarter second, and this checks that they go when the wait ends.
+    let app = attention_workbench::app::WorkbenchApp::new(eframe::egui::Context::default(), state);
+    let mut harness = egui_kittest::Harness::builder()
+        .with_size([1400.0, 900.0])
+        .with_step_dt(0.001)
+        .with_context_setup(attention_workbench::app::install_fonts)
+        .build_ui_state(|ui, app: &mut attention_workbench::app::WorkbenchApp| app.show(ui), app);
     step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
     harness.get_by_label("Start").click();
     step_until(&mut harness, "the live run", |app| app.view.status == RunStatus::Running && app.view.step > 0);
@@ -104,12 +111,21 @@ fn a_sweep_pauses_the_live_run_and_a_start_meanwhile_waits_for_its_end() {
     assert!(harness.state().background.lengths_running, "the sweep still measures");
     assert_eq!(harness.state().view.status, RunStatus::Paused);
     assert_eq!(harness.state().view.step, paused_at, "no training beside the sweep");
+    // Step waits too.
+    harness.get_by_label("Step").click();
+    harness.run_steps(3);
+    assert_eq!(harness.state().view.step, paused_at, "no step beside the sweep");
+    assert!(banner(&harness).starts_with("A claim or a sweep is measuring on the CPU: Step waits"), "{}", banner(&harness));
     // One measurement at a time: the head sweep is refused while lengths are timed.
     harness.state_mut().perform(attention_workbench::workbench::actions::AppAction::MeasureHeads);
     assert!(!harness.state().background.heads_running);
     assert!(banner(&harness).starts_with("A sweep is already measuring"), "{}", banner(&harness));
+    // The note about waiting goes with the wait.
+    harness.state_mut().perform(attention_workbench::workbench::actions::AppAction::StartOrResume);
+    assert!(banner(&harness).starts_with("A sweep is measuring: the live run starts"), "{}", banner(&harness));
     harness.get_by_label("Stop").click();
     step_until(&mut harness, "the sweep's end", |app| !app.background.lengths_running);
+    assert!(!banner(&harness).starts_with("A sweep is measuring"), "a stale note: {}", banner(&harness));
     step_until(&mut harness, "the live run again", |app| app.view.status == RunStatus::Running && app.view.step > paused_at);
     assert!(harness.query_by_label("a sweep is measuring").is_none());
 }

@@ -71,13 +71,14 @@ msg-sweep-paused-run = Paused the live run while the sweep measures (the two wou
 msg-measure-while-sweep = A sweep is already measuring: press this again when it ends (or press Stop under the sweep). Two measurements at once would share the cores.
 msg-measure-while-claim = A claim is being verified: press Measure again when it ends (Cancel in the top bar stops it sooner). Two measurements at once would share the cores.
 msg-try-after-measuring = The try is set up; it trains when the measurement that runs now ends.
+msg-step-while-measuring = A claim or a sweep is measuring on the CPU: Step waits until it ends (the two would share the cores).
 msg-loss-climbed = The training loss has climbed to { $loss }, from { $first } at the start, without becoming NaN: the updates overshoot. Pause, lower the learning rate (Training), then press Reset.
 msg-loss-climbed-bug-hunt = The training loss has climbed to { $loss }, from { $first } at the start, without becoming NaN. What makes it climb? That is the bug to find.
 msg-worker-applied-kept-all = Change applied. The model keeps everything it has learned so far.
 msg-worker-applied-all-fresh = Change applied. The model's shape changed, so it starts again from fresh weights.
 msg-worker-applied-some-fresh = Change applied. { $kept } of { $total } weight matrices keep what they learned; the { $fresh } whose shape changed start fresh.
-msg-worker-non-finite = { $what } at step { $step }; that step was not applied and training is paused. Usual causes: a learning rate that is too high, initial weights that are too large (init scale), or unscaled scores with a large d_k. Lower the learning rate or the init scale, then Resume.
-msg-worker-non-finite-in-group = { $what } at step { $step } (first in { $group }); that step was not applied and training is paused. Usual causes: a learning rate that is too high, initial weights that are too large (init scale), or unscaled scores with a large d_k. Lower the learning rate or the init scale, then Resume.
+msg-worker-non-finite = { $what } at step { $step }; that step was not applied and training is paused. Usual causes: a learning rate that is too high, initial weights that are too large (init scale), or unscaled scores with a large d_k. Lower the learning rate or the init scale, then press Reset (R): the weights may already be too large to resume from.
+msg-worker-non-finite-in-group = { $what } at step { $step } (first in { $group }); that step was not applied and training is paused. Usual causes: a learning rate that is too high, initial weights that are too large (init scale), or unscaled scores with a large d_k. Lower the learning rate or the init scale, then press Reset (R): the weights may already be too large to resume from.
 
 ## src/training/events.rs
 msg-non-finite-loss = The loss became NaN or infinite

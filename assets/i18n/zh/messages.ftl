@@ -71,13 +71,14 @@ msg-sweep-paused-run = 扫描期间已暂停实时训练（两者会共用 CPU �
 msg-measure-while-sweep = 已有一个扫描正在测量：等它结束后再点一次（或点扫描下方的“停止”）。两项测量同时进行会共用 CPU 核心。
 msg-measure-while-claim = 正在验证论断：等验证结束后再点一次“测量”（顶栏的“取消”可提前停止验证）。两项测量同时进行会共用 CPU 核心。
 msg-try-after-measuring = 已按这个尝试设置好实验；当前的测量结束后就会开始训练。
+msg-step-while-measuring = 正在验证论断或扫描测量：等它结束后再点“单步”（两者会共用 CPU 核心）。
 msg-loss-climbed = 训练损失已从开始时的 { $first } 升到 { $loss }（没有变成 NaN）：每一步更新都迈得太大。请点“暂停”，在“训练”里调低学习率，然后点“重置”。
 msg-loss-climbed-bug-hunt = 训练损失已从开始时的 { $first } 升到 { $loss }（没有变成 NaN）。是什么让它不降反升？这就是要找的 Bug。
 msg-worker-applied-kept-all = 修改已应用。模型保留了到目前为止学到的一切。
 msg-worker-applied-all-fresh = 修改已应用。模型的形状变了，所以从新的权重重新开始。
 msg-worker-applied-some-fresh = 修改已应用。{ $total } 个权重矩阵中有 { $kept } 个保留了学到的内容；形状改变的 { $fresh } 个从新的权重开始。
-msg-worker-non-finite = 第 { $step } 步：{ $what }；这一步没有被应用，训练已暂停。常见原因：学习率太高、初始权重太大（初始化尺度），或者 d_k 很大而分数没有缩放。请降低学习率或初始化尺度，然后点“继续”。
-msg-worker-non-finite-in-group = 第 { $step } 步：{ $what }（最先出现在 { $group }）；这一步没有被应用，训练已暂停。常见原因：学习率太高、初始权重太大（初始化尺度），或者 d_k 很大而分数没有缩放。请降低学习率或初始化尺度，然后点“继续”。
+msg-worker-non-finite = 第 { $step } 步：{ $what }；这一步没有被应用，训练已暂停。常见原因：学习率太高、初始权重太大（初始化尺度），或者 d_k 很大而分数没有缩放。请降低学习率或初始化尺度，然后点“重置”（R）：现在的权重可能已经太大，无法接着训练。
+msg-worker-non-finite-in-group = 第 { $step } 步：{ $what }（最先出现在 { $group }）；这一步没有被应用，训练已暂停。常见原因：学习率太高、初始权重太大（初始化尺度），或者 d_k 很大而分数没有缩放。请降低学习率或初始化尺度，然后点“重置”（R）：现在的权重可能已经太大，无法接着训练。
 
 ## src/training/events.rs
 msg-non-finite-loss = 损失变成了 NaN 或无穷大
