@@ -26,6 +26,7 @@ pub mod pretrained_panel;
 pub mod plots_panel;
 pub mod positions_panel;
 pub mod by_length_panel;
+pub mod chart_axes;
 pub mod heads_panel;
 pub mod length_cost_panel;
 pub mod saturation_panel;
