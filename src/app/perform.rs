@@ -264,7 +264,7 @@ impl WorkbenchApp {
                 }
             }
             AppAction::LessonVerifyClaim(_) if self.background.sweeping() => {
-                self.notice(BannerKind::Info, t!("msg-measure-while-sweep"));
+                self.notice(BannerKind::Info, t!("msg-measure-while-sweep", tab = self.sweeping_tab()));
             }
             AppAction::LessonVerifyClaim(claim) => {
                 // The verification trains in place of the live run, not beside it.
@@ -310,7 +310,7 @@ impl WorkbenchApp {
                 self.notice(BannerKind::Info, t!("msg-measure-while-claim"));
             }
             AppAction::MeasureLengths | AppAction::MeasureHeads if self.background.sweeping() => {
-                self.notice(BannerKind::Info, t!("msg-measure-while-sweep"));
+                self.notice(BannerKind::Info, t!("msg-measure-while-sweep", tab = self.sweeping_tab()));
             }
             AppAction::MeasureLengths => {
                 self.pause_for_sweep();

@@ -119,7 +119,7 @@ fn a_sweep_pauses_the_live_run_and_a_start_meanwhile_waits_for_its_end() {
     // One measurement at a time: the head sweep is refused while lengths are timed.
     harness.state_mut().perform(attention_workbench::workbench::actions::AppAction::MeasureHeads);
     assert!(!harness.state().background.heads_running);
-    assert!(banner(&harness).starts_with("A sweep is already measuring"), "{}", banner(&harness));
+    assert!(banner(&harness).starts_with("The sweep in the Sequence length tab is measuring"), "{}", banner(&harness));
     // The note about waiting goes with the wait.
     harness.state_mut().perform(attention_workbench::workbench::actions::AppAction::StartOrResume);
     assert!(banner(&harness).starts_with("A sweep is measuring: the live run starts"), "{}", banner(&harness));
