@@ -56,6 +56,12 @@ impl WorkbenchApp {
         }
     }
 
+    /// A claim's verification or a sweep is measuring on the CPU: the live run
+    /// does not train beside it.
+    pub(super) fn measuring(&self) -> bool {
+        self.lessons.claim_running() || self.background.sweeping()
+    }
+
     /// A sweep is about to start: a live run that trains pauses, so the two do
     /// not share the cores (the length sweep times steps), and resumes when it ends.
     pub(super) fn pause_for_sweep(&mut self) {
@@ -84,14 +90,12 @@ impl WorkbenchApp {
     /// run was replaced in between. It goes as a press of Start would, so edits
     /// made meanwhile apply first.
     fn measuring_ended(&mut self) {
-        if self.lessons.claim_running() || self.background.sweeping() {
+        if self.measuring() {
             return;
         }
         // "Paused while … measures" is no longer true.
         if let Some(note) = self.measuring_note.take() {
-            if self.view.banner.as_ref().is_some_and(|b| b.text == note) {
-                self.view.banner = None;
-            }
+            self.view.drop_banner_saying(&note);
         }
         let still_there = match self.start_after_measuring.take() {
             Some(StartAfter::Run(generation)) => generation == self.view.generation,

@@ -62,15 +62,12 @@ impl WorkbenchApp {
             self.start_after_measuring = None;
         }
         match action {
-            AppAction::StartOrResume if self.lessons.claim_running() => {
-                // The two would share the cores: the press is kept for when it ends.
+            AppAction::StartOrResume if self.measuring() => {
+                // The two would share the cores (and spoil a sweep's timings): the
+                // press is kept for when the measurement ends.
                 self.start_after_measuring = Some(StartAfter::Run(self.view.generation));
-                self.measuring_notice(t!("lesson-msg-claim-running"));
-            }
-            AppAction::StartOrResume if self.background.sweeping() => {
-                // Training beside a sweep would slow its runs and spoil its timings.
-                self.start_after_measuring = Some(StartAfter::Run(self.view.generation));
-                self.measuring_notice(t!("msg-sweep-running"));
+                let note = if self.lessons.claim_running() { t!("lesson-msg-claim-running") } else { t!("msg-sweep-running") };
+                self.measuring_notice(note);
             }
             AppAction::StartOrResume => {
                 // A finished run has nothing left to train: continue it rather than
@@ -95,7 +92,7 @@ impl WorkbenchApp {
                 }
             }
             AppAction::Pause => self.trainer.send(TrainCommand::Pause),
-            AppAction::StepOnce if self.lessons.claim_running() || self.background.sweeping() => {
+            AppAction::StepOnce if self.measuring() => {
                 // Not beside a measurement either (the length sweep times steps).
                 self.measuring_notice(t!("msg-step-while-measuring"));
             }
@@ -366,7 +363,7 @@ impl WorkbenchApp {
         self.send_config();
         self.trainer.send(TrainCommand::Reset);
         if steps.is_some() {
-            if self.lessons.claim_running() || self.background.sweeping() {
+            if self.measuring() {
                 // Not beside a measurement: the try trains once it ends.
                 self.start_after_measuring = Some(StartAfter::Next);
                 self.measuring_notice(t!("msg-try-after-measuring"));

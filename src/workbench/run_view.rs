@@ -302,8 +302,18 @@ impl RunView {
     /// apply (fields apply as they are typed, so the note may be about a value one
     /// keystroke earlier), and the note would contradict the disabled Start.
     pub fn drop_apply_note(&mut self) {
-        let showing = self.banner.as_ref().is_some_and(|b| b.kind == BannerKind::Info && Some(&b.text) == self.apply_note.as_ref());
-        if showing {
+        // Taken out and put back (it runs every frame: no copy of the text).
+        let note = self.apply_note.take();
+        if let Some(note) = &note {
+            self.drop_banner_saying(note);
+        }
+        self.apply_note = note;
+    }
+
+    /// Drop the banner if it is a note (not an error) saying `text`: something
+    /// it said no longer holds. Any other banner stays.
+    pub fn drop_banner_saying(&mut self, text: &str) {
+        if self.banner.as_ref().is_some_and(|b| b.kind != BannerKind::Error && b.text == text) {
             self.banner = None;
             self.banner_since = None;
         }
