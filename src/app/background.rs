@@ -216,6 +216,8 @@ impl WorkbenchApp {
             }
             let Some(message) = self.inbox.try_recv() else { break };
             match message {
+                // An Info notice says a file was written: a success.
+                Message::Notice(banner) if banner.kind == BannerKind::Info => self.view.show_success(banner.text),
                 Message::Notice(banner) => self.view.show_banner(banner),
                 Message::ClaimProgress(key, done) => self.lessons.claim_advanced(&key, done),
                 Message::ClaimEnd(key, result) => {

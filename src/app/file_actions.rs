@@ -23,7 +23,7 @@ impl WorkbenchApp {
                 self.lessons.experiment_of = None;
                 self.edit(|c| *c = config);
                 self.state.preset = CUSTOM.to_string();
-                self.notice(BannerKind::Info, t!("lesson-msg-opened", path = path.display().to_string()));
+                self.success(t!("lesson-msg-opened", path = path.display().to_string()));
             }
             Err(err) => self.notice(BannerKind::Error, t!("lesson-msg-open-failed", error = err.to_string())),
         }
@@ -33,7 +33,7 @@ impl WorkbenchApp {
     /// the window closes, and two quick saves land in order.
     pub fn save_experiment(&mut self, path: &Path) {
         match files::save_experiment(path, &self.state.config) {
-            Ok(()) => self.notice(BannerKind::Info, t!("lesson-msg-saved", path = path.display().to_string())),
+            Ok(()) => self.success(t!("lesson-msg-saved", path = path.display().to_string())),
             Err(err) => self.notice(BannerKind::Error, t!("lesson-msg-save-failed", error = err.to_string())),
         }
     }
@@ -123,7 +123,7 @@ impl WorkbenchApp {
         let file = self.progress_file();
         let json = serde_json::to_string_pretty(&file).expect("progress serialises");
         match crate::runs::write_atomic(path, json.as_bytes()) {
-            Ok(()) => self.notice(BannerKind::Info, t!("lesson-msg-progress-written", path = path.display().to_string())),
+            Ok(()) => self.success(t!("lesson-msg-progress-written", path = path.display().to_string())),
             Err(e) => self.notice(BannerKind::Error, t!("lesson-msg-export-failed", error = format!("{}: {e}", path.display()))),
         }
     }

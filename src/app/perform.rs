@@ -171,7 +171,7 @@ impl WorkbenchApp {
                     self.edit(|c| *c = config);
                     self.state.preset = CUSTOM.to_string();
                     self.state.probe_text.clear();
-                    self.notice(BannerKind::Info, t!("lesson-msg-bug-case-loaded", title = case.title.as_str()));
+                    self.success(t!("lesson-msg-bug-case-loaded", title = case.title.as_str()));
                     self.bug_case = Some(case.id.to_string());
                     self.bug_case_ready = false;
                     if self.can_start() {
@@ -217,7 +217,7 @@ impl WorkbenchApp {
             AppAction::RestoreExperiment => {
                 if let Some(saved) = self.lessons.saved_experiment.take() {
                     self.edit(|c| *c = saved);
-                    self.notice(BannerKind::Info, t!("lesson-msg-restored"));
+                    self.success(t!("lesson-msg-restored"));
                 }
             }
             AppAction::LessonTry(line) => {
@@ -386,7 +386,7 @@ impl WorkbenchApp {
             }
         }
         match result {
-            Ok((count, errors)) if errors.is_empty() => self.notice(BannerKind::Info, t!("lesson-msg-pack-added", count = count, path = path.display().to_string())),
+            Ok((count, errors)) if errors.is_empty() => self.success(t!("lesson-msg-pack-added", count = count, path = path.display().to_string())),
             Ok((count, errors)) => self.notice(BannerKind::Warning, t!("lesson-msg-pack-partly", count = count, path = path.display().to_string(), failed = errors.len(), errors = errors.join("; "))),
             Err(err) => self.notice(BannerKind::Error, err),
         }
@@ -404,6 +404,12 @@ impl WorkbenchApp {
     /// Show a message in the status strip.
     pub(super) fn notice(&mut self, kind: BannerKind, text: String) {
         self.view.show_banner(Banner { kind, text });
+    }
+
+    /// Say that something the learner did worked: it replaces an error it
+    /// answers (`RunView::show_success`).
+    pub(super) fn success(&mut self, text: String) {
+        self.view.show_success(text);
     }
 }
 

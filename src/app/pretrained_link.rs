@@ -50,7 +50,7 @@ impl WorkbenchApp {
             self.notice(BannerKind::Error, message.clone());
         }
         if let PretrainedEvent::Opened(info) = &event {
-            self.notice(BannerKind::Info, t!("msg-pretrained-opened", class = info.class.as_str(), ms = format!("{:.0}", info.open_ms)));
+            self.success(t!("msg-pretrained-opened", class = info.class.as_str(), ms = format!("{:.0}", info.open_ms)));
         }
         self.pretrained.apply(event);
         // A model just opened reads the sentence at once: the views are never empty.

@@ -75,6 +75,9 @@ pub struct RunView {
     loss_climb: super::loss_climb::LossClimb,
     /// The warning it gave (a reset's fresh model drops it).
     climb_warning: Option<String>,
+    /// The error saying the loss or a gradient stopped being a number: it holds
+    /// until a fresh model, whatever succeeds meanwhile.
+    diverged: Option<String>,
     /// A bug-hunt case is unsolved: warnings say what happened, not which knob
     /// usually causes it (set by the app before each event).
     pub hide_spoilers: bool,
@@ -118,6 +121,7 @@ impl Default for RunView {
             generation: 0,
             loss_climb: Default::default(),
             climb_warning: None,
+            diverged: None,
             hide_spoilers: false,
         }
     }
@@ -218,6 +222,7 @@ impl RunView {
                 self.attention = Some(snapshot);
             }
             TrainEvent::NonFinite { hint, .. } => {
+                self.diverged = Some(hint.clone());
                 self.banner = Some(Banner { kind: BannerKind::Error, text: hint });
             }
             TrainEvent::Paused { step } => {
@@ -253,9 +258,7 @@ impl RunView {
             }
             TrainEvent::ProbeRejected { message } => self.probe_error = Some(message),
             TrainEvent::Note { message } => self.show_banner(Banner { kind: BannerKind::Info, text: message }),
-            TrainEvent::Saved { dir } => {
-                self.show_banner(Banner { kind: BannerKind::Info, text: t!("msg-saved-run", dir = dir.display().to_string()) });
-            }
+            TrainEvent::Saved { dir } => self.show_success(t!("msg-saved-run", dir = dir.display().to_string())),
             TrainEvent::Trace(trace) => self.trace = Some(trace),
             TrainEvent::GradientReach { step, result } => self.reach = Some((step, result)),
             TrainEvent::Generated(report) => {
@@ -271,9 +274,7 @@ impl RunView {
                 "padding" => self.padding_probe = Some(report),
                 _ => self.causality = Some(report),
             },
-            TrainEvent::Exported { path } => {
-                self.show_banner(Banner { kind: BannerKind::Info, text: t!("msg-wrote-file", path = path.display().to_string()) });
-            }
+            TrainEvent::Exported { path } => self.show_success(t!("msg-wrote-file", path = path.display().to_string())),
             TrainEvent::Finished { step, eval_accuracy, .. } => {
                 self.status = RunStatus::Finished;
                 self.step = step;
@@ -289,7 +290,20 @@ impl RunView {
         }
     }
 
-    /// Show a message; a note never hides an error the learner has not dismissed.
+    /// Report that something the learner did worked (saved, opened, written): it
+    /// answers an earlier error (a failed save, say, retried elsewhere), so it
+    /// replaces one, except the error that the model diverged, which a save does
+    /// not mend.
+    pub fn show_success(&mut self, text: String) {
+        let diverged_showing = self.banner.as_ref().is_some_and(|b| b.kind == BannerKind::Error && Some(&b.text) == self.diverged.as_ref());
+        if !diverged_showing {
+            self.banner = Some(Banner { kind: BannerKind::Info, text });
+            self.banner_since = None;
+        }
+    }
+
+    /// Show a message; a note never hides an error the learner has not dismissed
+    /// (a success does: `show_success`).
     pub fn show_banner(&mut self, banner: Banner) {
         let error_showing = self.banner.as_ref().is_some_and(|b| b.kind == BannerKind::Error);
         if !(error_showing && banner.kind == BannerKind::Info) {

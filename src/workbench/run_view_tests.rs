@@ -123,6 +123,28 @@ fn notes_fade_errors_stay_and_a_reset_replaces_stale_notes() {
 }
 
 #[test]
+fn a_success_replaces_the_error_it_answers_but_not_a_divergence() {
+    let mut view = RunView::default();
+    view.apply(ready(None));
+    view.apply(TrainEvent::Error { message: "could not save: permission denied".into() });
+    view.show_banner(Banner { kind: BannerKind::Info, text: "Change applied.".into() });
+    assert_eq!(view.banner.as_ref().unwrap().kind, BannerKind::Error, "a passing note does not hide an error");
+    view.apply(TrainEvent::Saved { dir: "runs/b".into() });
+    let banner = view.banner.clone().unwrap();
+    assert_eq!(banner.kind, BannerKind::Info, "saving elsewhere answers the failed save: {banner:?}");
+    assert!(banner.text.contains("runs/b"), "{banner:?}");
+
+    view.apply(TrainEvent::NonFinite { step: 9, kind: crate::training::NonFiniteKind::Loss, group: None, hint: "The loss became NaN at step 9".into() });
+    view.apply(TrainEvent::Saved { dir: "runs/c".into() });
+    view.show_success("Opened lesson.json".into());
+    assert_eq!(view.banner.as_ref().map(|b| b.text.as_str()), Some("The loss became NaN at step 9"), "a save does not mend a diverged model");
+    view.apply(ready(None));
+    view.apply(TrainEvent::Error { message: "could not write".into() });
+    view.show_success("Wrote maps.png".into());
+    assert_eq!(view.banner.as_ref().map(|b| b.text.as_str()), Some("Wrote maps.png"), "a fresh model forgets the divergence");
+}
+
+#[test]
 fn a_loss_that_climbs_without_nan_warns_once_and_a_new_model_watches_afresh() {
     let mut view = RunView::default();
     view.apply(ready(None));
