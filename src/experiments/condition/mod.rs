@@ -120,8 +120,12 @@ impl ConditionResult {
     /// "a's held-out accuracy is at least 0.95 — measured 0.981" (the other side's number added when it is compared with one), or why it had
     /// no number.
     pub fn describe(&self) -> String {
+        // In the language of now, not of when it was verified: the sentence again
+        // from the condition (the stored one for a condition that no longer parses).
+        let plain = parse_condition(&self.condition).map_or_else(|_| self.plain.clone(), |c| c.plain());
+        let plain = plain.as_str();
         match &self.undefined {
-            Some(why) => t!("rep-cond-no-value", plain = self.plain.as_str(), why = why.as_str()),
+            Some(why) => t!("rep-cond-no-value", plain = plain, why = why.as_str()),
             None => {
                 // The comparison as the lesson wrote it (">=" reads "≥").
                 let found = Op::find_in(&self.condition);
@@ -130,9 +134,9 @@ impl ConditionResult {
                 // the other side, the number it came to is news.
                 let rhs = found.map_or("", |(_, at)| &self.condition[at.end..]);
                 if !rhs.contains("a.") && !rhs.contains("b.") {
-                    return t!("rep-cond-measured-only", plain = self.plain.as_str(), measured = plain_number(self.lhs));
+                    return t!("rep-cond-measured-only", plain = plain, measured = plain_number(self.lhs));
                 }
-                t!("rep-cond-measured", plain = self.plain.as_str(), measured = plain_number(self.lhs), op = op, needed = plain_number(self.rhs))
+                t!("rep-cond-measured", plain = plain, measured = plain_number(self.lhs), op = op, needed = plain_number(self.rhs))
             }
         }
     }
@@ -224,6 +228,11 @@ mod tests {
         assert_eq!(result.describe(), "a's held-out accuracy is at least 0.95 — measured 0.981");
         let relative = ConditionResult { condition: "b.step_ms > 4 * a.step_ms".into(), plain: plain("b.step_ms > 4 * a.step_ms"), lhs: 9.0, rhs: 8.0, passed: true, undefined: None };
         assert_eq!(relative.describe(), "b's milliseconds per step is more than 4 times a's — measured 9, needed > 8");
+        // Verified in English, read after switching to Chinese: all of it in Chinese.
+        crate::i18n::set_lang(crate::i18n::Lang::Zh);
+        let now = result.describe();
+        crate::i18n::set_lang(crate::i18n::Lang::En);
+        assert!(!now.contains("held-out") && !now.contains("measured") && now.contains("0.981"), "{now}");
     }
 
     #[test]
