@@ -3,7 +3,7 @@
 //! miniature), and how much gradient of the last output reaches each source word.
 
 use eframe::egui;
-use egui_plot::{Bar, BarChart, Corner, Legend, Line, Plot, PlotPoints, Points};
+use egui_plot::{Bar, BarChart, Corner, Line, Plot, PlotPoints, Points};
 
 use crate::t;
 use crate::training::{GradientReach, LengthBucket};
@@ -50,7 +50,7 @@ fn accuracy_chart(ui: &mut egui::Ui, live: Option<(usize, &[LengthBucket])>, pin
         .height(height)
         .include_x(shortest.min(longest) as f64 - 1.0)
         .include_x(longest as f64 + 1.0)
-        .legend(Legend::default().position(Corner::LeftBottom))
+        .legend(super::chart_axes::legend().position(Corner::LeftBottom))
         .x_axis_label(t!("views-by-length-axis"))
         .y_axis_label(t!("views-by-length-accuracy"))
         .include_y(0.0)

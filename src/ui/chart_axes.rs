@@ -1,7 +1,7 @@
 //! The charts' axes: where their ticks go and how they read, and what a log
 //! axis shows of values near zero.
 
-use egui_plot::{GridInput, GridMark};
+use egui_plot::{GridInput, GridMark, Legend};
 
 /// The least value a log axis shows, per chart: losses are f32, so below a
 /// ten-millionth they are rounding (and a smoothed loss that reached 0 decays
@@ -16,6 +16,13 @@ pub(super) fn on_log_axis(mut points: Vec<[f64; 2]>, floor: f64) -> Vec<[f64; 2]
     points.retain(|p| p[1] >= 0.0);
     points.iter_mut().for_each(|p| p[1] = p[1].max(floor).log10());
     points
+}
+
+/// A chart's legend, its entries in the order the chart draws them: egui_plot
+/// sorts them by name otherwise, and a translation then reorders them (the
+/// measured curve after its guides in Chinese).
+pub(super) fn legend() -> Legend {
+    Legend::default().follow_insertion_order(true)
 }
 
 /// Points between two labelled ticks, at least (a line of text is about 14).

@@ -7,7 +7,7 @@ use eframe::egui;
 
 use super::bounded::Bounded;
 use crate::workbench::window::WindowData;
-use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
+use egui_plot::{Corner, Line, Plot, PlotPoints};
 
 use crate::workbench::actions::AppAction;
 use crate::workbench::run_view::RunView;
@@ -131,7 +131,7 @@ fn timing_plot(ui: &mut egui::Ui, report: &GenerationReport) {
     };
     Plot::new("generation_timing")
         .height(220.0)
-        .legend(Legend::default().position(Corner::LeftTop))
+        .legend(super::chart_axes::legend().position(Corner::LeftTop))
         .x_axis_label(t!("gen-axis-x"))
         .y_axis_label(t!("gen-axis-y"))
         .allow_scroll(false)

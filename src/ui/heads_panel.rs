@@ -4,7 +4,7 @@
 //! The pick is made on validation; the test column is there to check it.
 
 use eframe::egui;
-use egui_plot::{Legend, Line, Plot, PlotPoints, Points};
+use egui_plot::{Line, Plot, PlotPoints, Points};
 
 use crate::experiments::{HEAD_COUNTS, HeadsOutcome, measured, pick};
 use crate::t;
@@ -72,7 +72,7 @@ fn heads_ui(ui: &mut egui::Ui, background: &crate::workbench::window::Background
             Plot::new("heads_accuracy")
                 .width(width)
                 .height(height)
-                .legend(Legend::default())
+                .legend(super::chart_axes::legend())
                 .x_axis_label(t!("views-heads-axis"))
                 .y_axis_label(t!("views-heads-accuracy"))
                 .x_axis_formatter(axis)

@@ -4,7 +4,7 @@
 //! length.
 
 use eframe::egui;
-use egui_plot::{Corner, Legend, Line, LineStyle, Plot, PlotPoints, Points};
+use egui_plot::{Corner, Line, LineStyle, Plot, PlotPoints, Points};
 
 use crate::experiments::{LENGTH_SWEEP, LENGTH_SWEEP_STEPS, LengthOutcome};
 use crate::t;
@@ -73,7 +73,7 @@ fn length_cost_ui(ui: &mut egui::Ui, background: &Background, batch: usize, trai
             Plot::new(id.to_string())
                 .width(width)
                 .height(height)
-                .legend(Legend::default().position(Corner::LeftTop))
+                .legend(super::chart_axes::legend().position(Corner::LeftTop))
                 .x_axis_label(t!("views-length-axis"))
                 .y_axis_label(y.to_string())
                 .x_axis_formatter(axis)

@@ -310,14 +310,14 @@ fn seed_list(seeds: &[u64]) -> String {
 /// Both sides' training-loss curves of one verified seed on one chart, so the claim
 /// is seen as an A/B experiment and not only read as a verdict.
 fn claim_curves_ui(ui: &mut egui::Ui, result: &crate::experiments::ClaimResult) {
-    use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
+    use egui_plot::{Line, Plot, PlotPoints, VLine};
     if result.curves.values().all(|c| c.len() < 2) {
         return; // one-step claims have no curve to show
     }
     ui.weak(t!("lesson-claim-curves", seed = result.seed));
     Plot::new(("claim_curves", result.statement.as_str()))
         .height(110.0)
-        .legend(Legend::default())
+        .legend(super::chart_axes::legend())
         .allow_scroll(false)
         .allow_drag(false)
         .allow_zoom(false)

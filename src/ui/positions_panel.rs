@@ -3,7 +3,7 @@
 //! penalty per head.
 
 use eframe::egui;
-use egui_plot::{Legend, Line, Plot, PlotPoints};
+use egui_plot::{Line, Plot, PlotPoints};
 
 use super::step_through::matrix_ui;
 use crate::config::PositionalEncoding;
@@ -40,7 +40,7 @@ fn alibi_lines(positions: usize, heads: usize) -> Vec<(f32, Vec<[f64; 2]>)> {
 
 fn line_plot(ui: &mut egui::Ui, id: &str, x: String, y: String, lines: Vec<(String, Vec<[f64; 2]>)>) {
     let height = (ui.available_height() - 10.0).clamp(200.0, 520.0);
-    Plot::new(id).height(height).legend(Legend::default()).x_axis_label(x).y_axis_label(y).show(ui, |plot| {
+    Plot::new(id).height(height).legend(super::chart_axes::legend()).x_axis_label(x).y_axis_label(y).show(ui, |plot| {
         for (name, points) in lines {
             plot.line(Line::new(name, PlotPoints::from(points)));
         }

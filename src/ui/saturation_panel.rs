@@ -2,7 +2,7 @@
 //! the softmax one-hot and its gradient vanishes; scaled scores do not.
 
 use eframe::egui;
-use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
+use egui_plot::{Corner, Line, Plot, PlotPoints};
 
 use crate::experiments::SaturationPoint;
 use crate::t;
@@ -43,11 +43,11 @@ fn saturation_plots(ui: &mut egui::Ui, points: &[SaturationPoint]) {
         if (mark.value - mark.value.round()).abs() < 1e-6 && mark.value >= 0.0 { format!("{}", 1u64 << mark.value.round() as u32) } else { String::new() }
     };
     ui.horizontal(|ui| {
-        Plot::new("saturation_weight").width(width).height(height).legend(Legend::default().position(Corner::LeftTop)).x_axis_label("d_k").x_axis_formatter(axis).x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 3.0, 9.0])).include_y(0.0).include_y(1.0).show(ui, |plot| {
+        Plot::new("saturation_weight").width(width).height(height).legend(super::chart_axes::legend().position(Corner::LeftTop)).x_axis_label("d_k").x_axis_formatter(axis).x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 3.0, 9.0])).include_y(0.0).include_y(1.0).show(ui, |plot| {
             plot.line(line(&t!("views-saturation-unscaled"), &|p| p.max_weight_unscaled));
             plot.line(line(&t!("views-saturation-scaled"), &|p| p.max_weight_scaled));
         });
-        Plot::new("saturation_gradient").width(width).height(height).legend(Legend::default().position(Corner::LeftBottom)).x_axis_label("d_k").x_axis_formatter(axis).x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 3.0, 9.0])).include_y(0.0).show(ui, |plot| {
+        Plot::new("saturation_gradient").width(width).height(height).legend(super::chart_axes::legend().position(Corner::LeftBottom)).x_axis_label("d_k").x_axis_formatter(axis).x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 3.0, 9.0])).include_y(0.0).show(ui, |plot| {
             plot.line(line(&t!("views-saturation-unscaled"), &|p| p.gradient_unscaled));
             plot.line(line(&t!("views-saturation-scaled"), &|p| p.gradient_scaled));
         });

@@ -129,3 +129,23 @@ fn a_sweep_pauses_the_live_run_and_a_start_meanwhile_waits_for_its_end() {
     step_until(&mut harness, "the live run again", |app| app.view.status == RunStatus::Running && app.view.step > paused_at);
     assert!(harness.query_by_label("a sweep is measuring").is_none());
 }
+
+#[test]
+fn a_charts_legend_lists_its_curves_in_the_order_they_are_drawn() {
+    use attention_workbench::experiments::{LengthCost, LengthOutcome};
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    let cost = |length: usize, step_ms: f64| LengthOutcome::Measured(LengthCost { length, step_ms, attention_mib: length as f64 / 10.0, total_mib: 1.0 });
+    harness.state_mut().background.lengths = vec![cost(16, 1.0), cost(32, 2.5), cost(64, 8.0)];
+    harness.get_by_label("Sequence length").click();
+    harness.run_steps(2);
+    // The step-time chart (left) draws measured, then ∝ n², then ∝ n. Sorted by
+    // name, as egui_plot does by default, ∝ n would come before ∝ n² (and in
+    // Chinese every guide before 实测, "measured").
+    let leftmost = |label: &str| {
+        let all = harness.get_all_by_label(label).map(|node| node.rect()).collect::<Vec<_>>();
+        all.into_iter().min_by(|a, b| a.left().total_cmp(&b.left())).unwrap_or_else(|| panic!("no legend entry {label}"))
+    };
+    let (measured, quadratic, linear) = (leftmost("measured"), leftmost("∝ n² (from the first point)"), leftmost("∝ n (from the first point)"));
+    assert!(measured.top() < quadratic.top() && quadratic.top() < linear.top(), "measured {measured:?}, ∝ n² {quadratic:?}, ∝ n {linear:?}");
+}
