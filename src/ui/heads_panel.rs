@@ -12,6 +12,10 @@ use crate::workbench::actions::AppAction;
 use crate::workbench::run_view::RunStatus;
 use crate::workbench::window::WindowData;
 
+/// Steps per training above which the tab warns that the sweep will be long
+/// (lesson 22 trains 300).
+const MANY_STEPS: usize = 2000;
+
 #[derive(Default)]
 pub struct HeadsPanel;
 
@@ -51,6 +55,11 @@ fn heads_ui(ui: &mut egui::Ui, background: &crate::workbench::window::Background
             ui.weak(t!("views-length-training"));
         }
     });
+    // Five trainings of the experiment's steps: a run set up for a long training
+    // makes a sweep of many minutes, which the learner should know before pressing.
+    if !running && base.steps > MANY_STEPS {
+        ui.colored_label(ui.visuals().warn_fg_color, t!("views-heads-many-steps", steps = base.steps, total = base.steps * HEAD_COUNTS.len()));
+    }
     let complete = crate::workbench::window::heads_sweep_complete(background);
     if !running && background.heads_stop_pressed && !complete {
         ui.colored_label(ui.visuals().warn_fg_color, t!("views-heads-stopped", done = results.len(), total = HEAD_COUNTS.len()));

@@ -149,3 +149,22 @@ fn a_charts_legend_lists_its_curves_in_the_order_they_are_drawn() {
     let (measured, quadratic, linear) = (leftmost("measured"), leftmost("∝ n² (from the first point)"), leftmost("∝ n (from the first point)"));
     assert!(measured.top() < quadratic.top() && quadratic.top() < linear.top(), "measured {measured:?}, ∝ n² {quadratic:?}, ∝ n {linear:?}");
 }
+
+#[test]
+fn the_heads_tab_warns_before_a_sweep_of_very_long_trainings() {
+    let warning = "the sweep may take many minutes";
+    for steps in [300, 50_000] {
+        let mut state = small_state();
+        state.config.steps = steps;
+        let mut harness = harness(state);
+        step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+        harness.get_by_label("Heads").click();
+        harness.run_steps(2);
+        if steps == 300 {
+            assert!(harness.query_by_label_contains(warning).is_none(), "300 steps a training is lesson 22's own");
+        } else {
+            let expected = format!("Five trainings of 50000 steps each, 250000 steps in all: {warning}");
+            assert!(harness.query_by_label_contains(&expected).is_some(), "a long sweep is named before Measure is pressed");
+        }
+    }
+}

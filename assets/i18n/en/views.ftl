@@ -119,6 +119,7 @@ views-heads-intro = Measure trains the experiment on screen ({ $task }, d_model 
 views-heads-measure = Measure
 views-heads-measuring = Measuring…
 views-heads-measure-tip = Train { $steps } steps with each of { $counts } heads; takes a while (five trainings)
+views-heads-many-steps = Five trainings of { $steps } steps each, { $total } steps in all: the sweep may take many minutes. For a quicker one, lower steps (Training) in the editor first; Stop keeps what was measured.
 views-heads-progress = { $done } of { $total } head counts done
 views-heads-axis = heads
 views-heads-accuracy = held-out accuracy
