@@ -54,6 +54,7 @@ impl WorkbenchApp {
         if let Some(cancel) = &self.claim_cancel {
             cancel.store(true, Ordering::Relaxed);
         }
+        self.lessons.claim_cancelling();
     }
 
     /// A claim's verification or a sweep is measuring on the CPU: the live run

@@ -207,15 +207,13 @@ impl super::Panel for LessonPanel {
                             let key = (lesson.id.clone(), block.id.clone());
                             match runner.claims.get(&key) {
                                 None => verify_button(ui, runner, &block.id, false, actions),
-                                Some(ClaimState::Running { seeds, progress }) => {
+                                Some(ClaimState::Running { seeds, progress, cancelling }) => {
                                     ui.horizontal(|ui| {
                                         // No spinner: its animation repaints every frame, and where
                                         // the window is drawn in software that takes the cores the
                                         // claim is timing. The bar moves with each progress report.
                                         ui.label(t!("lesson-claim-verifying", seeds = seed_list(seeds)));
-                                        if ui.button(t!("lesson-claim-cancel")).on_hover_text(t!("lesson-claim-cancel-tip")).clicked() {
-                                            actions.push(AppAction::CancelClaim);
-                                        }
+                                        super::top_bar::cancel_claim_button(ui, *cancelling, actions);
                                     });
                                     ui.add(egui::ProgressBar::new(progress.fraction()).text(super::top_bar::claim_steps_text(progress)));
                                 }

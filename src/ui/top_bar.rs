@@ -23,6 +23,7 @@ impl super::Panel for TopBar {
     fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
         let (can_start, pending_edits) = (data.can_start, data.pending_edits);
         let (view, locks, claim) = (data.view, data.lessons.active_locks(), data.lessons.claim_progress());
+        let cancelling = data.lessons.claim_cancel_pressed();
         let sweeping = data.background.sweeping();
         let state = &mut *data.state;
         let (config, preset) = (&mut state.config, state.preset.as_str());
@@ -126,9 +127,7 @@ impl super::Panel for TopBar {
                 Some(progress) => {
                     ui.colored_label(ui.visuals().warn_fg_color, t!("status-verifying"));
                     ui.add(egui::ProgressBar::new(progress.fraction()).desired_width(260.0).text(claim_steps_text(&progress)));
-                    if ui.button(t!("lesson-claim-cancel")).on_hover_text(t!("lesson-claim-cancel-tip")).clicked() {
-                        actions.push(AppAction::CancelClaim);
-                    }
+                    cancel_claim_button(ui, cancelling, actions);
                 }
                 None => progress_ui(ui, view, config.steps, sweeping),
             }
@@ -167,6 +166,15 @@ fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize, sweeping: bool) 
     if let Some(acc) = view.last_eval_accuracy {
         let loss = view.last_eval.as_ref().map_or("—".to_string(), |e| format!("{:.3}", e.loss));
         ui.add(egui::Label::new(t!("top-heldout", percent = format!("{:.1}", 100.0 * acc), loss = loss)).wrap_mode(egui::TextWrapMode::Extend));
+    }
+}
+
+/// Cancel for the running verification; once pressed, "Cancelling…" and
+/// disabled at once (the thread stops at its next step).
+pub fn cancel_claim_button(ui: &mut egui::Ui, cancelling: bool, actions: &mut Vec<AppAction>) {
+    let label = if cancelling { t!("lesson-claim-cancelling") } else { t!("lesson-claim-cancel") };
+    if ui.add_enabled(!cancelling, egui::Button::new(label)).on_hover_text(t!("lesson-claim-cancel-tip")).clicked() {
+        actions.push(AppAction::CancelClaim);
     }
 }
 

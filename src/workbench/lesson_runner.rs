@@ -15,8 +15,9 @@ use crate::progress::{ClaimMark, Progress};
 /// A claim's verification.
 #[derive(Clone, Debug)]
 pub enum ClaimState {
-    /// Verifying with these seeds; its training steps so far, of all seeds'.
-    Running { seeds: Vec<u64>, progress: StepProgress },
+    /// Verifying with these seeds; its training steps so far, of all seeds'; and
+    /// whether Cancel was pressed (the thread stops at its next step).
+    Running { seeds: Vec<u64>, progress: StepProgress, cancelling: bool },
     /// One result per seed, in seed order.
     Done(Vec<ClaimResult>),
     Failed(String),
@@ -269,6 +270,11 @@ impl LessonRunner {
         })
     }
 
+    /// Whether Cancel was pressed on the running verification.
+    pub fn claim_cancel_pressed(&self) -> bool {
+        self.claims.values().any(|state| matches!(state, ClaimState::Running { cancelling: true, .. }))
+    }
+
     /// A claim of the open lesson to verify with the same seeds as `lesson verify`,
     /// marked as running; None when another verification still runs or there is no
     /// such claim. The app runs it off the window's thread.
@@ -282,9 +288,19 @@ impl LessonRunner {
         let claim = block.claim.clone();
         let seeds = lessons::DEFAULT_SEEDS.to_vec();
         let total = claim.steps_in_all(&seeds);
-        let earlier = self.claims.insert(key.clone(), ClaimState::Running { seeds: seeds.clone(), progress: StepProgress::new(total) });
+        let earlier = self.claims.insert(key.clone(), ClaimState::Running { seeds: seeds.clone(), progress: StepProgress::new(total), cancelling: false });
         self.replaced_verdict = earlier.map(|state| (key.clone(), state));
         Some((key, claim, seeds))
+    }
+
+    /// Cancel was pressed on the running verification: it says so until the
+    /// thread has stopped.
+    pub fn claim_cancelling(&mut self) {
+        for state in self.claims.values_mut() {
+            if let ClaimState::Running { cancelling, .. } = state {
+                *cancelling = true;
+            }
+        }
     }
 
     /// Training steps done so far by the running verification.

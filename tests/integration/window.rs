@@ -746,9 +746,32 @@ fn a_claim_verification_pauses_the_live_run_runs_one_at_a_time_and_can_be_cancel
     step_until(&mut harness, "some training steps of the claim", |app| app.lessons.claim_progress().is_some_and(|p| p.done > 0));
     assert_eq!(harness.query_all_by_label("Cancel").count(), 2, "Cancel beside the claim and beside its progress bar");
     harness.query_all_by_label("Cancel").next().unwrap().click();
+    // Marked at once: the end arrives in a later frame than the press.
+    harness.run_steps(1);
+    assert!(harness.state().lessons.claim_running() && harness.state().lessons.claim_cancel_pressed(), "the press is marked before the thread has stopped");
     step_until(&mut harness, "the cancel", |app| !app.lessons.claim_running());
     assert!(harness.state().lessons.claims.is_empty(), "a cancelled claim is not verified");
     step_until(&mut harness, "the live run to resume", |app| app.view.status == RunStatus::Running);
+}
+
+#[test]
+fn a_pressed_cancel_says_cancelling_at_once_in_both_places() {
+    use attention_workbench::workbench::lesson_runner::ClaimState;
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    open_lesson(&mut harness, "16");
+    // A verification as the lesson panel and the top bar see one, with no thread
+    // behind it: nothing ends it between frames.
+    let lesson = harness.state().lessons.lesson().unwrap().id.clone();
+    let progress = attention_workbench::workbench::step_progress::StepProgress::new(900);
+    harness.state_mut().lessons.claims.insert((lesson, "claim-fine-tuning-pretrained".into()), ClaimState::Running { seeds: vec![0, 1, 2], progress, cancelling: false });
+    harness.run_steps(2);
+    assert_eq!(harness.query_all_by_label("Cancel").count(), 2, "Cancel beside the claim and beside its progress bar");
+    harness.query_all_by_label("Cancel").next().unwrap().click();
+    harness.run_steps(2);
+    assert_eq!(harness.query_all_by_label("Cancelling…").count(), 2, "the press shows at once, in both places");
+    assert!(harness.query_all_by_label("Cancelling…").all(|button| button.accesskit_node().is_disabled()), "a second press would do nothing");
+    assert!(harness.query_by_label("Cancel").is_none());
 }
 
 #[test]

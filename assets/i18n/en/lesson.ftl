@@ -157,6 +157,7 @@ handout-figure = Attention maps
 handout-answers = Answers
 lesson-claim-one-at-a-time = One claim is verified at a time: wait for the one running, or cancel it.
 lesson-claim-cancel = Cancel
+lesson-claim-cancelling = Cancelling…
 lesson-claim-cancel-tip = Stop this verification; the claim stays unverified and the live run carries on.
 lesson-claim-steps = { $done } / { $total } training steps
 lesson-claim-measuring = { $total } training steps done · measuring the runs…

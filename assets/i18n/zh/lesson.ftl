@@ -151,6 +151,7 @@ handout-figure = 注意力图
 handout-answers = 答案
 lesson-claim-one-at-a-time = 一次只验证一个论断：请等待正在运行的验证结束，或取消它。
 lesson-claim-cancel = 取消
+lesson-claim-cancelling = 正在取消…
 lesson-claim-cancel-tip = 停止这次验证；论断保持未验证，实时训练继续。
 lesson-claim-steps = 训练步数 { $done } / { $total }
 lesson-claim-measuring = 已训练 { $total } 步 · 正在测量每次运行…
