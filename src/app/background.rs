@@ -73,12 +73,6 @@ impl WorkbenchApp {
         }
     }
 
-    /// The tab of the sweep that measures, as the interface names it (for a
-    /// note that tells the learner where its Stop is).
-    pub(super) fn sweeping_tab(&self) -> String {
-        if self.background.lengths_running { t!("tab-sequence-length") } else { t!("tab-heads") }
-    }
-
     /// A note about the live run waiting for a measurement: it goes when the
     /// measurement ends.
     pub(super) fn measuring_notice(&mut self, text: String) {

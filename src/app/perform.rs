@@ -261,7 +261,7 @@ impl WorkbenchApp {
                 }
             }
             AppAction::LessonVerifyClaim(_) if self.background.sweeping() => {
-                self.notice(BannerKind::Info, t!("msg-measure-while-sweep", tab = self.sweeping_tab()));
+                self.notice(BannerKind::Info, t!("msg-measure-while-sweep", tab = self.background.sweeping_tab().unwrap_or_default()));
             }
             AppAction::LessonVerifyClaim(claim) => {
                 // The verification trains in place of the live run, not beside it.
@@ -307,7 +307,7 @@ impl WorkbenchApp {
                 self.notice(BannerKind::Info, t!("msg-measure-while-claim"));
             }
             AppAction::MeasureLengths | AppAction::MeasureHeads if self.background.sweeping() => {
-                self.notice(BannerKind::Info, t!("msg-measure-while-sweep", tab = self.sweeping_tab()));
+                self.notice(BannerKind::Info, t!("msg-measure-while-sweep", tab = self.background.sweeping_tab().unwrap_or_default()));
             }
             AppAction::MeasureLengths => {
                 self.pause_for_sweep();

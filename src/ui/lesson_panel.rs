@@ -20,6 +20,8 @@ pub struct LessonPanel {
 impl super::Panel for LessonPanel {
     fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
         let facts = crate::workbench::window::live_facts(data.view, data.applied, data.background);
+        let sweeping_tab = data.background.sweeping_tab();
+        let sweeping_tab = sweeping_tab.as_deref();
         let (runner, presenter) = (data.lessons, data.presenter);
         let state = &mut *data.state;
         let (progress, student, facts) = (&state.progress, &mut state.student_name, &facts);
@@ -206,7 +208,7 @@ impl super::Panel for LessonPanel {
                             }
                             let key = (lesson.id.clone(), block.id.clone());
                             match runner.claims.get(&key) {
-                                None => verify_button(ui, runner, &block.id, false, actions),
+                                None => verify_button(ui, runner, sweeping_tab, &block.id, false, actions),
                                 Some(ClaimState::Running { seeds, progress, cancelling }) => {
                                     ui.horizontal(|ui| {
                                         // No spinner: its animation repaints every frame, and where
@@ -226,7 +228,7 @@ impl super::Panel for LessonPanel {
                                         ui.label(t!("lesson-claim-fails", failing = seed_list(&failing), seeds = seed_list(&seeds)));
                                     }
                                     // Beside its verdict, not under the list of conditions.
-                                    verify_button(ui, runner, &block.id, true, actions);
+                                    verify_button(ui, runner, sweeping_tab, &block.id, true, actions);
                                     ui.weak(if block.claim.sides().len() == 1 { t!("lesson-claim-side-note") } else { t!("lesson-claim-sides-note") });
                                     if let Some(first) = results.first() {
                                         claim_curves_ui(ui, first);
@@ -267,7 +269,7 @@ impl super::Panel for LessonPanel {
                                 }
                                 Some(ClaimState::Failed(message)) => {
                                     ui.colored_label(ui.visuals().error_fg_color, message);
-                                    verify_button(ui, runner, &block.id, true, actions);
+                                    verify_button(ui, runner, sweeping_tab, &block.id, true, actions);
                                 }
                             }
                         });
@@ -279,12 +281,17 @@ impl super::Panel for LessonPanel {
 }
 
 /// *Verify it* for the claim `id`, or *Verify again* once it has a verdict;
-/// disabled while another verification runs.
-fn verify_button(ui: &mut egui::Ui, runner: &crate::workbench::lesson_runner::LessonRunner, id: &str, again: bool, actions: &mut Vec<AppAction>) {
+/// disabled while another verification runs, or a sweep measures (in the tab
+/// `sweeping_tab`): two measurements at once would share the cores.
+fn verify_button(ui: &mut egui::Ui, runner: &crate::workbench::lesson_runner::LessonRunner, sweeping_tab: Option<&str>, id: &str, again: bool, actions: &mut Vec<AppAction>) {
     let seeds = seed_list(&crate::lessons::DEFAULT_SEEDS);
     let label = if again { t!("lesson-claim-verify-again", seeds = seeds.as_str()) } else { t!("lesson-claim-verify", seeds = seeds.as_str()) };
-    let verify = ui.add_enabled(!runner.claim_running(), egui::Button::new(label));
-    let verify = verify.on_hover_text(t!("lesson-claim-verify-tip", seeds = seeds.as_str())).on_disabled_hover_text(t!("lesson-claim-one-at-a-time"));
+    let verify = ui.add_enabled(!runner.claim_running() && sweeping_tab.is_none(), egui::Button::new(label));
+    let why_not = match sweeping_tab {
+        Some(tab) => t!("lesson-claim-wait-sweep", tab = tab),
+        None => t!("lesson-claim-one-at-a-time"),
+    };
+    let verify = verify.on_hover_text(t!("lesson-claim-verify-tip", seeds = seeds.as_str())).on_disabled_hover_text(why_not);
     if verify.clicked() {
         actions.push(AppAction::LessonVerifyClaim(id.to_string()));
     }

@@ -55,6 +55,18 @@ impl Background {
     pub fn sweeping(&self) -> bool {
         self.lengths_running || self.heads_running
     }
+
+    /// The tab whose sweep measures, as the interface names it (its Stop is
+    /// there), for a note that says why something waits.
+    pub fn sweeping_tab(&self) -> Option<String> {
+        if self.lengths_running {
+            Some(crate::t!("tab-sequence-length"))
+        } else if self.heads_running {
+            Some(crate::t!("tab-heads"))
+        } else {
+            None
+        }
+    }
 }
 
 /// One frame's view of the app, lent to the panels.

@@ -775,6 +775,23 @@ fn a_pressed_cancel_says_cancelling_at_once_in_both_places() {
 }
 
 #[test]
+fn verify_it_is_disabled_while_a_sweep_measures() {
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    open_lesson(&mut harness, "16");
+    harness.run_steps(2);
+    let enabled = |harness: &Harness<'static, WorkbenchApp>| harness.query_all_by_label_contains("Verify it").map(|b| !b.accesskit_node().is_disabled()).collect::<Vec<_>>();
+    assert!(!enabled(&harness).is_empty() && enabled(&harness).iter().all(|e| *e), "every claim can be verified");
+    // The sweep's flag as the app sets it while the head counts are measured.
+    harness.state_mut().background.heads_running = true;
+    harness.run_steps(2);
+    assert!(enabled(&harness).iter().all(|e| !*e), "no verification beside a sweep");
+    harness.state_mut().background.heads_running = false;
+    harness.run_steps(2);
+    assert!(enabled(&harness).iter().all(|e| *e), "enabled again when the sweep ends");
+}
+
+#[test]
 fn start_pressed_while_a_claim_is_verified_starts_the_live_run_when_the_verification_ends() {
     use attention_workbench::workbench::actions::AppAction;
     let mut harness = harness(PersistedState { config: attention_workbench::config::ExperimentConfig { steps: 100_000, ..small_state().config }, ..small_state() });

@@ -156,6 +156,7 @@ handout-answer-elsewhere = Answer { $number } is in { $file }.
 handout-figure = Attention maps
 handout-answers = Answers
 lesson-claim-one-at-a-time = One claim is verified at a time: wait for the one running, or cancel it.
+lesson-claim-wait-sweep = The sweep in the { $tab } tab is measuring: verify when it ends (or press Stop in that tab). Two measurements at once would share the cores.
 lesson-claim-cancel = Cancel
 lesson-claim-cancelling = Cancelling…
 lesson-claim-cancel-tip = Stop this verification; the claim stays unverified and the live run carries on.
