@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::workbench::run_view::{self, RunStatus};
+use crate::workbench::run_view::RunStatus;
 use super::WorkbenchApp;
 use crate::config::keeps_all_weights;
 use crate::training::{TrainCommand, TrainEvent};
@@ -37,7 +37,7 @@ impl WorkbenchApp {
                     let unsolved = self.bug_case_unsolved();
                     // (A Ready event resets the view: set it for every event.)
                     self.view.hide_spoilers = unsolved;
-                    self.view.apply(run_view::without_spoilers(event, unsolved))
+                    self.view.apply(event)
                 }
                 Err(_) => break,
             }

@@ -78,8 +78,9 @@ pub struct RunView {
     /// The error saying the loss or a gradient stopped being a number: it holds
     /// until a fresh model, whatever succeeds meanwhile.
     diverged: Option<String>,
-    /// A bug-hunt case is unsolved: warnings say what happened, not which knob
-    /// usually causes it (set by the app before each event).
+    /// A bug-hunt case is unsolved: the NaN error and the climb warning say what
+    /// happened, not which knob usually causes it (set by the app before each
+    /// event; the one place spoilers are held back).
     pub hide_spoilers: bool,
 }
 
@@ -221,7 +222,9 @@ impl RunView {
                 self.probe_error = None;
                 self.attention = Some(snapshot);
             }
-            TrainEvent::NonFinite { hint, .. } => {
+            TrainEvent::NonFinite { step, kind, hint, .. } => {
+                // In an unsolved bug-hunt case: what blew up, not the usual causes.
+                let hint = if self.hide_spoilers { t!("msg-non-finite-bug-hunt", what = kind.describe(), step = step) } else { hint };
                 self.diverged = Some(hint.clone());
                 self.banner = Some(Banner { kind: BannerKind::Error, text: hint });
             }
@@ -414,18 +417,6 @@ impl RunView {
     pub fn eta_secs(&self, total_steps: usize) -> Option<f32> {
         (self.status == RunStatus::Running && self.steps_per_s > 0.0)
             .then(|| total_steps.saturating_sub(self.step) as f32 / self.steps_per_s)
-    }
-}
-
-/// While a bug-hunt case is unsolved, a blow-up says what happened but not which
-/// knobs usually cause it: finding that is the exercise.
-pub fn without_spoilers(event: TrainEvent, case_unsolved: bool) -> TrainEvent {
-    match event {
-        TrainEvent::NonFinite { step, kind, group, .. } if case_unsolved => {
-            let hint = t!("msg-non-finite-bug-hunt", what = kind.describe(), step = step);
-            TrainEvent::NonFinite { step, kind, group, hint }
-        }
-        other => other,
     }
 }
 
