@@ -111,6 +111,7 @@ impl WorkbenchApp {
         self.background.lengths_running = true;
         self.background.lengths_stop_pressed = false;
         let base = self.applied.clone();
+        self.background.lengths_base = Some(base.clone());
         let stop = Arc::new(AtomicBool::new(false));
         self.lengths_stop = Some(stop.clone());
         self.inbox.spawn("length sweep", move |out| {

@@ -33,7 +33,7 @@ fn heads_ui(ui: &mut egui::Ui, background: &crate::workbench::window::Background
     ui.label(t!("views-heads-intro", d_model = base.model.d_model, task = base.task.kind.label(), steps = base.steps));
     ui.horizontal(|ui| {
         let label = if running { t!("views-heads-measuring") } else { t!("views-heads-measure") };
-        let tip = t!("views-heads-measure-tip", counts = format!("{HEAD_COUNTS:?}"), steps = base.steps);
+        let tip = t!("views-heads-measure-tip", counts = super::number_list(&HEAD_COUNTS), steps = base.steps);
         if ui.add_enabled(!running, egui::Button::new(label)).on_hover_text(tip).clicked() {
             actions.push(AppAction::MeasureHeads);
         }

@@ -20,17 +20,18 @@ impl super::Panel for LengthCostPanel {
         let background = data.background;
         let training = data.view.status == RunStatus::Running;
         let base = data.applied;
-        egui::ScrollArea::vertical().show(ui, |ui| length_cost_ui(ui, background, base.batch_size, training, actions));
+        egui::ScrollArea::vertical().show(ui, |ui| length_cost_ui(ui, background, base, training, actions));
     }
 }
 
-fn length_cost_ui(ui: &mut egui::Ui, background: &Background, batch: usize, training: bool, actions: &mut Vec<AppAction>) {
+fn length_cost_ui(ui: &mut egui::Ui, background: &Background, base: &crate::config::ExperimentConfig, training: bool, actions: &mut Vec<AppAction>) {
+    let batch = base.batch_size;
     let (results, running) = (&background.lengths[..], background.lengths_running);
     ui.heading(t!("views-length-heading"));
     ui.label(t!("views-length-intro"));
     ui.horizontal(|ui| {
         let label = if running { t!("views-length-measuring") } else { t!("views-length-measure") };
-        let tip = t!("views-length-measure-tip", steps = LENGTH_SWEEP_STEPS, lengths = format!("{LENGTH_SWEEP:?}"), batch = batch);
+        let tip = t!("views-length-measure-tip", steps = LENGTH_SWEEP_STEPS, lengths = super::number_list(&LENGTH_SWEEP), batch = batch);
         if ui.add_enabled(!running, egui::Button::new(label)).on_hover_text(tip).clicked() {
             actions.push(AppAction::MeasureLengths);
         }
@@ -49,6 +50,8 @@ fn length_cost_ui(ui: &mut egui::Ui, background: &Background, batch: usize, trai
     });
     if !running && background.lengths_stop_pressed && results.len() < LENGTH_SWEEP.len() {
         ui.colored_label(ui.visuals().warn_fg_color, t!("views-length-stopped", done = results.len(), total = LENGTH_SWEEP.len()));
+    } else if !running && !results.is_empty() && !crate::workbench::window::lengths_sweep_done_for(background, base) {
+        ui.colored_label(ui.visuals().warn_fg_color, t!("views-length-stale"));
     }
     let measured: Vec<_> = results.iter().filter_map(|o| match o {
         LengthOutcome::Measured(c) => Some(c),
@@ -70,6 +73,8 @@ fn length_cost_ui(ui: &mut egui::Ui, background: &Background, batch: usize, trai
             measured.iter().map(|c| [(c.length as f64).log2(), f(first) * (c.length as f64 / first.length as f64).powi(power)]).collect()
         };
         let plot = |ui: &mut egui::Ui, id: &str, y: &str, f: &dyn Fn(&crate::experiments::LengthCost) -> f64, with_linear: bool| {
+            // The points in the line's colour: the legend's swatch is the line's.
+            let measured = ui.visuals().hyperlink_color;
             Plot::new(id.to_string())
                 .width(width)
                 .height(height)
@@ -80,8 +85,8 @@ fn length_cost_ui(ui: &mut egui::Ui, background: &Background, batch: usize, trai
                 .x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 3.0, 9.0]))
                 .include_y(0.0)
                 .show(ui, |plot| {
-                    plot.line(Line::new(t!("views-length-measured"), PlotPoints::from(series(f))));
-                    plot.points(Points::new("", PlotPoints::from(series(f))).radius(3.0));
+                    plot.line(Line::new(t!("views-length-measured"), PlotPoints::from(series(f))).color(measured));
+                    plot.points(Points::new("", PlotPoints::from(series(f))).radius(3.0).color(measured));
                     plot.line(Line::new(t!("views-length-quadratic"), PlotPoints::from(through_first(f, 2))).style(LineStyle::dashed_loose()));
                     if with_linear {
                         plot.line(Line::new(t!("views-length-linear"), PlotPoints::from(through_first(f, 1))).style(LineStyle::dotted_loose()));

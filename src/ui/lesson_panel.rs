@@ -214,7 +214,7 @@ impl super::Panel for LessonPanel {
                                         // No spinner: its animation repaints every frame, and where
                                         // the window is drawn in software that takes the cores the
                                         // claim is timing. The bar moves with each progress report.
-                                        ui.label(t!("lesson-claim-verifying", seeds = seed_list(seeds)));
+                                        ui.label(t!("lesson-claim-verifying", seeds = super::number_list(seeds)));
                                         super::top_bar::cancel_claim_button(ui, *cancelling, actions);
                                     });
                                     ui.add(egui::ProgressBar::new(progress.fraction()).text(super::top_bar::claim_steps_text(progress)));
@@ -223,9 +223,9 @@ impl super::Panel for LessonPanel {
                                     let seeds: Vec<u64> = results.iter().map(|r| r.seed).collect();
                                     let failing: Vec<u64> = results.iter().filter(|r| !r.passed).map(|r| r.seed).collect();
                                     if failing.is_empty() {
-                                        ui.label(t!("lesson-claim-holds", seeds = seed_list(&seeds)));
+                                        ui.label(t!("lesson-claim-holds", seeds = super::number_list(&seeds)));
                                     } else {
-                                        ui.label(t!("lesson-claim-fails", failing = seed_list(&failing), seeds = seed_list(&seeds)));
+                                        ui.label(t!("lesson-claim-fails", failing = super::number_list(&failing), seeds = super::number_list(&seeds)));
                                     }
                                     // Beside its verdict, not under the list of conditions.
                                     verify_button(ui, runner, sweeping_tab, &block.id, true, actions);
@@ -284,7 +284,7 @@ impl super::Panel for LessonPanel {
 /// disabled while another verification runs, or a sweep measures (in the tab
 /// `sweeping_tab`): two measurements at once would share the cores.
 fn verify_button(ui: &mut egui::Ui, runner: &crate::workbench::lesson_runner::LessonRunner, sweeping_tab: Option<&str>, id: &str, again: bool, actions: &mut Vec<AppAction>) {
-    let seeds = seed_list(&crate::lessons::DEFAULT_SEEDS);
+    let seeds = super::number_list(&crate::lessons::DEFAULT_SEEDS);
     let label = if again { t!("lesson-claim-verify-again", seeds = seeds.as_str()) } else { t!("lesson-claim-verify", seeds = seeds.as_str()) };
     let verify = ui.add_enabled(!runner.claim_running() && sweeping_tab.is_none(), egui::Button::new(label));
     let why_not = match sweeping_tab {
@@ -306,10 +306,6 @@ fn export_row(ui: &mut egui::Ui, student: &mut String, actions: &mut Vec<AppActi
             actions.push(AppAction::ExportProgress);
         }
     });
-}
-
-fn seed_list(seeds: &[u64]) -> String {
-    seeds.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
 }
 
 /// Both sides' training-loss curves of one verified seed on one chart, so the claim

@@ -50,14 +50,17 @@ impl MaskInspector {
         let layers = snapshot.layers.len();
         self.layer = self.layer.min(layers.saturating_sub(1));
         ui.horizontal(|ui| {
-            egui::ComboBox::from_label(t!("views-mask-layer")).selected_text(snapshot.name(self.layer)).show_ui(ui, |ui| {
+            // The layer's name says "layer" already ("layer 0", "cross-attention 1");
+            // the head's label comes before its box, as it reads.
+            egui::ComboBox::from_id_salt("mask_layer").selected_text(snapshot.name(self.layer)).show_ui(ui, |ui| {
                 for l in 0..layers {
                     ui.selectable_value(&mut self.layer, l, snapshot.name(l));
                 }
             });
             let heads = snapshot.layers[self.layer].as_ref().map_or(0, Vec::len);
             self.head = self.head.min(heads.saturating_sub(1));
-            egui::ComboBox::from_label(t!("views-mask-head")).selected_text(self.head.to_string()).show_ui(ui, |ui| {
+            ui.label(t!("views-mask-head"));
+            egui::ComboBox::from_id_salt("mask_head").selected_text(self.head.to_string()).show_ui(ui, |ui| {
                 for h in 0..heads {
                     ui.selectable_value(&mut self.head, h, h.to_string());
                 }

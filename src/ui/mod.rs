@@ -46,3 +46,9 @@ use crate::workbench::window::WindowData;
 pub trait Panel {
     fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>);
 }
+
+/// Numbers as a sentence lists them: "1, 2, 4, 8, 16" (seeds, lengths, head
+/// counts), not Rust's "[1, 2, 4, 8, 16]".
+pub fn number_list<T: ToString>(numbers: &[T]) -> String {
+    numbers.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+}

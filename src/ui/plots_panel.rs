@@ -163,9 +163,10 @@ fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &Plo
         } else {
             // egui's labels round 0.5 to "0" on a step of 0.5.
             plot = plot.y_grid_spacer(linear_marks).y_axis_formatter(|mark, _| linear_label(mark));
-            if let Some((low, high)) = y_range(curves) {
-                plot = plot.include_y(low).include_y(high);
-            }
+            // Before the first point, 0 to 1 (egui's empty plot spans −0.4 to 0.4,
+            // which reads as a negative accuracy).
+            let (low, high) = y_range(curves).unwrap_or((0.0, 1.0));
+            plot = plot.include_y(low).include_y(high);
         }
         plot.show(ui, |plot_ui| {
             for (i, (name, series, dashed)) in curves.iter().enumerate() {

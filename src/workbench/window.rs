@@ -33,6 +33,8 @@ pub struct Background {
     pub lengths_running: bool,
     /// Stop was pressed in this sweep (it ends after the length it times).
     pub lengths_stop_pressed: bool,
+    /// The experiment it timed.
+    pub lengths_base: Option<ExperimentConfig>,
     /// The head sweep (lesson 22): head counts measured so far, in order, and the
     /// experiment it trained (before its head counts were set).
     pub heads: Vec<HeadsOutcome>,
@@ -112,6 +114,13 @@ pub fn heads_sweep_complete(background: &Background) -> bool {
 pub fn heads_sweep_done_for(background: &Background, applied: &ExperimentConfig) -> bool {
     let same = |base: &ExperimentConfig| crate::experiments::heads_config(base, 1) == crate::experiments::heads_config(applied, 1);
     !background.heads_running && heads_sweep_complete(background) && background.heads_base.as_ref().is_some_and(same)
+}
+
+/// Whether the length sweep's results were timed on `applied`'s model, batch
+/// and backend (the task is the sweep's own, and the rest does not change a
+/// step's time or memory): others describe another model.
+pub fn lengths_sweep_done_for(background: &Background, applied: &ExperimentConfig) -> bool {
+    background.lengths_base.as_ref().is_some_and(|base| base.model == applied.model && base.batch_size == applied.batch_size && base.backend == applied.backend)
 }
 
 /// The run's live facts with what the trainer's config and the background

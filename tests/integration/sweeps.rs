@@ -168,3 +168,24 @@ fn the_heads_tab_warns_before_a_sweep_of_very_long_trainings() {
         }
     }
 }
+
+#[test]
+fn length_times_of_another_model_say_so() {
+    use attention_workbench::experiments::{LengthCost, LengthOutcome};
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    let timed = harness.state().state.config.clone();
+    let cost = |length: usize| LengthOutcome::Measured(LengthCost { length, step_ms: length as f64 / 8.0, attention_mib: 1.0, total_mib: 2.0 });
+    harness.state_mut().background.lengths = vec![cost(16), cost(32)];
+    harness.state_mut().background.lengths_base = Some(timed.clone());
+    harness.get_by_label("Sequence length").click();
+    harness.run_steps(2);
+    let stale = "These times are from another model";
+    assert!(harness.query_by_label_contains(stale).is_none(), "timed on the model on screen");
+    // The same sweep, timed on a wider model than the one on screen.
+    let mut wider = timed;
+    wider.model.d_model *= 2;
+    harness.state_mut().background.lengths_base = Some(wider);
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains(stale).is_some(), "another model's times are marked");
+}
