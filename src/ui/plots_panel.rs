@@ -148,6 +148,11 @@ fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &Plo
             // Ticks at round values (1, 2, 5, 10 or 2.5, 3, 3.5), not at round
             // logarithms (10^0.5 = 3.162).
             plot = plot.y_grid_spacer(log_marks);
+            if y_range(curves).is_none() {
+                // Before the first point, one decade (1 to 10): egui's empty span of
+                // 10^±0.4 crowds its tenths' labels into each other.
+                plot = plot.include_y(0.0).include_y(1.0);
+            }
             // On a narrow range (one step: 2.974 to 2.973) more digits keep the ticks apart.
             plot = plot.y_axis_formatter(|mark, range| {
                 let value = 10f64.powf(mark.value);
