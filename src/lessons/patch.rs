@@ -218,6 +218,9 @@ mod tests {
         assert_eq!(sides(&a, &b), ("every layer · kind: softmax".to_string(), "every layer · kind: uniform average".to_string()));
         let one = apply(&a, &settings(&[("model.layers[1].heads", 1.into())])).unwrap();
         assert_eq!(sides(&a, &one), ("Layer 1 · heads: 4".to_string(), "Layer 1 · heads: 1".to_string()));
+        // A side trained for one step reads as such (lesson 02's first claim), not "1 steps".
+        let counts = [1usize, 300].map(|steps| crate::t!("lesson-claim-side-steps", steps = steps));
+        assert_eq!(counts, ["one step".to_string(), "300 steps".to_string()]);
     }
 
     #[test]

@@ -192,7 +192,10 @@ lesson-claim-sides = a: { $a } · b: { $b }
 lesson-claim-side-threads = CPU threads: { $threads }
 lesson-claim-side-default = as the app's
 lesson-claim-side-seed = seed + { $offset }
-lesson-claim-side-steps = { $steps } steps
+lesson-claim-side-steps = { $steps ->
+        [one] one step
+       *[other] { $steps } steps
+    }
 lesson-claim-maps-open = Open the maps large
 lesson-claim-maps-open-tip = Show run a's and run b's maps and their difference in a window of their own, as large as the attention grid's.
 lesson-not-loaded-tip = The model on screen was set up elsewhere (another lesson, or your own edits), and the text below describes this lesson's own. "Load this lesson's experiment" puts it in place; your experiment is kept and comes back with "Restore my experiment".
