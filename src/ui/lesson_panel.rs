@@ -323,7 +323,10 @@ fn claim_curves_ui(ui: &mut egui::Ui, result: &crate::experiments::ClaimResult) 
         .allow_drag(false)
         .allow_zoom(false)
         .x_axis_label(t!("lesson-claim-curves-x"))
-        .y_axis_formatter(|mark, _| format!("{:.2}", 10f64.powf(mark.value)).trim_end_matches('0').trim_end_matches('.').to_string())
+        // The loss charts' log axis: round values, labelled even on a chart this short.
+        .custom_y_axes(vec![egui_plot::AxisHints::new_y().label_spacing(super::chart_axes::LABEL_FADE)])
+        .y_grid_spacer(super::chart_axes::log_marks)
+        .y_axis_formatter(super::chart_axes::log_label)
         .show(ui, |plot| {
             for (side, curve) in &result.curves {
                 let points: Vec<[f64; 2]> = curve

@@ -12,7 +12,7 @@ use crate::workbench::series::Series;
 use crate::workbench::state::PlotSettings;
 use crate::t;
 
-use super::chart_axes::{LABEL_FADE, LOSS_FLOOR, RATIO_FLOOR, format_value, linear_label, linear_marks, log_marks, narrow_step, on_log_axis};
+use super::chart_axes::{LABEL_FADE, LOSS_FLOOR, RATIO_FLOOR, linear_label, linear_marks, log_label, log_marks, on_log_axis};
 
 /// The palette for curves: distinct in hue and lightness.
 const CURVE_COLORS: [egui::Color32; 8] = [
@@ -153,18 +153,7 @@ fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &Plo
                 // 10^±0.4 crowds its tenths' labels into each other.
                 plot = plot.include_y(0.0).include_y(1.0);
             }
-            // On a narrow range (one step: 2.974 to 2.973) more digits keep the ticks apart.
-            plot = plot.y_axis_formatter(|mark, range| {
-                let value = 10f64.powf(mark.value);
-                match narrow_step(*range.start(), *range.end()) {
-                    // As many decimals as the round step has (2.9720, 2.9725).
-                    Some(step) => {
-                        let decimals = (-step.log10().floor()).clamp(0.0, 8.0) as usize;
-                        format!("{:.*}", decimals, (value / step).round() * step)
-                    }
-                    None => format_value(value),
-                }
-            });
+            plot = plot.y_axis_formatter(log_label);
         } else {
             // egui's labels round 0.5 to "0" on a step of 0.5.
             plot = plot.y_grid_spacer(linear_marks).y_axis_formatter(|mark, _| linear_label(mark));
