@@ -109,6 +109,23 @@ pub(super) fn log_marks(input: GridInput) -> Vec<GridMark> {
             }
         }
     }
+    widen_to_gaps(marks)
+}
+
+/// Each mark's step as wide as the gaps to its neighbours: egui_plot labels a
+/// mark by its step, and a fine tier's nominal step (a hundredth of a decade for
+/// 1.3, 1.4) undersells marks that lie far apart on a narrow range; a loss
+/// from 1.3 to 1.7 had kept only the label "1.5".
+fn widen_to_gaps(mut marks: Vec<GridMark>) -> Vec<GridMark> {
+    marks.sort_by(|a, b| a.value.total_cmp(&b.value));
+    let values: Vec<f64> = marks.iter().map(|m| m.value).collect();
+    for (i, mark) in marks.iter_mut().enumerate() {
+        let before = i.checked_sub(1).map(|j| values[i] - values[j]);
+        let after = values.get(i + 1).map(|v| v - values[i]);
+        if let Some(gap) = [before, after].into_iter().flatten().reduce(f64::min) {
+            mark.step_size = mark.step_size.max(gap);
+        }
+    }
     marks
 }
 
@@ -207,6 +224,11 @@ mod tests {
             let marks = marks_on(log_marks, low, high, 80.0);
             assert!(labelled(&marks, 80.0, high - low) >= 2, "{low}..{high}: {marks:?}");
         }
+        // A loss from 1.3 to 1.7 on a chart 130 points tall: 1.3, 1.4, 1.5, 1.6 and
+        // 1.7 lie 28–40 points apart, so each is labelled, not only 1.5.
+        let (low, high) = (1.3f64.log10(), 1.7f64.log10());
+        let narrow = marks_on(log_marks, low, high, 130.0);
+        assert!(labelled(&narrow, 130.0, high - low) >= 4, "{narrow:?}");
         // A tall chart keeps every decade.
         let tall = marks_on(log_marks, -9.0, 3.0, 800.0);
         assert!(tall.iter().filter(|m| m.step_size == 1.0).count() >= 12, "{tall:?}");
