@@ -44,7 +44,7 @@ fn heads_ui(ui: &mut egui::Ui, background: &crate::workbench::window::Background
             // No spinner: its animation repaints every frame, which takes CPU from
             // the steps being timed. The bar moves with each progress report.
             let steps = background.heads_progress.as_ref();
-            ui.add(egui::ProgressBar::new(steps.map_or(0.0, |s| s.fraction())).desired_width(160.0));
+            ui.add(super::progress_bar(steps.map_or(0.0, |s| s.fraction())).desired_width(160.0));
             let mut progress = t!("views-heads-progress", done = results.len(), total = HEAD_COUNTS.len());
             if let Some(eta) = steps.and_then(super::top_bar::eta_text) {
                 progress += &format!(" · {eta}");

@@ -41,7 +41,7 @@ fn length_cost_ui(ui: &mut egui::Ui, background: &Background, base: &crate::conf
             // No spinner: its animation repaints every frame, which takes CPU from
             // the steps being timed; each length's result repaints the window.
             // A bar over the lengths (no time left: each length costs more than the last).
-            ui.add(egui::ProgressBar::new(results.len() as f32 / LENGTH_SWEEP.len() as f32).desired_width(120.0));
+            ui.add(super::progress_bar(results.len() as f32 / LENGTH_SWEEP.len() as f32).desired_width(120.0));
             ui.label(t!("views-length-progress", done = results.len(), total = LENGTH_SWEEP.len()));
         }
         if training {

@@ -217,7 +217,7 @@ impl super::Panel for LessonPanel {
                                         ui.label(t!("lesson-claim-verifying", seeds = super::number_list(seeds)));
                                         super::top_bar::cancel_claim_button(ui, *cancelling, actions);
                                     });
-                                    ui.add(egui::ProgressBar::new(progress.fraction()).text(super::top_bar::claim_steps_text(progress)));
+                                    ui.add(super::progress_bar(progress.fraction()).text(super::top_bar::claim_steps_text(progress)));
                                 }
                                 Some(ClaimState::Done(results)) => {
                                     let seeds: Vec<u64> = results.iter().map(|r| r.seed).collect();

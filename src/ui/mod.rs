@@ -52,3 +52,10 @@ pub trait Panel {
 pub fn number_list<T: ToString>(numbers: &[T]) -> String {
     numbers.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
 }
+
+/// A progress bar whose fill begins as a sliver: egui's round ends fill a
+/// circle as wide as the bar is tall from 0%, under the start of its text
+/// ("14 / 900").
+pub fn progress_bar(fraction: f32) -> egui::ProgressBar {
+    egui::ProgressBar::new(fraction).corner_radius(2)
+}

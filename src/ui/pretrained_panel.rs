@@ -47,7 +47,7 @@ impl Panel for PretrainedPanel {
             ui.horizontal(|ui| {
                 ui.spinner();
                 ui.label(t!("pretrained-opening", dir = dir.as_str()));
-                ui.add(egui::ProgressBar::new(*fraction).desired_width(220.0).text(stage.as_str()));
+                ui.add(super::progress_bar(*fraction).desired_width(220.0).text(stage.as_str()));
             });
         }
         if let Some(error) = &view.error {
@@ -236,7 +236,7 @@ fn predictions_ui(ui: &mut egui::Ui, predictions: &Predictions) {
                 egui::Grid::new(("mask_fill", guess.sequence, guess.position)).num_columns(2).show(ui, |ui| {
                     for (token, p) in &guess.top {
                         ui.label(token.as_str());
-                        ui.add(egui::ProgressBar::new(*p).desired_width(200.0).text(format!("{:.1}%", 100.0 * p)));
+                        ui.add(super::progress_bar(*p).desired_width(200.0).text(format!("{:.1}%", 100.0 * p)));
                         ui.end_row();
                     }
                 });

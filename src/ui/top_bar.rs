@@ -126,7 +126,7 @@ impl super::Panel for TopBar {
                 // A claim's verification trains in place of the live run: its bar shows.
                 Some(progress) => {
                     ui.colored_label(ui.visuals().warn_fg_color, t!("status-verifying"));
-                    ui.add(egui::ProgressBar::new(progress.fraction()).desired_width(260.0).text(claim_steps_text(&progress)));
+                    ui.add(super::progress_bar(progress.fraction()).desired_width(260.0).text(claim_steps_text(&progress)));
                     cancel_claim_button(ui, cancelling, actions);
                 }
                 None => progress_ui(ui, view, config.steps, sweeping),
@@ -161,7 +161,7 @@ fn progress_ui(ui: &mut egui::Ui, view: &RunView, total: usize, sweeping: bool) 
     // would cover their start.
     let remaining_on_row = ui.max_rect().right() - ui.cursor().min.x;
     let width = (remaining_on_row - 640.0).clamp(120.0, 320.0);
-    ui.add(egui::ProgressBar::new(fraction.min(1.0)).desired_width(width));
+    ui.add(super::progress_bar(fraction.min(1.0)).desired_width(width));
     ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend));
     if let Some(acc) = view.last_eval_accuracy {
         let loss = view.last_eval.as_ref().map_or("—".to_string(), |e| format!("{:.3}", e.loss));
