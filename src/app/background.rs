@@ -32,6 +32,9 @@ impl WorkbenchApp {
         let cancel = Arc::new(AtomicBool::new(false));
         self.claim_cancel = Some(cancel.clone());
         self.inbox.spawn_thread("claim", move |out| {
+            // Should the verification panic, its end still arrives: the live run
+            // resumes and the claim says it failed, instead of running for ever.
+            let crashed = out.on_drop(Message::ClaimEnd(key.clone(), Err(t!("lesson-claim-crashed"))));
             crate::training::priority::yield_to_window();
             let mut last_report = Instant::now();
             // Progress counts the steps of every seed together (they may train at once).
@@ -45,6 +48,7 @@ impl WorkbenchApp {
             };
             let outcome = claim.run_seeds_observed(&seeds, &mut on_step).map_err(|e| e.to_string());
             out.send(Message::ClaimEnd(key, outcome));
+            crashed.disarm();
         });
         true
     }

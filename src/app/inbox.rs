@@ -85,6 +85,13 @@ pub struct SendOnDrop {
     message: Option<Message>,
 }
 
+impl SendOnDrop {
+    /// The work ended as it should (and said so itself): send nothing.
+    pub fn disarm(mut self) {
+        self.message = None;
+    }
+}
+
 impl Drop for SendOnDrop {
     fn drop(&mut self) {
         if let Some(message) = self.message.take() {
@@ -120,5 +127,29 @@ impl Inbox {
 
     pub fn try_recv(&self) -> Option<Message> {
         self.rx.try_recv().ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Work that panics still reports its end; work that ends as it should and
+    /// disarms the guard reports only its own.
+    #[test]
+    fn a_guarded_end_arrives_after_a_panic_and_not_twice_otherwise() {
+        let inbox = Inbox::new(egui::Context::default(), false);
+        let out = inbox.outbox();
+        let worker = std::thread::spawn(move || {
+            let _ended = out.on_drop(Message::HeadsDone);
+            panic!("a sweep's bug");
+        });
+        assert!(worker.join().is_err());
+        assert!(matches!(inbox.try_recv(), Some(Message::HeadsDone)), "the guard sent the end as the thread unwound");
+        let ended = inbox.outbox().on_drop(Message::HeadsDone);
+        inbox.outbox().send(Message::LengthsDone);
+        ended.disarm();
+        assert!(matches!(inbox.try_recv(), Some(Message::LengthsDone)));
+        assert!(inbox.try_recv().is_none(), "a disarmed guard sends nothing");
     }
 }

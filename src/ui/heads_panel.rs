@@ -58,7 +58,7 @@ fn heads_ui(ui: &mut egui::Ui, background: &crate::workbench::window::Background
     // Five trainings of the experiment's steps: a run set up for a long training
     // makes a sweep of many minutes, which the learner should know before pressing.
     if !running && base.steps > MANY_STEPS {
-        ui.colored_label(ui.visuals().warn_fg_color, t!("views-heads-many-steps", steps = base.steps, total = base.steps * HEAD_COUNTS.len()));
+        ui.colored_label(ui.visuals().warn_fg_color, t!("views-heads-many-steps", steps = base.steps, total = base.steps.saturating_mul(HEAD_COUNTS.len())));
     }
     let complete = crate::workbench::window::heads_sweep_complete(background);
     if !running && background.heads_stop_pressed && !complete {

@@ -75,9 +75,10 @@ pub struct RunView {
     loss_climb: super::loss_climb::LossClimb,
     /// The warning it gave (a reset's fresh model drops it).
     climb_warning: Option<String>,
-    /// The error saying the loss or a gradient stopped being a number: it holds
-    /// until a fresh model, whatever succeeds meanwhile.
-    diverged: Option<String>,
+    /// An error about the model itself (its loss or a gradient stopped being a
+    /// number, or it could not be built): it holds until a fresh model, whatever
+    /// succeeds meanwhile.
+    model_error: Option<String>,
     /// A bug-hunt case is unsolved: the NaN error and the climb warning say what
     /// happened, not which knob usually causes it (set by the app before each
     /// event; the one place spoilers are held back).
@@ -122,7 +123,7 @@ impl Default for RunView {
             generation: 0,
             loss_climb: Default::default(),
             climb_warning: None,
-            diverged: None,
+            model_error: None,
             hide_spoilers: false,
         }
     }
@@ -225,7 +226,7 @@ impl RunView {
             TrainEvent::NonFinite { step, kind, hint, .. } => {
                 // In an unsolved bug-hunt case: what blew up, not the usual causes.
                 let hint = if self.hide_spoilers { t!("msg-non-finite-bug-hunt", what = kind.describe(), step = step) } else { hint };
-                self.diverged = Some(hint.clone());
+                self.model_error = Some(hint.clone());
                 self.banner = Some(Banner { kind: BannerKind::Error, text: hint });
             }
             TrainEvent::Paused { step } => {
@@ -287,6 +288,7 @@ impl RunView {
             TrainEvent::Error { message } => {
                 if self.backend.is_none() {
                     self.status = RunStatus::NoModel;
+                    self.model_error = Some(message.clone());
                 }
                 self.banner = Some(Banner { kind: BannerKind::Error, text: message });
             }
@@ -295,11 +297,11 @@ impl RunView {
 
     /// Report that something the learner did worked (saved, opened, written): it
     /// answers an earlier error (a failed save, say, retried elsewhere), so it
-    /// replaces one, except the error that the model diverged, which a save does
-    /// not mend.
+    /// replaces one, except an error about the model itself (it diverged, or
+    /// could not be built), which a save does not mend.
     pub fn show_success(&mut self, text: String) {
-        let diverged_showing = self.banner.as_ref().is_some_and(|b| b.kind == BannerKind::Error && Some(&b.text) == self.diverged.as_ref());
-        if !diverged_showing {
+        let model_error_showing = self.banner.as_ref().is_some_and(|b| b.kind == BannerKind::Error && Some(&b.text) == self.model_error.as_ref());
+        if !model_error_showing {
             self.banner = Some(Banner { kind: BannerKind::Info, text });
             self.banner_since = None;
         }

@@ -146,9 +146,16 @@ fn a_success_replaces_the_error_it_answers_but_not_a_divergence() {
     view.show_success("Opened lesson.json".into());
     assert_eq!(view.banner.as_ref().map(|b| b.text.as_str()), Some("The loss became NaN at step 9"), "a save does not mend a diverged model");
     view.apply(ready(None));
-    view.apply(TrainEvent::Error { message: "could not write".into() });
+    // The same words after a fresh model are a new error, about something done.
+    view.apply(TrainEvent::Error { message: "The loss became NaN at step 9".into() });
     view.show_success("Wrote maps.png".into());
     assert_eq!(view.banner.as_ref().map(|b| b.text.as_str()), Some("Wrote maps.png"), "a fresh model forgets the divergence");
+
+    // A model that could not be built holds its error too.
+    let mut view = RunView::default();
+    view.apply(TrainEvent::Error { message: "d_model 30 is not divisible by 4 heads".into() });
+    view.show_success("Opened lesson.json".into());
+    assert_eq!(view.banner.as_ref().map(|b| b.text.as_str()), Some("d_model 30 is not divisible by 4 heads"), "no model: a save does not answer that");
 }
 
 #[test]

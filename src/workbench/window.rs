@@ -116,11 +116,19 @@ pub fn heads_sweep_done_for(background: &Background, applied: &ExperimentConfig)
     !background.heads_running && heads_sweep_complete(background) && background.heads_base.as_ref().is_some_and(same)
 }
 
-/// Whether the length sweep's results were timed on `applied`'s model, batch
-/// and backend (the task is the sweep's own, and the rest does not change a
-/// step's time or memory): others describe another model.
+/// Whether the length sweep's results were timed on what `applied` would time:
+/// the same model (its position table's length aside, which the sweep sets, and
+/// its initial scale), batch, optimizer, backend and memory limit (which decides
+/// the lengths refused). The task is the sweep's own; the rest changes no step's
+/// time or memory. Other results describe another experiment.
 pub fn lengths_sweep_done_for(background: &Background, applied: &ExperimentConfig) -> bool {
-    background.lengths_base.as_ref().is_some_and(|base| base.model == applied.model && base.batch_size == applied.batch_size && base.backend == applied.backend)
+    let timed = |config: &ExperimentConfig| {
+        let mut model = config.model.clone();
+        model.max_len = 0;
+        model.init_scale = 1.0;
+        (model, config.batch_size, config.optimizer, config.backend, config.memory_limit_mib)
+    };
+    background.lengths_base.as_ref().is_some_and(|base| timed(base) == timed(applied))
 }
 
 /// The run's live facts with what the trainer's config and the background
@@ -129,7 +137,8 @@ pub fn live_facts<'a>(view: &'a RunView, applied: &ExperimentConfig, background:
     let task = &applied.task;
     let held_out = task.held_out().map_or(task.length, |h| h.length);
     crate::lessons::LiveFacts {
-        length_growth: crate::experiments::length_growth(&background.lengths).map(|g| g as f32),
+        // Another experiment's times say nothing about this one (as the head sweep's).
+        length_growth: lengths_sweep_done_for(background, applied).then(|| crate::experiments::length_growth(&background.lengths)).flatten().map(|g| g as f32),
         held_out_stretch: (task.length > 0).then(|| held_out as f32 / task.length as f32),
         heads_pick_match: heads_sweep_done_for(background, applied).then(|| crate::experiments::pick(&crate::experiments::measured(&background.heads))).flatten().map(|p| {
             let layers = &applied.model.layers;

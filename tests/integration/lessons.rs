@@ -368,8 +368,10 @@ mod checks_tick_only_for_the_right_model {
         use attention_workbench::workbench::window::{Background, live_facts};
         let lesson = lesson("11");
         let check = lesson.checks().next().unwrap();
+        // Timed on the lesson's own experiment.
         let measured = |times: &[(usize, f64)]| Background {
             lengths: times.iter().map(|&(length, step_ms)| LengthOutcome::Measured(LengthCost { length, step_ms, attention_mib: 1.0, total_mib: 2.0 })).collect(),
+            lengths_base: Some(lesson.start.clone()),
             ..Background::default()
         };
         let view = RunView::default();
@@ -381,6 +383,10 @@ mod checks_tick_only_for_the_right_model {
         // A run trained at length 256, without pressing Measure, ticks nothing.
         assert_eq!(verdict(&Background::default()), None);
         assert_eq!(verdict(&measured(&[(64, 14.0)])), None, "256 not measured yet");
+        // The same figures timed on another model, before this lesson's was loaded.
+        let mut elsewhere = measured(&[(16, 2.3), (32, 5.0), (64, 14.0), (128, 28.0), (256, 82.0)]);
+        elsewhere.lengths_base.as_mut().unwrap().model.d_model *= 2;
+        assert_eq!(verdict(&elsewhere), None, "another experiment's times tick nothing");
         assert!(check.condition.waiting_for(&live_facts(&view, &lesson.start, &Background::default())).contains("press Measure"));
     }
 

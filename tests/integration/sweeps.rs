@@ -180,7 +180,7 @@ fn length_times_of_another_model_say_so() {
     harness.state_mut().background.lengths_base = Some(timed.clone());
     harness.get_by_label("Sequence length").click();
     harness.run_steps(2);
-    let stale = "These times are from another model";
+    let stale = "These times are from another experiment";
     assert!(harness.query_by_label_contains(stale).is_none(), "timed on the model on screen");
     // The same sweep, timed on a wider model than the one on screen.
     let mut wider = timed;
@@ -188,4 +188,12 @@ fn length_times_of_another_model_say_so() {
     harness.state_mut().background.lengths_base = Some(wider);
     harness.run_steps(2);
     assert!(harness.query_by_label_contains(stale).is_some(), "another model's times are marked");
+    // A task with longer examples grows the position table, and a new initial
+    // scale changes no step's time: still this experiment's times.
+    let mut same_cost = harness.state().state.config.clone();
+    same_cost.model.max_len += 64;
+    same_cost.model.init_scale = 0.5;
+    harness.state_mut().background.lengths_base = Some(same_cost);
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains(stale).is_none(), "a longer position table is not another experiment");
 }

@@ -687,11 +687,18 @@ fn switching_to_chinese_changes_the_window_and_the_lesson_at_once_and_is_remembe
     harness.run_steps(2);
     assert!(harness.query_by_label("layer 0").is_some(), "the attention grid names its layers");
     assert!(harness.query_by_label_contains("(step 0)").is_some(), "the pinned run is named by its step");
+    // A claim's condition verified in English (its sentence stored then).
+    let condition = "a.eval_accuracy >= 0.95";
+    let plain = attention_workbench::experiments::parse_condition(condition).unwrap().plain();
+    let verified = attention_workbench::experiments::ConditionResult { condition: condition.into(), plain, lhs: 0.981, rhs: 0.95, passed: true, undefined: None };
+    assert!(verified.describe().contains("held-out accuracy"));
     harness.get_by_label("Language").click();
     harness.run_steps(2);
     harness.get_by_label("中文（简体）").click();
     harness.run_steps(3);
     assert_eq!(harness.state().state.language, Some(Lang::Zh), "the choice is kept in the saved state");
+    let now = verified.describe();
+    assert!(!now.contains("held-out") && !now.contains("measured") && now.contains("0.981"), "a verified claim's result reads in the new language: {now}");
     assert!(harness.query_by_label("开始").is_some(), "the Start button reads 开始");
     assert!(harness.query_by_label("生成").is_some(), "the Generate tab reads 生成");
     // Names kept with the run are worded as they are drawn, in the new language.
@@ -781,14 +788,15 @@ fn verify_it_is_disabled_while_a_sweep_measures() {
     open_lesson(&mut harness, "16");
     harness.run_steps(2);
     let enabled = |harness: &Harness<'static, WorkbenchApp>| harness.query_all_by_label_contains("Verify it").map(|b| !b.accesskit_node().is_disabled()).collect::<Vec<_>>();
-    assert!(!enabled(&harness).is_empty() && enabled(&harness).iter().all(|e| *e), "every claim can be verified");
+    let claims = harness.state().lessons.lesson().unwrap().claims().count();
+    assert!(claims >= 2 && enabled(&harness) == vec![true; claims], "every claim can be verified: {:?}", enabled(&harness));
     // The sweep's flag as the app sets it while the head counts are measured.
     harness.state_mut().background.heads_running = true;
     harness.run_steps(2);
-    assert!(enabled(&harness).iter().all(|e| !*e), "no verification beside a sweep");
+    assert_eq!(enabled(&harness), vec![false; claims], "no verification beside a sweep");
     harness.state_mut().background.heads_running = false;
     harness.run_steps(2);
-    assert!(enabled(&harness).iter().all(|e| *e), "enabled again when the sweep ends");
+    assert_eq!(enabled(&harness), vec![true; claims], "enabled again when the sweep ends");
 }
 
 #[test]

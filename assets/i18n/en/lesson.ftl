@@ -158,6 +158,7 @@ handout-answers = Answers
 lesson-claim-one-at-a-time = One claim is verified at a time: wait for the one running, or cancel it.
 lesson-claim-wait-sweep = The sweep in the { $tab } tab is measuring: verify when it ends (or press Stop in that tab). Two measurements at once would share the cores.
 lesson-claim-cancel = Cancel
+lesson-claim-crashed = The verification stopped on an internal error, so the claim is not verified; the live run carries on. Press Verify again to retry.
 lesson-claim-cancelling = Cancelling…
 lesson-claim-cancel-tip = Stop this verification; the claim stays unverified and the live run carries on.
 lesson-claim-steps = { $done } / { $total } training steps

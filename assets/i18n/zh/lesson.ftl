@@ -152,6 +152,7 @@ handout-answers = 答案
 lesson-claim-one-at-a-time = 一次只验证一个论断：请等待正在运行的验证结束，或取消它。
 lesson-claim-wait-sweep = “{ $tab }”标签页里的扫描正在测量：等它结束后再验证（或在那个标签页里点“停止”）。两项测量同时进行会共用 CPU 核心。
 lesson-claim-cancel = 取消
+lesson-claim-crashed = 验证因内部错误而中止，论断未被验证；实时训练继续。按“再验证一次”可以重试。
 lesson-claim-cancelling = 正在取消…
 lesson-claim-cancel-tip = 停止这次验证；论断保持未验证，实时训练继续。
 lesson-claim-steps = 训练步数 { $done } / { $total }

@@ -228,11 +228,6 @@ mod tests {
         assert_eq!(result.describe(), "a's held-out accuracy is at least 0.95 — measured 0.981");
         let relative = ConditionResult { condition: "b.step_ms > 4 * a.step_ms".into(), plain: plain("b.step_ms > 4 * a.step_ms"), lhs: 9.0, rhs: 8.0, passed: true, undefined: None };
         assert_eq!(relative.describe(), "b's milliseconds per step is more than 4 times a's — measured 9, needed > 8");
-        // Verified in English, read after switching to Chinese: all of it in Chinese.
-        crate::i18n::set_lang(crate::i18n::Lang::Zh);
-        let now = result.describe();
-        crate::i18n::set_lang(crate::i18n::Lang::En);
-        assert!(!now.contains("held-out") && !now.contains("measured") && now.contains("0.981"), "{now}");
     }
 
     #[test]
