@@ -183,7 +183,26 @@ fn chart(ui: &mut egui::Ui, title: &str, width: f32, height: f32, settings: &Plo
 
 /// Per-layer curves named as the interface names the layers ("Layer 0", "层 0").
 fn per_layer(series: &std::collections::BTreeMap<String, Series>) -> Vec<Curve<'_>> {
-    series.iter().map(|(key, s)| (layer_label(key), s, false)).collect()
+    let mut layers: Vec<(&String, &Series)> = series.iter().collect();
+    // In the network's order, which the legend follows: embedding, the encoder's
+    // layers, the decoder's, the output head ("layer 10" after "layer 2").
+    layers.sort_by_key(|(key, _)| network_order(key));
+    layers.into_iter().map(|(key, s)| (layer_label(key), s, false)).collect()
+}
+
+/// Where the trainer's layer key sits from input to output.
+fn network_order(key: &str) -> (u8, usize) {
+    let index = |prefix: &str| key.strip_prefix(prefix).and_then(|i| i.parse::<usize>().ok());
+    match key {
+        "embedding" => (0, 0),
+        "rnn" => (1, 0),
+        "head" => (5, 0),
+        _ => match (index("encoder "), index("layer ")) {
+            (Some(i), _) => (2, i),
+            (_, Some(i)) => (3, i),
+            _ => (4, 0),
+        },
+    }
 }
 
 /// The trainer's layer key ("embedding", "layer 0", "head") in the interface's words.
@@ -263,5 +282,14 @@ mod tests {
         let names = |other: Option<&str>| with_pinned(&train, &eval, Some((&train, &eval)), other).into_iter().map(|c| c.0).collect::<Vec<_>>();
         assert_eq!(names(None), ["train", "eval", "pinned train", "pinned eval"]);
         assert_eq!(names(Some("lookup")), ["train", "eval", "pinned train (lookup)", "pinned eval (lookup)"]);
+    }
+
+    #[test]
+    fn per_layer_curves_run_from_input_to_output() {
+        crate::i18n::set_lang(crate::i18n::Lang::En);
+        let keys = ["head", "layer 10", "embedding", "layer 2", "encoder 0"];
+        let series: std::collections::BTreeMap<String, Series> = keys.iter().map(|k| (k.to_string(), Series::default())).collect();
+        let names: Vec<String> = per_layer(&series).into_iter().map(|c| c.0).collect();
+        assert_eq!(names, ["embedding", "Encoder layer 0", "Layer 2", "Layer 10", "output layer"]);
     }
 }
