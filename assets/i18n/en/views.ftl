@@ -89,7 +89,7 @@ views-saturation-scaled = scaled by 1/√d_k
 
 ## src/ui/length_cost_panel.rs
 views-length-heading = Sequence length
-views-length-intro = The model on screen (its layers and width) trained for a few steps at each length, always on the character task, whatever task is on screen (only its text can be any length): the time of one step (the fastest of about a second of steps: other work on the machine, the window drawing itself included, only slows steps down, so the fastest is the least disturbed), and the memory of the attention matrices (scores, weights and their gradients). Attention grows with n², the rest of the model with n.
+views-length-intro = Measure trains the model on screen (its layers and width) for a few steps at each length and shows two things: the time of one step, and the memory of the attention matrices (scores, weights and their gradients). Attention grows with n², the rest of the model with n. It always uses the character task, whatever task is on screen, because only text can be any length. The time shown is the fastest step of about a second of steps: other work on the machine, the window included, can only slow a step down.
 views-length-measure = Measure
 views-length-measuring = Measuring…
 views-length-measure-tip = Time at least { $steps } training steps, and at least a second of them, at each of the lengths { $lengths } (batch { $batch }); takes several seconds
