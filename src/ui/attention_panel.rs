@@ -36,7 +36,8 @@ impl AttentionPanel {
             let edit = ui.add(
                 egui::TextEdit::singleline(probe_text)
                     .hint_text(t!("views-attention-probe-hint"))
-                    .desired_width(260.0),
+                    // Room left for the Show button in a narrow view.
+                    .desired_width((ui.available_width() - 64.0).clamp(80.0, 260.0)),
             );
             edit.clone().on_hover_text(t!("views-attention-probe-tip"));
             let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));

@@ -263,9 +263,10 @@ pub fn fit_cell(width: f32, height: f32, count: usize, rows: usize, seq: usize, 
     across.min(down).clamp(min, max)
 }
 
-/// The colour bar: 0 to 1 and the masked swatch.
+/// The colour bar: 0 to 1 and the masked swatch (on a second line when the view
+/// is too narrow for both).
 pub fn legend_ui(ui: &mut egui::Ui) {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label(t!("views-legend-weight-zero"));
         let (rect, _) = ui.allocate_exact_size(Vec2::new(140.0, 12.0), Sense::hover());
         let painter = ui.painter_at(rect);
@@ -280,11 +281,20 @@ pub fn legend_ui(ui: &mut egui::Ui) {
             );
         }
         ui.label("1");
-        ui.add_space(12.0);
+        // The swatch and its word stay together.
+        let masked = t!("views-legend-masked");
+        let word = ui.painter().layout_no_wrap(masked.clone(), egui::TextStyle::Body.resolve(ui.style()), Color32::WHITE).size().x;
+        // (What is left of this line: a wrapping row's available width is the whole row's.)
+        let left = ui.max_rect().right() - ui.cursor().min.x;
+        if left < 12.0 + 12.0 + 2.0 * ui.spacing().item_spacing.x + word {
+            ui.end_row();
+        } else {
+            ui.add_space(12.0);
+        }
         let (swatch, _) = ui.allocate_exact_size(Vec2::splat(12.0), Sense::hover());
         ui.painter().rect_filled(swatch, 0.0, MASKED);
         ui.painter().line_segment([swatch.left_bottom(), swatch.right_top()], Stroke::new(1.0, Color32::from_gray(160)));
-        ui.label(t!("views-legend-masked"));
+        ui.add(egui::Label::new(masked).extend());
     });
 }
 

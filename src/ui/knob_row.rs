@@ -3,6 +3,9 @@
 
 use eframe::egui;
 
+/// The narrowest a knob's combo box gets: a few letters and the arrow.
+const MIN_COMBO_WIDTH: f32 = 72.0;
+
 /// A choice among `options`, shown as a combo box in the second grid column.
 /// `lock`: why the open lesson fixes this knob (it is then shown with 🔒 and disabled).
 pub fn choice_row<T: PartialEq + Copy>(
@@ -16,7 +19,11 @@ pub fn choice_row<T: PartialEq + Copy>(
     let label_response = ui.label(lock_mark(label, lock.as_deref())).on_hover_text(help);
     let selected = options.iter().find(|(v, _)| v == value).map_or("?", |(_, name)| *name);
     ui.add_enabled_ui(lock.is_none(), |ui| {
+        // In a narrow panel the box keeps inside it and shortens its text (the
+        // whole name is in the list it opens).
         egui::ComboBox::from_id_salt(label_response.id)
+            .width(ui.available_width().clamp(MIN_COMBO_WIDTH, ui.spacing().combo_width))
+            .truncate()
             .selected_text(selected)
             .show_ui(ui, |ui| {
                 for (option, name) in options {

@@ -79,7 +79,7 @@ impl super::Panel for LessonPanel {
                 })
                 .response
                 .labelled_by(heading)
-                .on_hover_text(current);
+                .on_hover_text(format!("{current}\n\n{}", t!("lesson-list-count-tip")));
             });
             if ui.add_enabled(runner.current + 1 < runner.lessons.len(), egui::Button::new("▶")).on_hover_text(t!("lesson-next")).clicked() {
                 actions.push(AppAction::OpenLesson(runner.current + 1));
@@ -297,9 +297,11 @@ fn verify_button(ui: &mut egui::Ui, runner: &crate::workbench::lesson_runner::Le
     }
 }
 
-/// "Your name" and "Export my progress…".
+/// "Your name" and "Export my progress…", the button on a line of its own in a
+/// narrow panel: content wider than the panel would push the panel's edge over
+/// the central view.
 fn export_row(ui: &mut egui::Ui, student: &mut String, actions: &mut Vec<AppAction>) {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label(t!("lesson-student-name")).on_hover_text(t!("lesson-student-name-tip"));
         ui.add(egui::TextEdit::singleline(student).desired_width(120.0).hint_text(t!("lesson-student-name-hint")));
         if ui.button(t!("lesson-export-progress")).on_hover_text(t!("lesson-export-progress-tip")).clicked() {

@@ -91,7 +91,7 @@ impl Panels {
         // On a narrow window the side panels give way, so the maps keep some room.
         let (editor_max, lesson_max) = side_panel_limits(ui.ctx().content_rect().width());
         if data.state.layout.model_editor && !presenter {
-            egui::Panel::left("model_editor").resizable(true).default_size(330.0).min_size(260.0).max_size(editor_max).show(ui, |ui| {
+            egui::Panel::left("model_editor").resizable(true).default_size(330.0).min_size(EDITOR_MIN).max_size(editor_max).show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.editor.show(ui, data, &mut actions));
             });
         }
@@ -239,9 +239,40 @@ fn shortcuts(ctx: &egui::Context, status: RunStatus, actions: &mut Vec<AppAction
     });
 }
 
+/// The narrowest the model editor gets: its knobs' combo boxes still fit beside
+/// their longest label.
+const EDITOR_MIN: f32 = 280.0;
+
+/// What the central view keeps between the side panels while the window allows:
+/// its tabs, the probe with its Show button and two charts side by side.
+const CENTRAL_MIN: f32 = 340.0;
+
 /// The widest the model editor and the lesson may be on a window `width` points
 /// wide: 460 and 640 on a wide one, 30% and 36% of a narrow one (at 1024 points
-/// the central view keeps about 350, where it had 265).
+/// the central view keeps about 350, where it had 265), and never so wide that
+/// the central view gets less than `CENTRAL_MIN` (at the smallest window, 900
+/// points, it had 306 and its content spread over the lesson).
 fn side_panel_limits(width: f32) -> (f32, f32) {
-    ((width * 0.30).clamp(260.0, 460.0), (width * 0.36).clamp(240.0, 640.0))
+    let lesson = (width * 0.36).clamp(240.0, 640.0).min(width - EDITOR_MIN - CENTRAL_MIN).max(240.0);
+    let editor = (width * 0.30).clamp(EDITOR_MIN, 460.0).min(width - lesson - CENTRAL_MIN).max(EDITOR_MIN);
+    (editor, lesson)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Side panels at their widest leave the central view its room from the
+    /// smallest window up (900 points, `launch`'s minimum), and grow no further
+    /// than 460 and 640 on a wide screen.
+    #[test]
+    fn the_side_panels_leave_the_central_view_its_room() {
+        for width in [900.0, 960.0, 1024.0, 1280.0, 1440.0, 1920.0] {
+            let (editor, lesson) = side_panel_limits(width);
+            assert!(width - editor - lesson >= CENTRAL_MIN - 0.01, "{width}: {editor} + {lesson} leave too little");
+            assert!(editor >= EDITOR_MIN && lesson >= 240.0 && editor + lesson + CENTRAL_MIN <= width.max(900.0), "{width}: {editor}, {lesson}");
+        }
+        assert_eq!(side_panel_limits(1024.0), (1024.0 * 0.30, 1024.0 * 0.36), "unchanged where there is room");
+        assert_eq!(side_panel_limits(2560.0), (460.0, 640.0));
+    }
 }

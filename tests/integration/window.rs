@@ -917,3 +917,14 @@ fn the_by_length_tab_shows_the_held_out_accuracy_of_each_length_and_measures_the
     let reach = reach.expect("a seq2seq task has a gradient reach");
     assert!(reach.by_word.len() == 8 && reach.by_word.iter().all(|v| (0.0..=1.0).contains(v)), "{reach:?}");
 }
+
+/// The lesson list's "(done/total)" says on hover what it counts, so a verified
+/// claim that does not move it is not taken for lost progress.
+#[test]
+fn the_lesson_lists_count_says_on_hover_what_it_counts() {
+    let mut harness = harness(small_state());
+    harness.run_steps(2);
+    harness.get_by_label("Lessons").hover();
+    harness.run_steps(40);
+    assert!(harness.query_by_label_contains("count the lesson's checks you have passed").is_some(), "the list's tooltip");
+}

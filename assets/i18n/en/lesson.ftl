@@ -7,6 +7,7 @@ lesson-open-pack-tip = Add a teacher's lessons: a folder of lesson folders, each
 lesson-previous = Previous lesson
 lesson-next = Next lesson
 lesson-no-lessons = no lessons
+lesson-list-count-tip = The numbers in brackets count the lesson's checks you have passed, out of all its checks. Verifying a claim shows whether it holds; it is not one of the checks.
 lesson-unreadable =
     This lesson could not be read:
     { $error }
