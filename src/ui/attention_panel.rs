@@ -64,7 +64,7 @@ impl AttentionPanel {
         let title_width = |text: String| ui.painter().layout_no_wrap(text, egui::TextStyle::Body.resolve(ui.style()), egui::Color32::WHITE).size().x;
         let short_title = title_width(format!("{}", heads_max.saturating_sub(1)));
         let space = super::heatmap::GridSpace { width: ui.available_width() - 16.0, height: ui.available_height() - off_lines, maps: heads_max, units: layers, seq, title_width: short_title, unit_title: UNIT_TITLE };
-        let fit = space.fit(2.0, 48.0);
+        let fit = grid_fit(&space);
         let long_title = title_width(t!("views-attention-head", head = heads_max.saturating_sub(1)));
         egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
             for (layer, maps) in snapshot.layers.iter().enumerate() {
@@ -153,6 +153,25 @@ impl AttentionPanel {
     }
 }
 
+/// The grid's layout: fitted to the view, or scrolling down where that would
+/// make maps smaller than `smallest_cell`.
+fn grid_fit(space: &super::heatmap::GridSpace) -> super::heatmap::GridFit {
+    match space.fit(2.0, 48.0) {
+        fit if fit.cell < smallest_cell(space.seq) => space.fit_scrolling_down(smallest_cell(space.seq), 2.0, 48.0),
+        fit => fit,
+    }
+}
+
+/// The smallest cell the height leaves a map: small enough for long sequences,
+/// but a map at least `SMALLEST_MAP` points across. When the grid fitted to the
+/// view has smaller maps, it scrolls down rather than shrink short sequences'
+/// maps to unreadable thumbnails (a narrow view still shrinks them: the grid
+/// never scrolls across).
+fn smallest_cell(seq: usize) -> f32 {
+    const SMALLEST_MAP: f32 = 48.0;
+    (SMALLEST_MAP / seq.max(1) as f32).max(2.0)
+}
+
 /// Tooltip of one cell: query token, key token, weight (or why it is masked).
 pub fn cell_text(snapshot: &AttentionSnapshot, layer: usize, head: usize, query: usize, key: usize) -> String {
     let seq = snapshot.tokens.len();
@@ -183,5 +202,26 @@ impl super::Panel for AttentionPanel {
             }
         }
         actions.extend(self.ui(ui, view.attention.as_ref(), &mut data.state.probe_text, view.probe_error.as_deref()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::heatmap::GridSpace;
+
+    /// In a short view, two layers of a 10-token map stay 48 points across (the
+    /// grid scrolls), where the height alone would give 3-point cells; a
+    /// 256-token map may still shrink to 2-point cells.
+    #[test]
+    fn short_views_scroll_rather_than_shrink_maps_to_thumbnails() {
+        let short = |seq: usize| GridSpace { width: 330.0, height: 170.0, maps: 2, units: 2, seq, title_width: 8.0, unit_title: UNIT_TITLE };
+        let fit = grid_fit(&short(10));
+        assert!(fit.cell * 10.0 >= 48.0, "{fit:?}");
+        assert!(short(10).fit(2.0, 48.0).cell < 4.0, "the height alone leaves thumbnails");
+        assert_eq!(grid_fit(&short(256)).cell, 2.0);
+        // Where the view holds maps of that size, it is fitted as before.
+        let tall = GridSpace { height: 1000.0, ..short(10) };
+        assert_eq!(grid_fit(&tall), tall.fit(2.0, 48.0));
     }
 }

@@ -220,6 +220,13 @@ impl GridSpace {
     /// would have. The cell lies in [min, max]; at `min` the grid may need
     /// scrolling, but it scrolls down, not across, wherever one map a line fits.
     pub fn fit(&self, min: f32, max: f32) -> GridFit {
+        self.fit_scrolling_down(min, min, max)
+    }
+
+    /// `fit`, but where the height alone would make cells smaller than
+    /// `min_down`, they keep `min_down` and the grid scrolls down (the width may
+    /// still shrink them to `min`: a grid never scrolls across).
+    pub fn fit_scrolling_down(&self, min_down: f32, min: f32, max: f32) -> GridFit {
         let (maps, units, seq) = (self.maps.max(1), self.units.max(1), self.seq.max(1) as f32);
         // The best layout with labels on the first map only, and with labels on all.
         let mut best: [Option<GridFit>; 2] = [None, None];
@@ -234,7 +241,7 @@ impl GridSpace {
                 let down = (self.height - units as f32 * self.unit_title - label_lines * LABEL_SPACE - lines * GRID_GAP.y) / (lines * seq);
                 // The first column always has room for its labels.
                 let room = self.width - (LABEL_SPACE - per_map) - columns as f32 * (GRID_GAP.x + per_map);
-                let cell = (room / (columns as f32 * seq)).min(down).clamp(min, max);
+                let cell = (room / (columns as f32 * seq)).min(down.max(min_down)).clamp(min, max);
                 let map_width = (cell * seq + per_map).max(self.title_width);
                 let fits_across = columns as f32 * (map_width + GRID_GAP.x) + LABEL_SPACE - per_map <= self.width;
                 if !fits_across && columns > 1 {
@@ -284,18 +291,22 @@ pub fn legend_ui(ui: &mut egui::Ui) {
         // The swatch and its word stay together.
         let masked = t!("views-legend-masked");
         let word = ui.painter().layout_no_wrap(masked.clone(), egui::TextStyle::Body.resolve(ui.style()), Color32::WHITE).size().x;
-        // (What is left of this line: a wrapping row's available width is the whole row's.)
-        let left = ui.max_rect().right() - ui.cursor().min.x;
-        if left < 12.0 + 12.0 + 2.0 * ui.spacing().item_spacing.x + word {
-            ui.end_row();
-        } else {
+        if fits_on_line(ui, 12.0 + 12.0 + 2.0 * ui.spacing().item_spacing.x + word) {
             ui.add_space(12.0);
+        } else {
+            ui.end_row();
         }
         let (swatch, _) = ui.allocate_exact_size(Vec2::splat(12.0), Sense::hover());
         ui.painter().rect_filled(swatch, 0.0, MASKED);
         ui.painter().line_segment([swatch.left_bottom(), swatch.right_top()], Stroke::new(1.0, Color32::from_gray(160)));
         ui.add(egui::Label::new(masked).extend());
     });
+}
+
+/// Whether `width` more points fit on the current line of a wrapping row (whose
+/// available width is the whole row's, not what is left of the line).
+fn fits_on_line(ui: &egui::Ui, width: f32) -> bool {
+    ui.max_rect().right() - ui.cursor().min.x >= width
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ pub fn choice_row<T: PartialEq + Copy>(
         // In a narrow panel the box keeps inside it and shortens its text (the
         // whole name is in the list it opens).
         egui::ComboBox::from_id_salt(label_response.id)
-            .width(ui.available_width().clamp(MIN_COMBO_WIDTH, ui.spacing().combo_width))
+            .width(ui.available_width().min(ui.spacing().combo_width).max(MIN_COMBO_WIDTH))
             .truncate()
             .selected_text(selected)
             .show_ui(ui, |ui| {

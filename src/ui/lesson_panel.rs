@@ -15,6 +15,8 @@ use crate::t;
 #[derive(Default)]
 pub struct LessonPanel {
     markdown: CommonMarkCache,
+    /// The reader's place, kept across a language switch.
+    scroll_anchor: super::scroll_anchor::ScrollAnchor,
 }
 
 impl super::Panel for LessonPanel {
@@ -25,7 +27,7 @@ impl super::Panel for LessonPanel {
         let (runner, presenter) = (data.lessons, data.presenter);
         let state = &mut *data.state;
         let (progress, student, facts) = (&state.progress, &mut state.student_name, &facts);
-        let cache = &mut self.markdown;
+        let (cache, anchor) = (&mut self.markdown, &mut self.scroll_anchor);
         let heading = ui.horizontal(|ui| {
             let heading = ui.heading(t!("lesson-heading"));
             if ui.button(t!("lesson-open-pack")).on_hover_text(t!("lesson-open-pack-tip")).clicked() {
@@ -97,7 +99,9 @@ impl super::Panel for LessonPanel {
         // The text describes the lesson's own model: when another is on screen, the
         // load button stands out and one line says so (the reason on hover).
         let loaded = runner.runs_this_lesson();
-        ui.horizontal(|ui| {
+        // Wrapped, as the export row below: a row wider than the panel would push
+        // the panel's edge over the central view.
+        ui.horizontal_wrapped(|ui| {
             let load = egui::Button::new(t!("lesson-load-start"));
             let load = if loaded { load } else { load.stroke(egui::Stroke::new(1.5, ui.visuals().warn_fg_color)) };
             if ui.add(load).on_hover_text(t!("lesson-load-start-tip")).clicked() {
@@ -125,13 +129,21 @@ impl super::Panel for LessonPanel {
             export_row(ui, student, actions);
         }
         ui.separator();
-        // One scroll position per lesson: the next lesson opens at its top.
-        egui::ScrollArea::vertical().id_salt(("lesson_body", &lesson.id)).show(ui, |ui| {
+        // One scroll position per lesson: the next lesson opens at its top. A
+        // language switch keeps the reader's place (`scroll_anchor`).
+        let mut area = egui::ScrollArea::vertical().id_salt(("lesson_body", &lesson.id));
+        if let Some(offset) = anchor.begin(&lesson.id, &lesson.title) {
+            area = area.vertical_scroll_offset(offset);
+        }
+        let body = area.show(ui, |ui| {
             // Everything wraps at the panel's width, code lines too: a wide line would
             // otherwise widen the panel for good (lesson 08's code).
             ui.set_max_width(ui.available_width());
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
+            let content_top = ui.min_rect().top();
+            let mut tops = Vec::with_capacity(lesson.body.len());
             for segment in &lesson.body {
+                tops.push(ui.cursor().min.y - content_top);
                 match segment {
                     Segment::Markdown(text) => {
                         CommonMarkViewer::new().show(ui, cache, text);
@@ -276,7 +288,14 @@ impl super::Panel for LessonPanel {
                     }
                 }
             }
+            (tops, content_top)
         });
+        // The content's top lies `offset` above the view's while scrolled.
+        let (tops, content_top) = body.inner;
+        anchor.measured(tops, body.content_size.y, body.inner_rect.top() - content_top);
+        if anchor.waiting() {
+            ui.ctx().request_repaint();
+        }
     }
 }
 
@@ -298,8 +317,8 @@ fn verify_button(ui: &mut egui::Ui, runner: &crate::workbench::lesson_runner::Le
 }
 
 /// "Your name" and "Export my progress…", the button on a line of its own in a
-/// narrow panel: content wider than the panel would push the panel's edge over
-/// the central view.
+/// narrow panel (content wider than the panel would push its edge over the
+/// central view).
 fn export_row(ui: &mut egui::Ui, student: &mut String, actions: &mut Vec<AppAction>) {
     ui.horizontal_wrapped(|ui| {
         ui.label(t!("lesson-student-name")).on_hover_text(t!("lesson-student-name-tip"));

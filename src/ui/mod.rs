@@ -30,6 +30,7 @@ pub mod chart_axes;
 pub mod heads_panel;
 pub mod length_cost_panel;
 pub mod saturation_panel;
+pub mod scroll_anchor;
 pub mod step_through;
 pub mod sweep_stop;
 pub mod task_knobs;

@@ -92,15 +92,16 @@ pub fn plots_ui(ui: &mut egui::Ui, view: &RunView, settings: &mut PlotSettings) 
         }
     });
     let shown: Vec<&str> = CHARTS.iter().map(|(name, _)| *name).filter(|name| settings.shown.contains(*name)).collect();
-    let width = (ui.available_width() / shown.len().max(1) as f32 - 10.0).max(140.0);
+    let (gap, count) = (ui.spacing().item_spacing.x, shown.len().max(1) as f32);
+    let width = ((ui.available_width() + gap) / count - gap).max(140.0);
     // Charts that do not fit side by side scroll, with a bar that is always
     // drawn (egui's floating one shows only under the pointer, and the charts
-    // past the edge were easy to miss).
-    let overflow = (width + 10.0) * shown.len() as f32 > ui.available_width() + 1.0;
+    // past the edge were easy to miss). This Ui is the plots panel's own.
+    let overflow = (width + gap) * count - gap > ui.available_width() + 0.5;
     if overflow {
         ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
     }
-    let bar = if overflow { ui.spacing().scroll.bar_width + ui.spacing().scroll.bar_inner_margin } else { 0.0 };
+    let bar = if overflow { ui.spacing().scroll.allocated_width() } else { 0.0 };
     // What the panel has left under the toolbar, less the title row (and the
     // scroll bar): the charts fill the panel and never push it taller.
     let height = (ui.available_height() - 28.0 - bar).max(80.0);

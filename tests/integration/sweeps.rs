@@ -197,37 +197,3 @@ fn length_times_of_another_model_say_so() {
     harness.run_steps(2);
     assert!(harness.query_by_label_contains(stale).is_none(), "a longer position table is not another experiment");
 }
-
-/// In a small window (the smallest the app opens, and 1024 × 700) the editor's
-/// combo boxes end inside the editor, the probe's Show button and the map's
-/// legend inside the central view, and the central view leaves the lesson
-/// panel alone; the charts that do not fit side by side scroll.
-#[test]
-fn a_small_window_keeps_each_panels_widgets_inside_it() {
-    for size in [[1024.0, 700.0], [900.0, 600.0]] {
-        let app = attention_workbench::app::WorkbenchApp::new(eframe::egui::Context::default(), small_state());
-        let mut harness = egui_kittest::Harness::builder()
-            .with_size(size)
-            .with_context_setup(attention_workbench::app::install_fonts)
-            .build_ui_state(|ui, app: &mut attention_workbench::app::WorkbenchApp| app.show(ui), app);
-        step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
-        harness.get_by_label("Start").click();
-        step_until(&mut harness, "trained", |app| app.view.status != RunStatus::Running && app.view.step >= 40);
-        harness.run_steps(3);
-        let central_left = harness.get_all_by_label("Attention").map(|n| n.rect().left()).fold(f32::INFINITY, f32::min);
-        // The first thing on its line in the lesson panel.
-        let lessons_left = harness.get_by_label("Your name:").rect().left();
-        for combo in ["model family", "positions"] {
-            let rect = harness.get_by_label(combo).rect();
-            assert!(rect.right() <= central_left, "{size:?}: the {combo} box ends at {}, past the editor (the central view starts at {central_left})", rect.right());
-        }
-        for widget in ["Show", "masked (cannot be seen)"] {
-            let rect = harness.get_by_label(widget).rect();
-            assert!(rect.right() <= lessons_left, "{size:?}: {widget} ends at {}, over the lesson panel (from {lessons_left})", rect.right());
-        }
-        for widget in ["Export my progress…", "Glossary", "Open lesson pack…"] {
-            let rect = harness.get_by_label(widget).rect();
-            assert!(rect.left() >= lessons_left && rect.right() <= size[0], "{size:?}: {widget} at {rect:?}, outside the lesson panel");
-        }
-    }
-}

@@ -7,7 +7,7 @@ lesson-open-pack-tip = Add a teacher's lessons: a folder of lesson folders, each
 lesson-previous = Previous lesson
 lesson-next = Next lesson
 lesson-no-lessons = no lessons
-lesson-list-count-tip = The numbers in brackets count the lesson's checks you have passed, out of all its checks. Verifying a claim shows whether it holds; it is not one of the checks.
+lesson-list-count-tip = Each lesson ends in (passed/total): the checks you have passed out of all its checks. A claim is not a check: verifying one does not change these numbers.
 lesson-unreadable =
     This lesson could not be read:
     { $error }

@@ -7,7 +7,7 @@ lesson-open-pack-tip = 添加老师的课程：一个装着若干课程文件夹
 lesson-previous = 上一课
 lesson-next = 下一课
 lesson-no-lessons = 没有课程
-lesson-list-count-tip = 括号里的数字是本课已通过的检查数和检查总数。验证一个论断能看到它是否成立，但论断不算检查。
+lesson-list-count-tip = 每课后面括号里的数字是该课已通过的检查数和检查总数。验证论断只看它是否成立，不计入检查数。
 lesson-unreadable =
     无法读取这一课：
     { $error }
