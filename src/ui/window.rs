@@ -91,8 +91,9 @@ impl Panels {
         // On a narrow window the side panels give way, so the maps keep some room.
         let width = ui.ctx().content_rect().width();
         let (editor_max, lesson_max) = side_panel_limits(width);
+        // The editor opens wide enough for "decoder only" beside its longest label.
         if data.state.layout.model_editor && !presenter {
-            egui::Panel::left("model_editor").resizable(true).default_size(330.0).min_size(EDITOR_MIN).max_size(editor_max).show(ui, |ui| {
+            egui::Panel::left("model_editor").resizable(true).default_size(360.0).min_size(EDITOR_MIN).max_size(editor_max).show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.editor.show(ui, data, &mut actions));
             });
         }
