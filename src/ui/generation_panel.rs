@@ -30,6 +30,17 @@ impl Default for GenerationPanel {
     }
 }
 
+/// The start of the attention probe as a prompt the model can read, written as
+/// the prompt is parsed: characters run together for the character model, other
+/// tasks' tokens apart ("hello" is no token of the lookup task).
+fn example_prompt(view: &RunView) -> Option<String> {
+    let tokens = &view.attention.as_ref()?.tokens;
+    let start = &tokens[..tokens.len().min(6)];
+    let glue = if view.task == Some(crate::tasks::TaskKind::CharLm) { "" } else { " " };
+    // (A space may be drawn as "␣" in the maps' labels.)
+    (!start.is_empty()).then(|| start.join(glue).replace('␣', " "))
+}
+
 impl GenerationPanel {
     /// `max_len` bounds prompt plus new tokens.
     pub fn ui(&mut self, ui: &mut egui::Ui, view: &RunView, max_len: usize, actions: &mut Vec<AppAction>) {
@@ -38,8 +49,9 @@ impl GenerationPanel {
         ui.label(t!("gen-intro"));
         ui.horizontal(|ui| {
             ui.label(t!("gen-prompt"));
+            let hint = example_prompt(view).map_or_else(|| t!("gen-prompt-hint"), |example| t!("gen-prompt-hint-example", example = example));
             let field = egui::TextEdit::singleline(&mut self.prompt)
-                .hint_text(t!("gen-prompt-hint"))
+                .hint_text(hint)
                 .desired_width(260.0);
             let response = ui.add(field).on_hover_text(t!("gen-prompt-tip"));
             let enter = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));

@@ -16,6 +16,10 @@ use crate::workbench::window::WindowData;
 /// (lesson 22 trains 300).
 const MANY_STEPS: usize = 2000;
 
+/// Steps below which no head count learns a lesson's task: the sweep would
+/// compare untrained models (after a one-step try, steps stays at 1).
+const FEW_STEPS: usize = 100;
+
 #[derive(Default)]
 pub struct HeadsPanel;
 
@@ -57,6 +61,9 @@ fn heads_ui(ui: &mut egui::Ui, background: &crate::workbench::window::Background
     });
     // Five trainings of the experiment's steps: a run set up for a long training
     // makes a sweep of many minutes, which the learner should know before pressing.
+    if !running && base.steps < FEW_STEPS {
+        ui.colored_label(ui.visuals().warn_fg_color, t!("views-heads-few-steps", steps = base.steps));
+    }
     if !running && base.steps > MANY_STEPS {
         ui.colored_label(ui.visuals().warn_fg_color, t!("views-heads-many-steps", steps = base.steps, total = base.steps.saturating_mul(HEAD_COUNTS.len())));
     }

@@ -149,7 +149,10 @@ impl Panels {
             CentralView::BugHunt => &mut self.bug_hunt,
             CentralView::Pretrained => &mut self.pretrained,
         };
-        panel.show(ui, data, actions);
+        // Each tab under its own id: their scroll areas would otherwise share one
+        // position (the Bug hunt opened scrolled as far as the Attention grid was).
+        let tab = data.state.central;
+        ui.push_id(tab, |ui| panel.show(ui, data, actions));
     }
 }
 

@@ -46,7 +46,7 @@ impl PersistedState {
 }
 
 /// The views of the central area.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CentralView {
     #[default]

@@ -151,16 +151,21 @@ fn a_charts_legend_lists_its_curves_in_the_order_they_are_drawn() {
 }
 
 #[test]
-fn the_heads_tab_warns_before_a_sweep_of_very_long_trainings() {
+fn the_heads_tab_warns_before_a_sweep_of_too_short_or_very_long_trainings() {
     let warning = "the sweep may take many minutes";
-    for steps in [300, 50_000] {
+    let too_few = "too few for any number of heads to learn the task";
+    for steps in [1, 300, 50_000] {
         let mut state = small_state();
         state.config.steps = steps;
         let mut harness = harness(state);
         step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
         harness.get_by_label("Heads").click();
         harness.run_steps(2);
-        if steps == 300 {
+        assert_eq!(harness.query_by_label_contains(too_few).is_some(), steps == 1, "{steps} steps: the warning that the trainings are too short");
+        if steps == 1 {
+            assert!(harness.query_by_label_contains("would run only one step:").is_some(), "one step, not \"1 steps\"");
+        }
+        if steps <= 300 {
             assert!(harness.query_by_label_contains(warning).is_none(), "300 steps a training is lesson 22's own");
         } else {
             let expected = format!("Five trainings of 50000 steps each, 250000 steps in all: {warning}");

@@ -411,9 +411,20 @@ fn verify_it_on_lesson_12_times_the_writers_alone_and_counts_every_step() {
 
 #[test]
 fn bug_hunt_fits_the_default_window_and_hides_its_planted_knobs_until_revealed() {
+    bug_hunt_in_a_window_of([1440.0, 900.0]);
+}
+
+/// At 1024 × 700 the Bug hunt stacks its case list over the case, so the guess
+/// and Check fit beside each other (Check had been cut off the right edge).
+#[test]
+fn bug_hunt_keeps_check_in_view_in_a_small_window() {
+    bug_hunt_in_a_window_of([1024.0, 700.0]);
+}
+
+fn bug_hunt_in_a_window_of(size: [f32; 2]) {
     let app = WorkbenchApp::new(egui::Context::default(), small_state());
     let mut harness = Harness::builder()
-        .with_size([1440.0, 900.0])
+        .with_size(size)
         .with_context_setup(attention_workbench::app::install_fonts)
         .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
     // The panels settle their widths over the first frames (as a real window does
@@ -422,14 +433,21 @@ fn bug_hunt_fits_the_default_window_and_hides_its_planted_knobs_until_revealed()
     harness.get_by_label("Bug hunt").click();
     harness.run_steps(2);
     assert!(harness.query_all_by_label_contains("hidden for the bug hunt").next().is_none(), "nothing is hidden before a case is loaded");
+    harness.get_by_label("Load this experiment").scroll_to_me();
+    harness.run_steps(30); // the scroll is animated
     harness.get_by_label("Load this experiment").click();
     harness.run_steps(3);
     assert!(harness.query_all_by_label_contains("hidden for the bug hunt").next().is_some(), "the planted knobs are hidden");
-    // The answer row stays left of the lesson panel: nothing to scroll or uncover.
-    let lessons_left = harness.get_by_label("Lessons").rect().min.x;
+    // The answer row stays inside the central view: nothing to uncover.
+    let central = harness.state().panels.central_rect.expect("the central view");
+    harness.get_by_label("Check").scroll_to_me();
+    harness.run_steps(30); // the scroll is animated
     let check = harness.get_by_label("Check").rect();
-    assert!(check.max.x < lessons_left, "Check ends at x = {} but the lesson panel starts at {lessons_left}", check.max.x);
-    assert!(check.max.y < 900.0);
+    assert!(check.max.x <= central.max.x, "{size:?}: Check ends at x = {} but the central view at {}", check.max.x, central.max.x);
+    assert!(check.max.y < size[1]);
+    // The guess box beside it keeps a readable width ("Choose the bug…").
+    let guess = harness.query_all_by_role(egui::accesskit::Role::ComboBox).map(|n| n.rect()).find(|r| r.left() >= central.left() && r.right() <= central.right() && (r.center().y - check.center().y).abs() < 5.0).expect("the guess box beside Check");
+    assert!(guess.width() >= 140.0, "{size:?}: the guess box is {} points wide", guess.width());
     harness.get_by_label("Reveal the answer").click();
     harness.run_steps(2);
     assert!(harness.query_all_by_label_contains("hidden for the bug hunt").next().is_none(), "revealed: the knobs show again");
@@ -984,4 +1002,52 @@ fn a_small_window_keeps_each_panels_widgets_inside_it() {
         }
     }
     attention_workbench::i18n::set_lang(Lang::En);
+}
+
+/// The Generate tab's empty prompt shows the start of the probe as an example,
+/// written as the prompt is read (the copy task's tokens apart), not "text to
+/// continue", which the lookup task cannot read.
+#[test]
+fn the_generate_prompt_shows_an_example_the_model_can_read() {
+    use egui::accesskit::Role;
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready && app.view.attention.is_some());
+    harness.get_by_label("Generate").click();
+    harness.run_steps(2);
+    let tokens = harness.state().view.attention.as_ref().unwrap().tokens.clone();
+    let expected = format!("e.g. {}", tokens[..tokens.len().min(6)].join(" "));
+    let placeholders: Vec<String> = harness.query_all_by_role(Role::TextInput).filter_map(|n| n.accesskit_node().placeholder().map(String::from)).collect();
+    assert!(placeholders.contains(&expected), "{expected:?} among {placeholders:?}");
+}
+
+/// Each central tab keeps its own scroll position: scrolled down the Attention
+/// grid, the Bug hunt still opens at its heading, where it was before.
+#[test]
+fn each_central_tab_scrolls_on_its_own() {
+    // Two layers: a grid taller than the view.
+    let mut state = small_state();
+    state.config.model.layers.push(state.config.model.layers[0].clone());
+    let app = WorkbenchApp::new(egui::Context::default(), state);
+    let mut harness = Harness::builder().with_size([1024.0, 700.0]).with_context_setup(attention_workbench::app::install_fonts).build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready && app.view.attention.is_some());
+    // The heading is the second "Bug hunt" from the top (the tab is the first).
+    let heading = |h: &Harness<'static, WorkbenchApp>| {
+        let mut tops: Vec<f32> = h.get_all_by_label("Bug hunt").map(|n| n.rect().top()).collect();
+        tops.sort_by(f32::total_cmp);
+        tops.get(1).copied().unwrap_or(f32::NAN)
+    };
+    harness.get_by_label("Bug hunt").click();
+    harness.run_steps(3);
+    let fresh = heading(&harness);
+    assert!(fresh.is_finite(), "the Bug hunt's heading");
+    harness.get_by_label("Attention").click();
+    harness.run_steps(3);
+    let layer_0 = harness.get_by_label("layer 0").rect().top();
+    harness.get_by_label("layer 1").scroll_to_me();
+    harness.run_steps(30); // the scroll is animated
+    let scrolled = layer_0 - harness.get_by_label("layer 0").rect().top();
+    assert!(scrolled > 20.0, "the grid scrolled ({scrolled} points)");
+    harness.get_by_label("Bug hunt").click();
+    harness.run_steps(3);
+    assert!((heading(&harness) - fresh).abs() < 2.0, "the Bug hunt opens where it was ({fresh}), not scrolled with the grid ({})", heading(&harness));
 }

@@ -110,6 +110,7 @@ gen-heading = Writing from a prompt
 gen-intro = The model writes after your prompt one token at a time, always taking its most likely next token. It writes twice: once running the whole text so far through the model for every new token, and once keeping each layer's keys and values (the KV cache) so only the new token is computed.
 gen-prompt = Prompt
 gen-prompt-hint = text to continue
+gen-prompt-hint-example = e.g. { $example }
 gen-prompt-tip = Characters for a character model, space-separated tokens otherwise
 gen-tokens = New tokens
 gen-tokens-tip = At most { $most }: prompt and new tokens must fit the model's max_len ({ $max_len })

@@ -115,10 +115,20 @@ views-heads-stop-tip = End the sweep at its next training step; the head counts 
 views-length-stopped = Stopped after { $done } of { $total } lengths: press Measure to time them all.
 views-heads-stopped = Stopped after { $done } of { $total } head counts: no pick is made from part of the sweep. Press Measure to train them all.
 views-heads-heading = How many heads?
-views-heads-intro = Measure trains the experiment on screen ({ $task }, d_model { $d_model }) for { $steps } steps with each number of heads; each head gets d_k = d_model / heads. The held-out examples are split in two: the pick is the best accuracy on the validation half, and the test half, never used to choose, says how good the pick really is.
+views-heads-intro = Measure trains the experiment on screen ({ $task }, d_model { $d_model }) for { $steps ->
+        [one] one step
+       *[other] { $steps } steps
+    } with each number of heads; each head gets d_k = d_model / heads. The held-out examples are split in two: the pick is the best accuracy on the validation half, and the test half, never used to choose, says how good the pick really is.
 views-heads-measure = Measure
 views-heads-measuring = Measuring…
-views-heads-measure-tip = Train { $steps } steps with each of { $counts } heads; takes a while (five trainings)
+views-heads-measure-tip = Train { $steps ->
+        [one] one step
+       *[other] { $steps } steps
+    } with each of { $counts } heads; takes a while (five trainings)
+views-heads-few-steps = Each training would run only { $steps ->
+        [one] one step
+       *[other] { $steps } steps
+    }: too few for any number of heads to learn the task, so every accuracy would sit near chance and the pick would mean nothing. Raise steps (Training) in the editor first: a few hundred at least.
 views-heads-many-steps = Five trainings of { $steps } steps each, { $total } steps in all: the sweep may take many minutes. For a quicker one, lower steps (Training) in the editor first; Stop keeps what was measured.
 views-heads-progress = { $done } of { $total } head counts done
 views-heads-axis = heads

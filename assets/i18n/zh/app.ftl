@@ -110,6 +110,7 @@ gen-heading = 根据提示续写
 gen-intro = 模型在你的提示后面一次写一个词元，每次都取它认为最可能的下一个词元。它会写两遍：一遍在每写一个新词元时都把到目前为止的整段文字重新送进模型；另一遍把每一层的键和值保存起来（KV 缓存），只计算新的词元。
 gen-prompt = 提示
 gen-prompt-hint = 要续写的文字
+gen-prompt-hint-example = 例如 { $example }
 gen-prompt-tip = 字符模型按字符输入，其他任务用空格分隔词元
 gen-tokens = 新词元数
 gen-tokens-tip = 最多 { $most } 个：提示加新词元不能超过模型的 max_len（{ $max_len }）

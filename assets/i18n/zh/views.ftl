@@ -119,6 +119,7 @@ views-heads-intro = “测量”会把屏幕上的实验（{ $task }，d_model {
 views-heads-measure = 测量
 views-heads-measuring = 正在测量…
 views-heads-measure-tip = 分别用 { $counts } 个注意力头各训练 { $steps } 步；要花一些时间（五次训练）
+views-heads-few-steps = 每次训练只有 { $steps } 步：太少了，任何头数都学不会这个任务，准确率都会停在随机猜测附近，选出的头数没有意义。请先在编辑器里调高“步数”（训练），至少几百步。
 views-heads-many-steps = 要训练五次，每次 { $steps } 步，共 { $total } 步：这次测量可能要花很多分钟。想快一些，先在编辑器里调低“步数”（训练）；中途按“停止”，已测的结果会保留。
 views-heads-progress = 已完成 { $done } / { $total } 种头数
 views-heads-axis = 注意力头数
