@@ -65,6 +65,8 @@ pub struct WorkbenchApp {
     events: crate::training::EventReceiver,
     /// An edit that would lose trained weights, waiting for the learner's yes.
     confirm_apply: Option<ExperimentConfig>,
+    /// The question above came from Start: a yes starts the run.
+    start_after_confirm: bool,
     pub panels: Panels,
     pub window: WindowState,
     pub background: Background,
@@ -143,6 +145,7 @@ impl WorkbenchApp {
             trainer,
             events,
             confirm_apply: None,
+            start_after_confirm: false,
             panels: Panels::default(),
             window: WindowState { getting_started_open: first_start, ..WindowState::default() },
             background: Background::default(),

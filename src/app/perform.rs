@@ -71,8 +71,14 @@ impl WorkbenchApp {
             }
             AppAction::StartOrResume => {
                 // A finished run has nothing left to train: continue it rather than
-                // silently doing nothing, and say how to start over instead.
-                if self.view.status == RunStatus::Finished && self.state.config.steps <= self.view.step {
+                // silently doing nothing, and say how to start over instead. Not
+                // when an edit changes the model's shape: that run starts again from
+                // fresh weights (once confirmed) for the steps the learner set.
+                let starts_fresh = self.has_pending_edits() && self.view.step > 0 && {
+                    self.validate_edit();
+                    !self.keeps_weights()
+                };
+                if self.view.status == RunStatus::Finished && self.state.config.steps <= self.view.step && !starts_fresh {
                     let more = self.state.config.steps.max(100);
                     let total = self.view.step + more;
                     self.edit(|c| c.steps = total);
@@ -89,6 +95,10 @@ impl WorkbenchApp {
                     // window's view of it may be a few events behind, so it does not
                     // choose between start and resume.
                     self.trainer.send(TrainCommand::Start);
+                } else {
+                    // Asked first (the change loses trained weights): a yes then
+                    // starts, as the press asked.
+                    self.start_after_confirm = self.confirm_apply.is_some();
                 }
             }
             AppAction::Pause => self.trainer.send(TrainCommand::Pause),
@@ -117,9 +127,15 @@ impl WorkbenchApp {
                     self.state.config = config;
                     self.send_config();
                     self.trainer.send(TrainCommand::Reset);
+                    if std::mem::take(&mut self.start_after_confirm) {
+                        self.trainer.send(TrainCommand::Start);
+                    }
                 }
             }
-            AppAction::CancelApply => self.confirm_apply = None,
+            AppAction::CancelApply => {
+                self.confirm_apply = None;
+                self.start_after_confirm = false;
+            }
             AppAction::SetTask(kind) => {
                 self.edit(|config| switch_task(config, kind));
                 self.state.probe_text.clear();

@@ -45,6 +45,7 @@ impl WorkbenchApp {
         // A reset (or a new model) while the learner was being asked: nothing
         // trained is left to lose, so the question is moot and the edit applies.
         if self.view.step == 0 && self.confirm_apply.take().is_some() {
+            self.start_after_confirm = false;
             self.auto_apply();
         }
         if self.view.status == RunStatus::Running {

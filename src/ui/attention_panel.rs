@@ -197,7 +197,7 @@ impl super::Panel for AttentionPanel {
             if data.window.compare_pinned {
                 let (pinned_name, now_name) = (t!("compare-pinned"), t!("compare-now"));
                 let names = [pinned_name.as_str(), now_name.as_str()];
-                egui::ScrollArea::both().show(ui, |ui| super::ab_maps::ab_maps_ui(ui, egui::Id::unique("pinned_maps"), pinned, now, names));
+                egui::ScrollArea::both().id_salt("compare_pinned").show(ui, |ui| super::ab_maps::ab_maps_ui(ui, egui::Id::unique("pinned_maps"), pinned, now, names));
                 return;
             }
         }

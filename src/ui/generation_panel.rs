@@ -33,9 +33,11 @@ impl Default for GenerationPanel {
 /// The start of the attention probe as a prompt the model can read, written as
 /// the prompt is parsed: characters run together for the character model, other
 /// tasks' tokens apart ("hello" is no token of the lookup task).
-fn example_prompt(view: &RunView) -> Option<String> {
-    let tokens = &view.attention.as_ref()?.tokens;
-    let start = &tokens[..tokens.len().min(6)];
+/// None for an encoder–decoder, which does not write from a prompt.
+fn example_prompt(view: &RunView, seq2seq: bool) -> Option<String> {
+    let snapshot = view.attention.as_ref().filter(|_| !seq2seq)?;
+    // Padding is no part of a prompt (brackets pad on the left).
+    let start: Vec<&str> = snapshot.tokens.iter().zip(snapshot.padding.iter().chain(std::iter::repeat(&false))).filter(|(_, pad)| !**pad).map(|(t, _)| t.as_str()).take(6).collect();
     let glue = if view.task == Some(crate::tasks::TaskKind::CharLm) { "" } else { " " };
     // (A space may be drawn as "␣" in the maps' labels.)
     (!start.is_empty()).then(|| start.join(glue).replace('␣', " "))
@@ -43,13 +45,13 @@ fn example_prompt(view: &RunView) -> Option<String> {
 
 impl GenerationPanel {
     /// `max_len` bounds prompt plus new tokens.
-    pub fn ui(&mut self, ui: &mut egui::Ui, view: &RunView, max_len: usize, actions: &mut Vec<AppAction>) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, view: &RunView, (max_len, seq2seq): (usize, bool), actions: &mut Vec<AppAction>) {
         let (report, error, waiting) = (view.generated.as_ref(), view.generation_error.as_deref(), view.generating);
         ui.heading(t!("gen-heading"));
         ui.label(t!("gen-intro"));
         ui.horizontal(|ui| {
             ui.label(t!("gen-prompt"));
-            let hint = example_prompt(view).map_or_else(|| t!("gen-prompt-hint"), |example| t!("gen-prompt-hint-example", example = example));
+            let hint = example_prompt(view, seq2seq).map_or_else(|| t!("gen-prompt-hint"), |example| t!("gen-prompt-hint-example", example = example));
             let field = egui::TextEdit::singleline(&mut self.prompt)
                 .hint_text(hint)
                 .desired_width(260.0);
@@ -165,8 +167,8 @@ fn readable_bytes(bytes: usize) -> String {
 
 impl super::Panel for GenerationPanel {
     fn show(&mut self, ui: &mut egui::Ui, data: &mut WindowData<'_>, actions: &mut Vec<AppAction>) {
-        let max_len = data.applied.model.max_len;
-        egui::ScrollArea::vertical().show(ui, |ui| self.ui(ui, data.view, max_len, actions));
+        let model = (data.applied.model.max_len, data.applied.model.family.is_seq2seq());
+        egui::ScrollArea::vertical().show(ui, |ui| self.ui(ui, data.view, model, actions));
     }
 }
 

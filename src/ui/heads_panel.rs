@@ -59,11 +59,12 @@ fn heads_ui(ui: &mut egui::Ui, background: &crate::workbench::window::Background
             ui.weak(t!("views-length-training"));
         }
     });
-    // Five trainings of the experiment's steps: a run set up for a long training
-    // makes a sweep of many minutes, which the learner should know before pressing.
+    // Trainings too short to learn compare untrained models.
     if !running && base.steps < FEW_STEPS {
         ui.colored_label(ui.visuals().warn_fg_color, t!("views-heads-few-steps", steps = base.steps));
     }
+    // Five trainings of the experiment's steps: a run set up for a long training
+    // makes a sweep of many minutes, which the learner should know before pressing.
     if !running && base.steps > MANY_STEPS {
         ui.colored_label(ui.visuals().warn_fg_color, t!("views-heads-many-steps", steps = base.steps, total = base.steps.saturating_mul(HEAD_COUNTS.len())));
     }

@@ -91,12 +91,12 @@ impl Panel for PretrainedPanel {
             PretrainedTab::MaskInspector => {
                 self.mask_inspector.without_probes = true;
                 let mut ignored = Vec::new();
-                egui::ScrollArea::both().show(ui, |ui| self.mask_inspector.ui(ui, Some(&view.reading.as_ref().expect("read").snapshots[sequence]), [None, None], &mut ignored));
+                egui::ScrollArea::both().id_salt("pretrained_mask").show(ui, |ui| self.mask_inspector.ui(ui, Some(&view.reading.as_ref().expect("read").snapshots[sequence]), [None, None], &mut ignored));
             }
             PretrainedTab::StepThrough => {
                 let mut asked = Vec::new();
                 let trace = view.trace.as_ref().filter(|(s, _)| *s == sequence).map(|(_, t)| t);
-                egui::ScrollArea::both().show(ui, |ui| self.step_through.ui(ui, trace, info.layers, info.heads, &mut asked));
+                egui::ScrollArea::both().id_salt("pretrained_step_through").show(ui, |ui| self.step_through.ui(ui, trace, info.layers, info.heads, &mut asked));
                 for action in asked {
                     if let AppAction::Trace { layer, head } = action {
                         actions.push(AppAction::TracePretrained { layer, head });

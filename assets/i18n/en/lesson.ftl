@@ -109,10 +109,7 @@ lesson-msg-bug-case-loaded = Loaded "{ $title }". Train it and look for the symp
 lesson-msg-lesson-loaded = Loaded this lesson's experiment with fresh weights. Press Start (Space) to train it.
 lesson-msg-restored = your experiment is back
 lesson-msg-try-one-step = “{ $label }”: the changed model starts from fresh weights and trains one step.
-lesson-msg-try-steps = “{ $label }”: the changed model starts from fresh weights and trains { $steps ->
-        [one] one step
-       *[other] { $steps } steps
-    }.
+lesson-msg-try-steps = “{ $label }”: the changed model starts from fresh weights and trains { $steps } steps.
 lesson-msg-try-no-steps = “{ $label }”: the model changed and starts from fresh weights. Press Start (Space) to train it.
 lesson-msg-try-failed = this button's change does not apply: { $error }
 lesson-msg-lesson-invalid = the lesson's experiment is not valid here; see the model editor

@@ -7,7 +7,7 @@ lesson-open-pack-tip = 添加老师的课程：一个装着若干课程文件夹
 lesson-previous = 上一课
 lesson-next = 下一课
 lesson-no-lessons = 没有课程
-lesson-list-count-tip = 每课后面括号里的数字是该课已通过的检查数和检查总数。验证论断只看它是否成立，不计入检查数。
+lesson-list-count-tip = 每课标题后括号里的数字是已通过的检查数和检查总数。论断不算检查：验证论断不会改变这两个数字。
 lesson-unreadable =
     无法读取这一课：
     { $error }
