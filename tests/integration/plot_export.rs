@@ -11,7 +11,7 @@ fn the_plots_export_covers_the_charts_and_not_their_toolbar() {
     step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
     harness.run_steps(2);
     let region = harness.state().panels.plots_rect.expect("the plots panel is shown");
-    let toolbar = harness.get_by_label("Pin this run").rect();
+    let toolbar = harness.get_by_role_and_label(eframe::egui::accesskit::Role::Button, "Pin this run").rect();
     assert!(region.top() >= toolbar.bottom(), "the region {region:?} starts below the toolbar {toolbar:?}");
     for smoothing in harness.get_all_by_label_contains("smoothing") {
         assert!(!region.intersects(smoothing.rect()), "no slider in the picture");

@@ -640,7 +640,7 @@ fn a_pinned_run_stays_on_the_charts_after_a_reset_until_unpinned() {
     harness.get_by_label("Start").click();
     step_until(&mut harness, "the run to finish", |app| app.view.status == RunStatus::Finished);
     let steps = harness.state().view.train_loss.len();
-    harness.get_by_label("Pin this run").click();
+    harness.get_by_role_and_label(egui::accesskit::Role::Button, "Pin this run").click();
     harness.run_steps(2);
     assert_eq!(harness.state().view.pinned.as_ref().map(|p| p.train_loss.len()), Some(steps));
     harness.get_by_label("Reset").click();
@@ -684,7 +684,7 @@ fn the_pinned_run_and_the_current_one_are_compared_map_by_map() {
     step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
     harness.get_by_label("Start").click();
     step_until(&mut harness, "the run to finish", |app| app.view.status == RunStatus::Finished);
-    harness.get_by_label("Pin this run").click();
+    harness.get_by_role_and_label(egui::accesskit::Role::Button, "Pin this run").click();
     harness.get_by_label("Reset").click();
     step_until(&mut harness, "a fresh model's maps", |app| app.view.status == RunStatus::Ready && app.view.attention.is_some() && app.view.train_loss.is_empty());
     assert!(harness.state().view.pinned.as_ref().and_then(|p| p.attention.as_ref()).is_some(), "the pin kept its maps");
