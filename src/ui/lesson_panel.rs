@@ -81,7 +81,12 @@ impl super::Panel for LessonPanel {
                 })
                 .response
                 .labelled_by(heading)
-                .on_hover_text(format!("{current}\n\n{}", t!("lesson-list-count-tip")));
+                // Built only while hovered, not on every frame.
+                .on_hover_ui(|ui| {
+                    ui.label(current);
+                    ui.add_space(6.0);
+                    ui.label(t!("lesson-list-count-tip"));
+                });
             });
             if ui.add_enabled(runner.current + 1 < runner.lessons.len(), egui::Button::new("▶")).on_hover_text(t!("lesson-next")).clicked() {
                 actions.push(AppAction::OpenLesson(runner.current + 1));

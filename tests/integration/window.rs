@@ -25,9 +25,14 @@ pub fn small_state() -> PersistedState {
 }
 
 pub fn harness(state: PersistedState) -> Harness<'static, WorkbenchApp> {
+    harness_sized(state, [1400.0, 900.0])
+}
+
+/// The whole window on `state`, `size` points large.
+pub fn harness_sized(state: PersistedState, size: [f32; 2]) -> Harness<'static, WorkbenchApp> {
     let app = WorkbenchApp::new(egui::Context::default(), state);
     Harness::builder()
-        .with_size([1400.0, 900.0])
+        .with_size(size)
         .with_context_setup(attention_workbench::app::install_fonts)
         .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app)
 }
@@ -422,11 +427,7 @@ fn bug_hunt_keeps_check_in_view_in_a_small_window() {
 }
 
 fn bug_hunt_in_a_window_of(size: [f32; 2]) {
-    let app = WorkbenchApp::new(egui::Context::default(), small_state());
-    let mut harness = Harness::builder()
-        .with_size(size)
-        .with_context_setup(attention_workbench::app::install_fonts)
-        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    let mut harness = harness_sized(small_state(), size);
     // The panels settle their widths over the first frames (as a real window does
     // before anyone can click): click where the tab ends up.
     harness.run_steps(3);
@@ -518,11 +519,7 @@ fn where_no_file_dialog_opens_a_path_field_asks_and_the_file_is_written() {
 #[test]
 fn named_controls_are_neither_clipped_nor_covered_at_three_window_sizes() {
     for (width, height) in [(1280.0, 800.0), (1440.0, 900.0), (1920.0, 1080.0)] {
-        let app = WorkbenchApp::new(egui::Context::default(), small_state());
-        let mut harness = Harness::builder()
-            .with_size([width, height])
-            .with_context_setup(attention_workbench::app::install_fonts)
-            .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+        let mut harness = harness_sized(small_state(), [width, height]);
         step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
         let lessons_left = harness.get_by_label("Lessons").rect().min.x - 8.0;
         let editor_right = harness.get_by_label("Model").rect().max.x;
@@ -569,11 +566,7 @@ fn a_long_inline_error_does_not_widen_the_model_editor_for_good() {
 fn a_try_in_a_new_lesson_starts_from_that_lessons_experiment_not_the_leftover_model() {
     // A tall window: lesson 09's try sits low in its text, and this test is about
     // which experiment it starts from, not about scrolling to it.
-    let app = WorkbenchApp::new(egui::Context::default(), small_state());
-    let mut harness = Harness::builder()
-        .with_size([1400.0, 1300.0])
-        .with_context_setup(attention_workbench::app::install_fonts)
-        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    let mut harness = harness_sized(small_state(), [1400.0, 1300.0]);
     step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
     let index = |h: &Harness<'static, WorkbenchApp>, id: &str| h.state().lessons.lessons.iter().position(|l| l.as_ref().is_ok_and(|l| l.id.starts_with(id))).unwrap();
     // Lesson 08 runs copy with one layer; lesson 09 is copy too, with six layers.
@@ -981,8 +974,7 @@ fn a_small_window_keeps_each_panels_widgets_inside_it() {
     for lang in [Lang::En, Lang::Zh] {
         for size in [[1024.0, 700.0], [900.0, 600.0]] {
             let state = PersistedState { language: Some(lang), ..small_state() };
-            let app = WorkbenchApp::new(egui::Context::default(), state);
-            let mut harness = Harness::builder().with_size(size).with_context_setup(attention_workbench::app::install_fonts).build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+            let mut harness = harness_sized(state, size);
             step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
             harness.state_mut().perform(AppAction::LoadLessonStart);
             step_until(&mut harness, "the lesson's experiment", |app| app.view.status == RunStatus::Ready && app.view.attention.is_some() && app.lessons.saved_experiment.is_some());
@@ -1037,8 +1029,7 @@ fn each_central_tab_scrolls_on_its_own() {
     // Two layers: a grid taller than the view.
     let mut state = small_state();
     state.config.model.layers.push(state.config.model.layers[0].clone());
-    let app = WorkbenchApp::new(egui::Context::default(), state);
-    let mut harness = Harness::builder().with_size([1024.0, 700.0]).with_context_setup(attention_workbench::app::install_fonts).build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    let mut harness = harness_sized(state, [1024.0, 700.0]);
     step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready && app.view.attention.is_some());
     // The heading is the second "Bug hunt" from the top (the tab is the first).
     let heading = |h: &Harness<'static, WorkbenchApp>| {
