@@ -119,6 +119,13 @@ pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chu
     }
 }
 
+/// Rows a chunk sends through the model at once when no dropout is drawn: a
+/// chunk's passes add their gradients into its buffer one after another, in the
+/// same order on any number of threads. A quarter of a chunk saves a quarter of
+/// its activations (about 12 of `large`'s 50 MB), which stay nearer the cache for
+/// the backward products that read them again (README: 6–15% more steps/s).
+const PASS_ROWS: usize = 8;
+
 /// `forward_backward` that leaves the gradients in `arena` as plain vectors
 /// (`FusedArena::gradients`), for the plain optimizer: the loss and the count
 /// predicted right. It reads the arena's plain weights when it has them (the
@@ -147,10 +154,19 @@ pub fn forward_backward_plain(model: &Transformer, batch: &Batch, chunk_rows: us
         .enumerate()
         .map(|(index, (&start, grads))| {
             grads.fill_zero();
-            let chunk = slice_batch(batch, start, chunk_rows.min(batch.batch_size - start));
-            let masks = chunk::chunk_masks(&model.config, model.source_len, &chunk);
+            let rows = chunk_rows.min(batch.batch_size - start);
             let mut dropout = chunk_dropout(dropout, (seed, step), index);
-            chunk::run_chunk(&plain, tables, &masks, &chunk, total_scored, &mut dropout, chunk::Pass::Train(grads))
+            // Dropout draws each site's mask over the whole chunk, as the composed path does.
+            let pass_rows = if dropout.is_on() { rows } else { PASS_ROWS };
+            let mut sums = chunk::ChunkResult { loss: 0.0, correct: 0.0 };
+            for offset in (0..rows).step_by(pass_rows) {
+                let part = slice_batch(batch, start + offset, pass_rows.min(rows - offset));
+                let masks = chunk::chunk_masks(&model.config, model.source_len, &part);
+                let result = chunk::run_chunk(&plain, tables, &masks, &part, total_scored, &mut dropout, chunk::Pass::Train(grads));
+                sums.loss += result.loss;
+                sums.correct += result.correct;
+            }
+            sums
         })
         .collect();
     let (loss, correct) = results.iter().fold((0.0, 0.0), |(l, c), r| (l + r.loss, c + r.correct));
