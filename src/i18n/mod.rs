@@ -329,4 +329,17 @@ mod tests {
         assert_eq!(Lang::from_locale("zh_CN.UTF-8"), Lang::Zh);
         assert_eq!(Lang::from_locale("C.UTF-8"), Lang::En);
     }
+
+    #[test]
+    fn a_count_of_one_step_reads_as_one_step_in_english() {
+        // The CLI's summaries and the handout's experiment line (not "1 steps").
+        for (key, count) in [("cli-train-finished", "step"), ("cli-eval-result", "step"), ("handout-experiment", "steps"), ("handout-experiment-rnn", "steps")] {
+            for (n, says) in [(1, "one step"), (300, "300 steps")] {
+                let mut args = FluentArgs::new();
+                args.set(count, n);
+                let text = format_in(Lang::En, key, Some(&args)).unwrap_or_default();
+                assert!(text.contains(says) && !text.contains("1 steps"), "{key} with {n}: {text}");
+            }
+        }
+    }
 }

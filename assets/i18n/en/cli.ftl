@@ -20,11 +20,17 @@ cli-train-adapter = adapter: { $adapter }
 cli-train-step = step { $step }/{ $total }  loss { $loss }  accuracy { $accuracy }%  { $speed } steps/s  ETA { $eta }
 cli-train-eval = eval @ { $step }  loss { $loss }  accuracy { $accuracy }%  whole sequences right { $sequences }%
 cli-train-stopped = stopped: { $hint }
-cli-train-finished = finished { $step } steps in { $time }: held-out accuracy { $accuracy }%
+cli-train-finished = finished { $step ->
+        [one] one step
+       *[other] { $step } steps
+    } in { $time }: held-out accuracy { $accuracy }%
 cli-train-saved = saved the run to { $dir }
 
 ## src/cli/eval.rs
-cli-eval-result = { $dir } ({ $task } after { $step } steps): held-out loss { $loss }, accuracy { $accuracy }%, whole sequences right { $sequences }%
+cli-eval-result = { $dir } ({ $task } after { $step ->
+        [one] one step
+       *[other] { $step } steps
+    }): held-out loss { $loss }, accuracy { $accuracy }%, whole sequences right { $sequences }%
 
 ## src/cli/probe.rs
 cli-probe-give-source = give --config FILE or --run DIR

@@ -178,7 +178,10 @@ handout-experiment = Experiment: task { $task } ({ $task_detail }), d_model { $d
     } of { $heads ->
         [one] 1 head
        *[other] { $heads } heads
-    }, { $steps } steps, seed { $seed }. In the app: "Load this lesson's experiment".
+    }, { $steps ->
+        [one] one step
+       *[other] { $steps } steps
+    }, seed { $seed }. In the app: "Load this lesson's experiment".
 handout-task-symbols = length { $length }, { $symbols } symbols
 handout-task-text = text "{ $corpus }", windows of { $length } characters
 lesson-check-other-task = This check judges a run on the { $task } task; the model now trains on { $now }. Load this lesson's experiment to work on it.
@@ -205,6 +208,9 @@ lesson-claim-maps-open = Open the maps large
 lesson-claim-maps-open-tip = Show run a's and run b's maps and their difference in a window of their own, as large as the attention grid's.
 lesson-not-loaded-tip = The model on screen was set up elsewhere (another lesson, or your own edits), and the text below describes this lesson's own. "Load this lesson's experiment" puts it in place; your experiment is kept and comes back with "Restore my experiment".
 lesson-plots-rnn = RNN
-handout-experiment-rnn = Experiment: task { $task } ({ $task_detail }), a { $cell } encoder–decoder of width { $d_model }, { $steps } steps, seed { $seed }. In the app: "Load this lesson's experiment".
+handout-experiment-rnn = Experiment: task { $task } ({ $task_detail }), a { $cell } encoder–decoder of width { $d_model }, { $steps ->
+        [one] one step
+       *[other] { $steps } steps
+    }, seed { $seed }. In the app: "Load this lesson's experiment".
 change-encoder-layer-count = encoder layers: { $old } → { $new }
 change-encoder-layer-setting = { $count } encoder layers
