@@ -263,10 +263,12 @@ impl WorkbenchApp {
     fn validate_edit(&mut self) {
         if self.checked.config != self.state.config {
             self.checked = Checked::of(&self.state.config);
-            if !self.can_start() {
+            self.auto_apply();
+            // The note was about the change before: while this one cannot apply, or
+            // waits for Apply edits, it would read as if this one had applied too.
+            if !self.can_start() || self.has_pending_edits() {
                 self.view.drop_apply_note();
             }
-            self.auto_apply();
         }
     }
 

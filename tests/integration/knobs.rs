@@ -108,3 +108,19 @@ fn a_change_applied_note_goes_when_the_next_keystroke_makes_the_edit_invalid() {
     assert!(harness.query_all_by_label_contains("Change applied").next().is_none(), "the note about 6 is gone");
     assert!(harness.query_all_by_label_contains("d_model 61 is not divisible by 2 heads").next().is_some(), "the problem is shown");
 }
+
+#[test]
+fn a_change_applied_note_goes_when_a_later_edit_waits_for_apply() {
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    harness.get_by_label("Start").click();
+    step_until(&mut harness, "a trained run", |app| app.view.status == RunStatus::Finished);
+    // A trained model waits for Apply edits; applying says what it kept.
+    type_into(&mut harness, "learning rate", "0.002");
+    harness.get_by_label("Apply edits").click();
+    step_until(&mut harness, "the change applied", |app| app.view.banner.as_ref().is_some_and(|b| b.text.starts_with("Change applied")));
+    // The next edit waits: a note saying a change was applied would be about the one before.
+    type_into(&mut harness, "learning rate", "0.003");
+    assert!(harness.state().has_pending_edits(), "the edit waits for Apply edits");
+    assert!(harness.query_all_by_label_contains("Change applied").next().is_none(), "the note about 0.002 is gone");
+}
