@@ -601,7 +601,8 @@ fn the_fused_cpu_step_gives_the_composed_models_loss_and_every_gradient_for_ever
         assert_eq!(fused::support(&config, backend.kind), Ok(()), "{name}");
         let task = config.task.build().unwrap();
         let model = perturbed(Transformer::new(&config.model, config.model_vocab_size(task.vocab().len()), 3, &device).with_source_len(task.source_len()), 17);
-        let mut batch = task.batch(&mut Rng::new(11), Split::Train, 70); // two full chunks and a short one
+        // Two full chunks and a short one of 20 rows: passes of 8 rows, and a short last pass of 4.
+        let mut batch = task.batch(&mut Rng::new(11), Split::Train, 84);
         edit_batch(&mut batch);
         let p = config.model.dropout;
         let composed = forward_backward(&model, &batch, &device, 32, (7, 3), p);
