@@ -5,7 +5,7 @@ use attention_workbench::workbench::run_view::RunStatus;
 use eframe::egui;
 use egui_kittest::kittest::{NodeT, Queryable};
 
-use super::window::{harness, small_state, step_until};
+use super::window::{finished_small_run, harness, small_state, step_until};
 
 const LR_NOTE: &str = "1e9 is more than this knob takes: it is set to its largest, 10.";
 
@@ -111,10 +111,7 @@ fn a_change_applied_note_goes_when_the_next_keystroke_makes_the_edit_invalid() {
 
 #[test]
 fn a_change_applied_note_goes_when_a_later_edit_waits_for_apply() {
-    let mut harness = harness(small_state());
-    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
-    harness.get_by_label("Start").click();
-    step_until(&mut harness, "a trained run", |app| app.view.status == RunStatus::Finished);
+    let mut harness = finished_small_run();
     // A trained model waits for Apply edits; applying says what it kept.
     type_into(&mut harness, "learning rate", "0.002");
     harness.get_by_label("Apply edits").click();

@@ -4,14 +4,11 @@
 use attention_workbench::workbench::run_view::RunStatus;
 use egui_kittest::kittest::Queryable;
 
-use super::window::{harness, small_state, step_until};
+use super::window::{finished_small_run, step_until};
 
 #[test]
 fn continue_on_a_finished_run_trains_on_without_asking_about_fresh_weights() {
-    let mut harness = harness(small_state());
-    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
-    harness.get_by_label("Start").click();
-    step_until(&mut harness, "the run's end", |app| app.view.status == RunStatus::Finished);
+    let mut harness = finished_small_run();
     let (finished_at, generation) = (harness.state().view.step, harness.state().view.generation);
     assert_eq!(finished_at, 40);
     harness.get_by_label("Continue").click();

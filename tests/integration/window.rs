@@ -28,6 +28,15 @@ pub fn harness(state: PersistedState) -> Harness<'static, WorkbenchApp> {
     harness_sized(state, [1400.0, 900.0])
 }
 
+/// A fresh window whose small run (`small_state`, 40 steps) has trained to its end.
+pub fn finished_small_run() -> Harness<'static, WorkbenchApp> {
+    let mut harness = harness(small_state());
+    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
+    harness.get_by_label("Start").click();
+    step_until(&mut harness, "the run's end", |app| app.view.status == RunStatus::Finished);
+    harness
+}
+
 /// The whole window on `state`, `size` points large.
 pub fn harness_sized(state: PersistedState, size: [f32; 2]) -> Harness<'static, WorkbenchApp> {
     let app = WorkbenchApp::new(egui::Context::default(), state);
@@ -628,10 +637,7 @@ fn the_heads_tab_trains_every_head_count_and_marks_the_pick() {
 
 #[test]
 fn a_pinned_run_stays_on_the_charts_after_a_reset_until_unpinned() {
-    let mut harness = harness(small_state());
-    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
-    harness.get_by_label("Start").click();
-    step_until(&mut harness, "the run to finish", |app| app.view.status == RunStatus::Finished);
+    let mut harness = finished_small_run();
     let steps = harness.state().view.train_loss.len();
     harness.get_by_role_and_label(egui::accesskit::Role::Button, "Pin this run").click();
     harness.run_steps(2);
@@ -673,10 +679,7 @@ fn the_generate_tab_writes_with_and_without_the_cache_side_by_side() {
 
 #[test]
 fn the_pinned_run_and_the_current_one_are_compared_map_by_map() {
-    let mut harness = harness(small_state());
-    step_until(&mut harness, "ready", |app| app.view.status == RunStatus::Ready);
-    harness.get_by_label("Start").click();
-    step_until(&mut harness, "the run to finish", |app| app.view.status == RunStatus::Finished);
+    let mut harness = finished_small_run();
     harness.get_by_role_and_label(egui::accesskit::Role::Button, "Pin this run").click();
     harness.get_by_label("Reset").click();
     step_until(&mut harness, "a fresh model's maps", |app| app.view.status == RunStatus::Ready && app.view.attention.is_some() && app.view.train_loss.is_empty());
