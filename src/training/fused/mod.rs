@@ -8,8 +8,9 @@
 //! The batch is split into the same fixed chunks as the composed path
 //! (`chunks::CHUNK_ROWS`), run in parallel and summed in chunk order, so a seed gives
 //! a bit-identical run on one thread or many. Without dropout a chunk runs in passes
-//! of `PASS_ROWS` rows, one after another, adding into the chunk's gradients. The session's step takes the summed
-//! gradients where they lie, with the plain weights the pass read
+//! of `PASS_ROWS` rows, one after another, adding into the chunk's gradients. The
+//! session's step takes the summed gradients where they lie, with the plain weights
+//! the pass read
 //! (`forward_backward_plain`, `FusedArena::weights_and_gradients`), for the plain
 //! optimizer to update those weights in place; `forward_backward` hands the
 //! gradients to burn as `GradientsParams` instead (the equivalence tests, and
@@ -104,8 +105,8 @@ pub struct FusedArena {
 /// Forward and backward of `model` on `batch` in chunks of `chunk_rows` rows, on the
 /// rayon pool; the same sums as `chunks::forward_backward` up to rounding (a
 /// chunk's passes add in another order), and the same dropout masks from the same
-/// `(seed, step)` streams. `device` is the plain
-/// (non-autodiff) device the gradients are handed back on.
+/// `(seed, step)` streams. `device` is the plain (non-autodiff) device the
+/// gradients are handed back on.
 #[allow(clippy::too_many_arguments)]
 pub fn forward_backward(model: &Transformer, batch: &Batch, device: &Device, chunk_rows: usize, (seed, step): (u64, u64), dropout: f64, arena: &mut FusedArena) -> ForwardBackward {
     // burn's optimizer steps the burn model, not the plain copy: read it afresh.
