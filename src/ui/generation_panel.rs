@@ -51,7 +51,9 @@ impl GenerationPanel {
         ui.label(t!("gen-intro"));
         ui.horizontal(|ui| {
             ui.label(t!("gen-prompt"));
-            let hint = example_prompt(view, seq2seq).map_or_else(|| t!("gen-prompt-hint"), |example| t!("gen-prompt-hint-example", example = example));
+            // The hint shows only while the prompt is empty: built only then.
+            let example = if self.prompt.is_empty() { example_prompt(view, seq2seq) } else { None };
+            let hint = example.map_or_else(|| t!("gen-prompt-hint"), |example| t!("gen-prompt-hint-example", example = example));
             let field = egui::TextEdit::singleline(&mut self.prompt)
                 .hint_text(hint)
                 .desired_width(260.0);

@@ -146,7 +146,7 @@ impl super::Panel for LessonPanel {
             ui.set_max_width(ui.available_width());
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
             let content_top = ui.min_rect().top();
-            let mut tops = Vec::with_capacity(lesson.body.len());
+            let mut tops = anchor.reuse_tops();
             for segment in &lesson.body {
                 tops.push(ui.cursor().min.y - content_top);
                 match segment {

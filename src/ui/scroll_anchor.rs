@@ -58,6 +58,14 @@ impl ScrollAnchor {
         self.pending.is_some()
     }
 
+    /// The last frame's tops, emptied, to measure this frame's into (called after
+    /// `begin`, which reads them): no new list every frame.
+    pub fn reuse_tops(&mut self) -> Vec<f32> {
+        let mut tops = std::mem::take(&mut self.tops);
+        tops.clear();
+        tops
+    }
+
     /// The tops of this frame's segments (from the content's top), its height and
     /// its scroll offset.
     pub fn measured(&mut self, tops: Vec<f32>, height: f32, offset: f32) {
